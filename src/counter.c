@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "counter.h"
+#include "util.h"
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+			       int cpu, int group_fd, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+			    flags);
+}
+
+int counter_paranoid(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
+	int v = 2;
+
+	if (s) {
+		v = atoi(s); /* the kernel wrote it: a plain integer */
+		free(s);
+	}
+	return v;
+}
+
+/*
+ * The read() layout, from include/uapi/linux/perf_event.h:
+ *
+ *   without PERF_FORMAT_GROUP:      with PERF_FORMAT_GROUP:
+ *     u64 value;                      u64 nr;
+ *     u64 time_enabled;  (optional)   u64 time_enabled;  (optional)
+ *     u64 time_running;  (optional)   u64 time_running;  (optional)
+ *     u64 id;            (optional)   { u64 value;
+ *     u64 lost;          (optional)     u64 id;    (optional)
+ *                                       u64 lost;  (optional)
+ *                                     } cntr[nr];
+ */
+int counter_decode_read(const void *buf, size_t nbytes, uint64_t fmt,
+			struct pstat_reading *out, size_t max)
+{
+	const uint64_t *w = buf;
+	size_t nw = nbytes / sizeof(uint64_t), i = 0, per, nr;
+	uint64_t ena = 0, run = 0;
+	int has_ena = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED);
+	int has_run = !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	per = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
+	if (!(fmt & PERF_FORMAT_GROUP)) {
+		if (max < 1 || nw < per + (size_t)has_ena + (size_t)has_run)
+			return -EINVAL;
+		out[0].val = w[i++];
+		out[0].ena = has_ena ? w[i++] : 0;
+		out[0].run = has_run ? w[i++] : 0;
+		return 1;
+	}
+	if (nw < 1)
+		return -EINVAL;
+	nr = w[i++];
+	if (nr > max)
+		return -EINVAL;
+	if (nw < 1 + (size_t)has_ena + (size_t)has_run + nr * per)
+		return -EINVAL;
+	if (has_ena)
+		ena = w[i++];
+	if (has_run)
+		run = w[i++];
+	for (size_t k = 0; k < nr; k++) {
+		out[k].val = w[i];
+		out[k].ena = ena;
+		out[k].run = run;
+		i += per;
+	}
+	return (int)nr;
+}
+
+void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
+		    int paranoid, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (cpu >= 0)
+			snprintf(buf, len,
+				 "perf_event_paranoid is %d: counting a whole CPU needs it <= 0, or CAP_PERFMON/CAP_SYS_ADMIN (sysctl kernel.perf_event_paranoid=0)",
+				 paranoid);
+		else if (!attr->exclude_kernel)
+			snprintf(buf, len,
+				 "perf_event_paranoid is %d: counting the kernel needs it <= 1 (sysctl kernel.perf_event_paranoid=1) or use the :u modifier",
+				 paranoid);
+		else
+			snprintf(buf, len,
+				 "perf_event_paranoid is %d and the process may belong to another user (ptrace access is required); try as root or with CAP_PERFMON",
+				 paranoid);
+		break;
+	case EMFILE:
+	case ENFILE:
+		snprintf(buf, len,
+			 "too many open files: raise the limit with 'ulimit -n'");
+		break;
+	case EBUSY:
+		snprintf(buf, len,
+			 "the PMU is in use by another tool (or the NMI watchdog: sysctl kernel.nmi_watchdog=0)");
+		break;
+	case EINVAL:
+		if (attr->precise_ip)
+			snprintf(buf, len,
+				 "the PMU refused the precision modifier (:p); try without it");
+		else if (attr->type == PERF_TYPE_BREAKPOINT)
+			snprintf(buf, len,
+				 "the breakpoint address or length is not valid here");
+		else
+			snprintf(buf, len,
+				 "the PMU rejected this encoding: check the event's terms and modifiers");
+		break;
+	case ESRCH:
+		snprintf(buf, len, "the process no longer exists");
+		break;
+	default:
+		break;
+	}
+}
+
+size_t counters_fd_need(const struct pstat_evlist *evl, size_t ncpus,
+			size_t nthreads)
+{
+	return evl->n * ncpus * nthreads;
+}
+
+/* Whether an errno from perf_event_open means "not supported here". */
+static int is_unsupported(int e)
+{
+	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV;
+}
+
+/*
+ * Open one counter, applying perf's fallbacks to c->attrs[ev] (so later
+ * opens of the same event use the attr that worked). Returns the fd or
+ * -errno.
+ */
+static int open_one(struct pstat_counters *c, size_t ev, pid_t pid, int cpu,
+		    int group_fd, int paranoid)
+{
+	struct perf_event_attr *a = &c->attrs[ev];
+
+	for (;;) {
+		int fd = sys_perf_event_open(a, pid, cpu, group_fd,
+					     PERF_FLAG_FD_CLOEXEC);
+		int e = errno;
+
+		if (fd >= 0)
+			return fd;
+		if (e == EINVAL && (a->exclude_guest || a->exclude_host)) {
+			/* PMUs such as msr take no exclusion bits at all */
+			a->exclude_guest = a->exclude_host = 0;
+			c->flags[ev] |= COUNTER_NO_GUEST_BITS;
+			continue;
+		}
+		if (e == EINVAL && a->exclude_hv && !a->exclude_kernel) {
+			a->exclude_hv = 0;
+			c->flags[ev] |= COUNTER_NO_HV_BIT;
+			continue;
+		}
+		if ((e == EACCES || e == EPERM) && !a->exclude_kernel &&
+		    cpu < 0 && paranoid > 1) {
+			a->exclude_kernel = 1;
+			a->exclude_hv = 1;
+			c->flags[ev] |= COUNTER_USER_ONLY;
+			continue;
+		}
+		return -e;
+	}
+}
+
+static void close_all(struct pstat_counters *c)
+{
+	size_t n = c->evl ? c->evl->n * c->ncpus * c->nthreads : 0;
+
+	for (size_t i = 0; c->fds && i < n; i++) {
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
+		c->fds[i] = -1;
+	}
+}
+
+/* Open the members of one group [first, end) on one (cpu, thread). */
+static int open_group_slot(struct pstat_counters *c, size_t first,
+			   size_t end, size_t ci, size_t ti, int paranoid,
+			   struct pstat_open_error *oe)
+{
+	int leader_fd = -1, leader = -1, pos = 0;
+
+	for (size_t ev = first; ev < end; ev++) {
+		int fd;
+
+		if (c->state[ev] == COUNTER_NOT_SUPPORTED)
+			continue;
+		fd = open_one(c, ev, c->tids[ti], c->cpus[ci], leader_fd,
+			      paranoid);
+		if (fd == -ESRCH && c->tids[ti] >= 0) {
+			/* the thread ended between listing and opening */
+			for (size_t k = first; k < ev; k++) {
+				size_t s = counter_slot(c, k, ci, ti);
+
+				if (c->fds[s] >= 0)
+					close(c->fds[s]);
+				c->fds[s] = -1;
+			}
+			return 0;
+		}
+		if (fd < 0 && is_unsupported(-fd)) {
+			c->state[ev] = COUNTER_NOT_SUPPORTED;
+			c->err[ev] = -fd;
+			continue;
+		}
+		if (fd < 0) {
+			oe->event = (int)ev;
+			oe->err = -fd;
+			oe->cpu = c->cpus[ci];
+			oe->tid = c->tids[ti];
+			counter_advice(&c->attrs[ev], -fd, c->cpus[ci],
+				       paranoid, oe->advice,
+				       sizeof(oe->advice));
+			return -1;
+		}
+		c->fds[counter_slot(c, ev, ci, ti)] = fd;
+		if (leader_fd < 0 ||
+		    !(c->attrs[ev].read_format & PERF_FORMAT_GROUP)) {
+			leader_fd = fd;
+			leader = (int)ev;
+			pos = 0;
+		}
+		c->read_leader[ev] = leader;
+		c->read_pos[ev] = pos++;
+		c->nread[leader] = pos;
+		if (!(c->attrs[ev].read_format & PERF_FORMAT_GROUP))
+			leader_fd = -1; /* ungrouped: a group of one */
+	}
+	return 0;
+}
+
+int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
+		  const int *cpus, size_t ncpus, const pid_t *tids,
+		  size_t nthreads, const struct pstat_open_opts *o,
+		  struct pstat_open_error *oe)
+{
+	size_t n = evl->n * ncpus * nthreads;
+	int paranoid = counter_paranoid();
+
+	memset(c, 0, sizeof(*c));
+	memset(oe, 0, sizeof(*oe));
+	c->evl = evl;
+	c->cpus = cpus;
+	c->ncpus = ncpus;
+	c->tids = tids;
+	c->nthreads = nthreads;
+	c->fds = xmalloc(n * sizeof(*c->fds));
+	for (size_t i = 0; i < n; i++)
+		c->fds[i] = -1;
+	c->attrs = xcalloc(evl->n, sizeof(*c->attrs));
+	c->state = xcalloc(evl->n, sizeof(*c->state));
+	c->err = xcalloc(evl->n, sizeof(*c->err));
+	c->flags = xcalloc(evl->n, sizeof(*c->flags));
+	c->read_leader = xcalloc(evl->n, sizeof(*c->read_leader));
+	c->read_pos = xcalloc(evl->n, sizeof(*c->read_pos));
+	c->nread = xcalloc(evl->n, sizeof(*c->nread));
+	for (size_t i = 0; i < evl->n; i++) {
+		struct perf_event_attr *a = &c->attrs[i];
+
+		*a = evl->ev[i].attr;
+		a->disabled = o->disabled || o->enable_on_exec;
+		a->enable_on_exec = o->enable_on_exec;
+		a->inherit = o->inherit;
+		c->read_leader[i] = -1;
+	}
+	for (size_t first = 0; first < evl->n;) {
+		size_t end = first + 1;
+
+		while (end < evl->n && evl->ev[end].group == evl->ev[first].group)
+			end++;
+		for (size_t ci = 0; ci < ncpus; ci++) {
+			for (size_t ti = 0; ti < nthreads; ti++) {
+				if (open_group_slot(c, first, end, ci, ti,
+						    paranoid, oe)) {
+					close_all(c);
+					return -1;
+				}
+			}
+		}
+		first = end;
+	}
+	return 0;
+}
+
+int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
+{
+	const struct pstat_evlist *evl = c->evl;
+	struct pstat_reading vals[64];
+	uint64_t buf[3 + 2 * 64];
+
+	memset(out, 0, evl->n * c->ncpus * c->nthreads * sizeof(*out));
+	for (size_t ev = 0; ev < evl->n; ev++) {
+		if (c->read_leader[ev] != (int)ev)
+			continue;
+		for (size_t ci = 0; ci < c->ncpus; ci++) {
+			for (size_t ti = 0; ti < c->nthreads; ti++) {
+				int fd = c->fds[counter_slot(c, ev, ci, ti)];
+				ssize_t r;
+				int nr;
+
+				if (fd < 0)
+					continue;
+				do
+					r = read(fd, buf, sizeof(buf));
+				while (r < 0 && errno == EINTR);
+				if (r < 0)
+					return -errno;
+				nr = counter_decode_read(buf, (size_t)r,
+							 c->attrs[ev].read_format,
+							 vals, 64);
+				if (nr < 0)
+					return nr;
+				for (size_t k = ev; k < evl->n; k++) {
+					if (c->read_leader[k] != (int)ev ||
+					    c->read_pos[k] >= nr)
+						continue;
+					out[counter_slot(c, k, ci, ti)] =
+						vals[c->read_pos[k]];
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+static int ioctl_leaders(const struct pstat_counters *c, unsigned long req)
+{
+	for (size_t ev = 0; ev < c->evl->n; ev++) {
+		if (c->read_leader[ev] != (int)ev)
+			continue;
+		for (size_t s = 0; s < c->ncpus * c->nthreads; s++) {
+			int fd = c->fds[ev * c->ncpus * c->nthreads + s];
+
+			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0)
+				return -errno;
+		}
+	}
+	return 0;
+}
+
+int counters_enable(const struct pstat_counters *c)
+{
+	return ioctl_leaders(c, PERF_EVENT_IOC_ENABLE);
+}
+
+int counters_disable(const struct pstat_counters *c)
+{
+	return ioctl_leaders(c, PERF_EVENT_IOC_DISABLE);
+}
+
+void counters_close(struct pstat_counters *c)
+{
+	if (!c)
+		return;
+	close_all(c);
+	free(c->fds);
+	free(c->attrs);
+	free(c->state);
+	free(c->err);
+	free(c->flags);
+	free(c->read_leader);
+	free(c->read_pos);
+	free(c->nread);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_COUNTER_H
+#define PSTAT_COUNTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "encode.h"
+#include "stats.h"
+
+/*
+ * The counters of an event list, one per (event, cpu, thread). This is
+ * the only module that calls perf_event_open, ioctl and read on them.
+ */
+
+struct pstat_open_opts {
+	int inherit;          /* count children and threads created later */
+	int enable_on_exec;   /* start counting when the child execs */
+	int disabled;         /* open disabled (enable later with ioctl) */
+};
+
+/* Per-event outcome of opening. */
+enum counter_state {
+	COUNTER_OPEN,
+	COUNTER_NOT_SUPPORTED,
+};
+
+/* Fallbacks that changed what is counted, reported with the row. */
+#define COUNTER_USER_ONLY      0x1  /* kernel excluded after EACCES/EPERM */
+#define COUNTER_NO_GUEST_BITS  0x2  /* exclude_guest/host dropped (EINVAL) */
+#define COUNTER_NO_HV_BIT      0x4  /* exclude_hv dropped (EINVAL) */
+
+struct pstat_counters {
+	const struct pstat_evlist *evl;   /* borrowed */
+	const int *cpus;                  /* borrowed; {-1} when per-task */
+	size_t ncpus;
+	const pid_t *tids;                /* borrowed; {-1} when per-CPU */
+	size_t nthreads;
+	int *fds;                 /* [ev][cpu][thread], -1 when not open */
+	struct perf_event_attr *attrs;    /* per event, as opened */
+	enum counter_state *state;        /* per event */
+	int *err;                 /* per event: errno when not supported */
+	unsigned *flags;          /* per event: COUNTER_* fallbacks */
+	int *read_leader;         /* per event: whose fd is read for it */
+	int *read_pos;            /* per event: index in that read */
+	int *nread;               /* per event (leaders): values in a read */
+};
+
+/* What made counters_open fail. */
+struct pstat_open_error {
+	int event;                /* evlist index */
+	int err;                  /* errno */
+	int cpu;                  /* -1 when per-task */
+	pid_t tid;                /* -1 when per-CPU */
+	char advice[256];         /* one hint line, may be empty */
+};
+
+/* Index into the per-(event, cpu, thread) arrays. */
+static inline size_t counter_slot(const struct pstat_counters *c, size_t ev,
+				  size_t cpu, size_t thr)
+{
+	return (ev * c->ncpus + cpu) * c->nthreads + thr;
+}
+
+/*
+ * Open every counter of evl on each (cpu, tid): leaders first, members
+ * through group_fd, all close-on-exec. An event the kernel does not
+ * support (ENOENT, EOPNOTSUPP, ENODEV) is marked and skipped; EINVAL
+ * caused by exclusion bits and EACCES/EPERM when counting the kernel are
+ * retried without them; a thread that has gone (ESRCH) is skipped. Any
+ * other failure returns -1 with oe filled, everything closed again.
+ */
+int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
+		  const int *cpus, size_t ncpus, const pid_t *tids,
+		  size_t nthreads, const struct pstat_open_opts *o,
+		  struct pstat_open_error *oe);
+
+/*
+ * Read every counter: one read per group leader per (cpu, thread).
+ * Fills out[counter_slot(...)] for every event; slots that are not open
+ * read as zeros. Returns 0 or -errno.
+ */
+int counters_read(const struct pstat_counters *c, struct pstat_reading *out);
+
+/* PERF_EVENT_IOC_ENABLE / DISABLE on every leader. Returns 0 or -errno. */
+int counters_enable(const struct pstat_counters *c);
+int counters_disable(const struct pstat_counters *c);
+
+/* Close all counters and free what c holds; accepts NULL. */
+void counters_close(struct pstat_counters *c);
+
+/* How many descriptors counters_open would need at most. */
+size_t counters_fd_need(const struct pstat_evlist *evl, size_t ncpus,
+			size_t nthreads);
+
+/*
+ * Decode one read() of a counter opened with read_format fmt into
+ * out[0..max-1]: {value, [ena], [run], [id]} without PERF_FORMAT_GROUP,
+ * {nr, [ena], [run], {value, [id]}[nr]} with it. Returns the number of
+ * values decoded, or -EINVAL when nbytes is too short for the layout or
+ * nr exceeds max.
+ */
+int counter_decode_read(const void *buf, size_t nbytes, uint64_t fmt,
+			struct pstat_reading *out, size_t max);
+
+/*
+ * The advice line for a failed perf_event_open of attr with err:
+ * conditioned on the attr (kernel counting, system-wide, PMU type) and
+ * perf_event_paranoid, not on errno alone. Writes at most len bytes.
+ */
+void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
+		    int paranoid, char *buf, size_t len);
+
+/* /proc/sys/kernel/perf_event_paranoid, or 2 when unreadable. */
+int counter_paranoid(void);
+
+#endif

@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode.h"
+#include "legacy.h"
+#include "pfm.h"
+#include "tracepoint.h"
+#include "util.h"
+
+/* Members of one group are read at once, into a fixed buffer. */
+#define MAX_GROUP 64
+
+void evlist_free(struct pstat_evlist *evl)
+{
+	if (!evl)
+		return;
+	for (size_t i = 0; i < evl->n; i++) {
+		free(evl->ev[i].name);
+		free(evl->ev[i].pmu);
+		free(evl->ev[i].unit);
+	}
+	free(evl->ev);
+	memset(evl, 0, sizeof(*evl));
+}
+
+/*
+ * perf's modifier semantics: the first of u/k/h excludes all three
+ * levels and each letter then re-includes its own; G/H do the same for
+ * guest and host. An event's own modifiers start from nothing, group
+ * modifiers from what the member already has.
+ */
+int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
+		      int group, struct pstat_error *err)
+{
+	int eu = 0, ek = 0, eh = 0, eH = 0, eG = 0, eI = 0;
+	int precise = 0, pinned = 0, exclusive = 0;
+	int exclude, exclude_GH = 0;
+
+	if (!mods)
+		return 0;
+	if (group) {
+		eu = attr->exclude_user;
+		ek = attr->exclude_kernel;
+		eh = attr->exclude_hv;
+		eH = attr->exclude_host;
+		eG = attr->exclude_guest;
+		eI = attr->exclude_idle;
+		precise = attr->precise_ip;
+		pinned = attr->pinned;
+		exclusive = attr->exclusive;
+	}
+	exclude = eu | ek | eh;
+	for (const char *s = mods; *s; s++) {
+		switch (*s) {
+		case 'u':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			if (!exclude_GH)
+				eG = 1;
+			eu = 0;
+			break;
+		case 'k':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			ek = 0;
+			break;
+		case 'h':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			eh = 0;
+			break;
+		case 'G':
+			if (!exclude_GH)
+				exclude_GH = eG = eH = 1;
+			eG = 0;
+			break;
+		case 'H':
+			if (!exclude_GH)
+				exclude_GH = eG = eH = 1;
+			eH = 0;
+			break;
+		case 'I':
+			eI = 1;
+			break;
+		case 'p':
+			precise++;
+			/* precise sampling requires exclude_guest, as in perf */
+			if (!exclude_GH)
+				eG = 1;
+			break;
+		case 'P':
+			precise = 3;
+			break;
+		case 'D':
+			pinned = 1;
+			break;
+		case 'e':
+			exclusive = 1;
+			break;
+		case 'S':
+		case 'W':
+			/* sample-read and weak groups: accepted, no effect */
+			break;
+		default:
+			return error_set(err, -1, "invalid modifier '%c' in '%s'",
+					 *s, mods);
+		}
+	}
+	if (precise > 3)
+		return error_set(err, -1,
+				 "too many 'p' modifiers in '%s' (at most 3)",
+				 mods);
+	attr->exclude_user = eu;
+	attr->exclude_kernel = ek;
+	attr->exclude_hv = eh;
+	attr->exclude_host = eH;
+	attr->exclude_guest = eG;
+	attr->exclude_idle = eI;
+	attr->precise_ip = precise;
+	attr->pinned = pinned;
+	attr->exclusive = exclusive;
+	return 0;
+}
+
+/* State while encoding one tree. */
+struct encoder {
+	struct pstat_encode_ctx *ctx;
+	struct pstat_evlist *out;
+	size_t alloc;
+	int group;
+	int leader;     /* evlist index of the current group's leader, -1 */
+	int row;
+	struct pstat_error *err;
+};
+
+static struct pstat_event *add_event(struct encoder *e, const char *name,
+				     const char *pmu, const char *resolver)
+{
+	struct pstat_event *ev;
+
+	xgrow((void **)&e->out->ev, &e->alloc, e->out->n + 1,
+	      sizeof(*e->out->ev));
+	ev = &e->out->ev[e->out->n];
+	memset(ev, 0, sizeof(*ev));
+	ev->attr.size = sizeof(ev->attr);
+	/* perf excludes guests by default when it is not a guest tool */
+	ev->attr.exclude_guest = 1;
+	ev->name = xstrdup(name);
+	ev->pmu = xstrdup(pmu);
+	ev->resolver = resolver;
+	ev->group = e->group;
+	ev->scale = 1.0;
+	ev->row = e->row++;
+	if (e->leader < 0)
+		e->leader = (int)e->out->n;
+	ev->leader = e->leader;
+	e->out->n++;
+	return ev;
+}
+
+static int is_raw(const char *s, uint64_t *config)
+{
+	const char *hex = s + 1;
+
+	if (s[0] != 'r' || !s[1])
+		return 0;
+	if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X') && hex[2])
+		hex += 2;
+	for (const char *p = hex; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return 0;
+	return parse_u64_base(hex, 16, UINT64_MAX, config) == 0;
+}
+
+/* mem:ADDR[/LEN][:rwx] */
+static int parse_breakpoint(const char *name, struct perf_event_attr *attr,
+			    struct pstat_error *err)
+{
+	char *s = xstrdup(name + 4), *access, *len;
+	uint64_t addr, blen = 0;
+	unsigned type = 0;
+	int r = -1;
+
+	access = strchr(s, ':');
+	if (access)
+		*access++ = '\0';
+	len = strchr(s, '/');
+	if (len)
+		*len++ = '\0';
+	if (parse_u64(s, UINT64_MAX, &addr)) {
+		error_set(err, -1, "invalid breakpoint address '%s' in '%s'",
+			  s, name);
+		goto out;
+	}
+	for (const char *p = access; p && *p; p++) {
+		unsigned bit = *p == 'r' ? HW_BREAKPOINT_R :
+			       *p == 'w' ? HW_BREAKPOINT_W :
+			       *p == 'x' ? HW_BREAKPOINT_X : 0;
+
+		if (!bit || (type & bit)) {
+			error_set(err, -1,
+				  "invalid breakpoint access '%s' in '%s' (use r, w, x)",
+				  access, name);
+			goto out;
+		}
+		type |= bit;
+	}
+	if (access && !*access) {
+		error_set(err, -1, "empty breakpoint access in '%s'", name);
+		goto out;
+	}
+	if (!type)
+		type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+	if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X) {
+		error_set(err, -1,
+			  "breakpoint '%s' cannot combine x with r or w", name);
+		goto out;
+	}
+	if (len && (parse_u64(len, 8, &blen) ||
+		    (blen != 1 && blen != 2 && blen != 4 && blen != 8))) {
+		error_set(err, -1,
+			  "invalid breakpoint length '%s' in '%s' (1, 2, 4 or 8)",
+			  len, name);
+		goto out;
+	}
+	if (!blen)
+		blen = type == HW_BREAKPOINT_X ? sizeof(long) : 4;
+	attr->type = PERF_TYPE_BREAKPOINT;
+	attr->config = 0;
+	attr->bp_type = type;
+	attr->bp_addr = addr;
+	attr->bp_len = blen;
+	r = 0;
+out:
+	free(s);
+	return r;
+}
+
+/* Levenshtein distance, capped: names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] +
+				     (tolower((unsigned char)a[i - 1]) !=
+				      tolower((unsigned char)b[j - 1]));
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins)
+					   : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(size_t));
+	}
+	return prev[lb];
+}
+
+struct suggest {
+	const char *want;
+	char *best;
+	size_t dist;
+};
+
+static void suggest_cb(const char *name, void *arg)
+{
+	struct suggest *s = arg;
+	size_t d = edit_distance(s->want, name);
+
+	if (d < s->dist) {
+		s->dist = d;
+		free(s->best);
+		s->best = xstrdup(name);
+	}
+}
+
+/* The closest known name, or NULL when nothing is close (new string). */
+static char *suggest_name(struct encoder *e, const char *want)
+{
+	struct suggest s = { want, NULL, (size_t)-1 };
+	size_t limit = strlen(want) / 3 + 1;
+	const struct pstat_pmu **pmus = NULL;
+	size_t n;
+
+	legacy_foreach_name(suggest_cb, &s);
+	n = pmus_all(e->ctx->pmus, &pmus);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < pmus[i]->naliases; j++) {
+			char *full = xasprintf("%s/%s/", pmus[i]->name,
+					       pmus[i]->aliases[j].name);
+
+			suggest_cb(pmus[i]->aliases[j].name, &s);
+			if (s.best && !strcmp(s.best,
+					      pmus[i]->aliases[j].name)) {
+				free(s.best);
+				s.best = full;
+			} else {
+				free(full);
+			}
+		}
+	}
+	free(pmus);
+	if (s.dist > 2 || s.dist > limit) {
+		/* libpfm4 only when nothing cheaper came close */
+		pfm_foreach_name(suggest_cb, &s);
+	}
+	if (s.dist > limit || s.dist > 3) {
+		free(s.best);
+		return NULL;
+	}
+	return s.best;
+}
+
+static int unknown_event(struct encoder *e, const struct pstat_evspec *sp)
+{
+	char *hint = suggest_name(e, sp->name ? sp->name : sp->text);
+
+	if (hint)
+		error_set(e->err, sp->off,
+			  "unknown event '%s' (did you mean '%s'?)", sp->text,
+			  hint);
+	else
+		error_set(e->err, sp->off, "unknown event '%s'", sp->text);
+	free(hint);
+	return -1;
+}
+
+static int apply_mods(struct encoder *e, struct pstat_event *ev,
+		      const struct pstat_evspec *sp, const char *gmods)
+{
+	if (encode_apply_mods(&ev->attr, sp->mods, 0, e->err) ||
+	    encode_apply_mods(&ev->attr, gmods, 1, e->err)) {
+		e->err->offset = sp->off;
+		return -1;
+	}
+	return 0;
+}
+
+static int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
+			    const char *gmods)
+{
+	const struct pstat_pmu **pmus = NULL;
+	size_t n = pmus_match(e->ctx->pmus, sp->pmu, &pmus);
+	int r = 0;
+
+	if (!n) {
+		free(pmus);
+		return error_set(e->err, sp->off, "unknown PMU '%s' in '%s'",
+				 sp->pmu, sp->text);
+	}
+	for (size_t i = 0; i < n && !r; i++) {
+		struct pstat_pmu_encoding enc;
+		struct pstat_event *ev;
+
+		if (pmu_encode(pmus[i], sp->terms, sp->nterms, &enc, e->err)) {
+			e->err->offset = sp->off;
+			r = -1;
+			break;
+		}
+		ev = add_event(e, enc.name ? enc.name : sp->text,
+			       pmus[i]->name, "sysfs");
+		if (i > 0) {
+			/* instances of one PMU (uncore_imc_N) are summed */
+			ev->row = e->out->ev[e->out->n - 2].row;
+			e->row--;
+		}
+		ev->attr.type = pmus[i]->type;
+		ev->attr.config = enc.config[0];
+		ev->attr.config1 = enc.config[1];
+		ev->attr.config2 = enc.config[2];
+		ev->scale = enc.scale;
+		ev->unit = enc.unit ? xstrdup(enc.unit) : NULL;
+		pmu_encoding_release(&enc);
+		r = apply_mods(e, ev, sp, gmods);
+	}
+	free(pmus);
+	return r;
+}
+
+/* Try the resolvers that take a bare name; 1 when none matched. */
+static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
+		       const char *name, const char *gmods)
+{
+	struct perf_event_attr attr = { 0 };
+	struct pstat_event *ev;
+	uint32_t type;
+	uint64_t config;
+	char *pfm_pmu = NULL;
+	int r;
+
+	if (legacy_lookup(name, &type, &config)) {
+		ev = add_event(e, sp->text,
+			       type == PERF_TYPE_SOFTWARE ? "software" : "cpu",
+			       "generic");
+		ev->attr.type = type;
+		ev->attr.config = config;
+		return apply_mods(e, ev, sp, gmods);
+	}
+	if (!strncmp(name, "mem:", 4)) {
+		if (parse_breakpoint(name, &attr, e->err)) {
+			e->err->offset = sp->off;
+			return -1;
+		}
+		ev = add_event(e, sp->text, "breakpoint", "breakpoint");
+		ev->attr.type = attr.type;
+		ev->attr.bp_type = attr.bp_type;
+		ev->attr.bp_addr = attr.bp_addr;
+		ev->attr.bp_len = attr.bp_len;
+		return apply_mods(e, ev, sp, gmods);
+	}
+	if (strchr(name, ':') && !strstr(name, "::")) {
+		struct pstat_tracepoint *tps = NULL;
+		long n = tracepoint_resolve(e->ctx->tracefs_root, name, &tps);
+
+		for (long i = 0; i < n; i++) {
+			/* a glob names each match; a plain name as written */
+			int glob = strpbrk(name, "*?[") != NULL;
+			char *disp = glob && sp->mods ?
+				xasprintf("%s:%s", tps[i].name, sp->mods) :
+				xstrdup(glob ? tps[i].name : sp->text);
+
+			ev = add_event(e, disp, "tracepoint", "tracepoint");
+			free(disp);
+			ev->attr.type = PERF_TYPE_TRACEPOINT;
+			ev->attr.config = tps[i].id;
+			if (apply_mods(e, ev, sp, gmods)) {
+				tracepoint_list_free(tps, (size_t)n);
+				return -1;
+			}
+		}
+		tracepoint_list_free(tps, n > 0 ? (size_t)n : 0);
+		if (n > 0)
+			return 0;
+		if (strpbrk(name, "*?["))
+			return error_set(e->err, sp->off,
+					 "no tracepoint matches '%s'", name);
+	}
+	if (is_raw(name, &config)) {
+		ev = add_event(e, sp->text, "cpu", "raw");
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = config;
+		return apply_mods(e, ev, sp, gmods);
+	}
+	r = pfm_encode(name, &attr, &pfm_pmu, e->err);
+	if (r == -ENOENT)
+		return 1;
+	if (r) {
+		e->err->offset = sp->off;
+		return -1;
+	}
+	ev = add_event(e, sp->text, pfm_pmu, "libpfm4");
+	free(pfm_pmu);
+	ev->attr.type = attr.type;
+	ev->attr.config = attr.config;
+	ev->attr.config1 = attr.config1;
+	ev->attr.config2 = attr.config2;
+	ev->attr.exclude_user = attr.exclude_user;
+	ev->attr.exclude_kernel = attr.exclude_kernel;
+	ev->attr.exclude_hv = attr.exclude_hv;
+	/* perf-style modifiers given after a libpfm4 name override it */
+	return apply_mods(e, ev, sp, gmods);
+}
+
+static int encode_event(struct encoder *e, const struct pstat_evspec *sp,
+			const char *gmods)
+{
+	int r;
+
+	if (sp->pmu)
+		return encode_pmu_event(e, sp, gmods);
+	r = encode_name(e, sp, sp->name, gmods);
+	if (r == 1 && sp->mods) {
+		/*
+		 * What looked like modifiers may belong to the name (a
+		 * tracepoint or libpfm4 umask spelled with modifier letters).
+		 */
+		struct pstat_evspec whole = *sp;
+		char *full = xasprintf("%s:%s", sp->name, sp->mods);
+
+		whole.mods = NULL;
+		r = encode_name(e, &whole, full, gmods);
+		free(full);
+	}
+	if (r == 1)
+		return unknown_event(e, sp);
+	return r;
+}
+
+int encode_evlist(const struct pstat_evtree *tree,
+		  struct pstat_encode_ctx *ctx, struct pstat_evlist *out,
+		  struct pstat_error *err)
+{
+	/* out may hold the events of an earlier -e: continue its numbering */
+	struct encoder e = { .ctx = ctx, .out = out, .err = err,
+			     .alloc = out->n, .row = out->nrows };
+
+	for (size_t g = 0; g < tree->ngroups; g++) {
+		const struct pstat_evgroup *grp = &tree->groups[g];
+		size_t first = out->n;
+
+		e.group = out->ngroups + (int)g;
+		e.leader = -1;
+		for (size_t i = 0; i < grp->nevs; i++) {
+			if (encode_event(&e, &grp->evs[i], grp->mods))
+				return -1;
+		}
+		if (out->n - first > MAX_GROUP)
+			return error_set(err, grp->off,
+					 "group of %zu events is too large (at most %d)",
+					 out->n - first, MAX_GROUP);
+		/* a real group reads all members at once */
+		for (size_t i = first; i < out->n; i++) {
+			struct perf_event_attr *a = &out->ev[i].attr;
+
+			a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+					 PERF_FORMAT_TOTAL_TIME_RUNNING;
+			if (grp->braced && out->n - first > 1)
+				a->read_format |= PERF_FORMAT_GROUP |
+						  PERF_FORMAT_ID;
+			else
+				out->ev[i].leader = (int)i;
+		}
+	}
+	out->ngroups += (int)tree->ngroups;
+	out->nrows = e.row;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_ENCODE_H
+#define PSTAT_ENCODE_H
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+
+#include "evspec.h"
+#include "msg.h"
+#include "pmu.h"
+
+/*
+ * The syntax tree resolved to perf_event_attr records. Resolution order
+ * for one event, first match wins: generic names, pmu/terms/, tracepoints,
+ * raw rNNNN, breakpoints mem:ADDR[/LEN][:rwx], libpfm4.
+ */
+
+struct pstat_event {
+	struct perf_event_attr attr;
+	char *name;             /* display name: as written, or name= */
+	char *pmu;              /* PMU name, for output */
+	const char *resolver;   /* "generic", "sysfs", ... (static) */
+	int group;              /* group index; members of one {} share it */
+	int leader;             /* evlist index of the group leader */
+	int row;                /* output row: PMU instances share one */
+	double scale;           /* sysfs .scale, 1.0 otherwise */
+	char *unit;             /* sysfs .unit, or NULL */
+};
+
+struct pstat_evlist {
+	struct pstat_event *ev;
+	size_t n;
+	int ngroups;
+	int nrows;
+};
+
+struct pstat_encode_ctx {
+	struct pstat_pmus *pmus;        /* borrowed */
+	const char *tracefs_root;       /* NULL: the default tracefs */
+};
+
+/*
+ * Resolve every event of tree into out (which must be zeroed). Returns 0,
+ * or -1 with err filled; err->offset then points into the event list
+ * that evspec_parse saw (when tree came from one string).
+ */
+int encode_evlist(const struct pstat_evtree *tree,
+		  struct pstat_encode_ctx *ctx, struct pstat_evlist *out,
+		  struct pstat_error *err);
+
+/*
+ * Apply perf's modifier letters to attr. group is nonzero for group
+ * modifiers, which combine with what the event already has (as perf
+ * does) instead of starting afresh. Returns 0 or -1 with err filled.
+ */
+int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
+		      int group, struct pstat_error *err);
+
+/* Free what evl holds; accepts NULL. */
+void evlist_free(struct pstat_evlist *evl);
+
+#endif

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "evspec.h"
+#include "util.h"
+
+/*
+ * A hand-written scanner over the list: the grammar is small, and the
+ * errors can then point at the exact byte that is wrong.
+ */
+
+static const char MOD_CHARS[] = "ukhGHIDpPSWe";
+
+int evspec_is_mods(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!strchr(MOD_CHARS, *s))
+			return 0;
+	return 1;
+}
+
+void evspec_terms_free(struct pstat_term *terms, size_t n)
+{
+	if (!terms)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free(terms[i].key);
+		free(terms[i].val);
+	}
+	free(terms);
+}
+
+static void evspec_free(struct pstat_evspec *ev)
+{
+	free(ev->text);
+	free(ev->name);
+	free(ev->pmu);
+	evspec_terms_free(ev->terms, ev->nterms);
+	free(ev->mods);
+}
+
+void evspec_tree_free(struct pstat_evtree *tree)
+{
+	if (!tree)
+		return;
+	for (size_t g = 0; g < tree->ngroups; g++) {
+		struct pstat_evgroup *grp = &tree->groups[g];
+
+		for (size_t i = 0; i < grp->nevs; i++)
+			evspec_free(&grp->evs[i]);
+		free(grp->evs);
+		free(grp->mods);
+	}
+	free(tree->groups);
+	tree->groups = NULL;
+	tree->ngroups = 0;
+}
+
+#define NO_EQ ((size_t)-1)
+
+/* Terms between base+lo and base+hi (exclusive); offsets relative to base. */
+static int parse_terms_range(const char *base, size_t lo, size_t hi,
+			     struct pstat_term **out, size_t *nout,
+			     struct pstat_error *err)
+{
+	struct pstat_term *terms = NULL;
+	size_t n = 0, alloc = 0, i = lo;
+
+	while (i < hi) {
+		size_t start = i, eq = NO_EQ, end;
+
+		while (i < hi && base[i] != ',') {
+			if (base[i] == '=' && eq == NO_EQ)
+				eq = i;
+			i++;
+		}
+		end = i;
+		if (end == start || eq == start) {
+			evspec_terms_free(terms, n);
+			return error_set(err, (long)start,
+					 "empty term in '%.*s'",
+					 (int)(hi - lo), base + lo);
+		}
+		xgrow((void **)&terms, &alloc, n + 1, sizeof(*terms));
+		terms[n].off = (long)start;
+		if (eq != NO_EQ) {
+			terms[n].key = xstrndup(base + start, eq - start);
+			terms[n].val = xstrndup(base + eq + 1, end - eq - 1);
+		} else {
+			terms[n].key = xstrndup(base + start, end - start);
+			terms[n].val = NULL;
+		}
+		n++;
+		if (i < hi) {
+			i++; /* the comma */
+			if (i == hi) {
+				evspec_terms_free(terms, n);
+				return error_set(err, (long)i,
+						 "trailing ',' in '%.*s'",
+						 (int)(hi - lo), base + lo);
+			}
+		}
+	}
+	*out = terms;
+	*nout = n;
+	return 0;
+}
+
+int evspec_parse_terms(const char *s, struct pstat_term **terms, size_t *n,
+		       struct pstat_error *err)
+{
+	*terms = NULL;
+	*n = 0;
+	return parse_terms_range(s, 0, strlen(s), terms, n, err);
+}
+
+/*
+ * Find where the event starting at s[i] ends: at a ',' or '}' outside
+ * a pmu's slashes. Returns the end index; -1 on an unterminated pmu.
+ */
+static long event_end(const char *s, size_t i, size_t len, long *slash1,
+		      long *slash2)
+{
+	/* a breakpoint's length ("mem:0x10/8") is no PMU's slash */
+	int bp = !strncmp(s + i, "mem:", 4);
+
+	*slash1 = *slash2 = -1;
+	for (; i < len; i++) {
+		char c = s[i];
+
+		if (c == '/' && !bp) {
+			if (*slash1 < 0)
+				*slash1 = (long)i;
+			else if (*slash2 < 0)
+				*slash2 = (long)i;
+			else
+				return -2; /* a third slash */
+			continue;
+		}
+		if (*slash1 >= 0 && *slash2 < 0)
+			continue; /* inside pmu/.../: commas do not split */
+		if (c == ',' || c == '}' || c == '{')
+			break;
+	}
+	if (*slash1 >= 0 && *slash2 < 0)
+		return -1;
+	return (long)i;
+}
+
+static int parse_event(const char *s, size_t start, size_t end,
+		       long slash1, long slash2, struct pstat_evspec *ev,
+		       struct pstat_error *err)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->off = (long)start;
+	ev->text = xstrndup(s + start, end - start);
+	if (end == start)
+		return error_set(err, (long)start, "empty event");
+
+	if (slash1 >= 0) {
+		size_t s1 = (size_t)slash1, s2 = (size_t)slash2;
+		const char *m = s + s2 + 1;
+		size_t mlen = end - s2 - 1;
+
+		if (s1 == start)
+			return error_set(err, (long)start,
+					 "missing PMU name before '/'");
+		ev->pmu = xstrndup(s + start, s1 - start);
+		if (memchr(ev->pmu, ':', s1 - start) ||
+		    memchr(ev->pmu, '=', s1 - start))
+			return error_set(err, (long)start,
+					 "invalid PMU name '%s'", ev->pmu);
+		if (parse_terms_range(s, s1 + 1, s2, &ev->terms, &ev->nterms,
+				      err))
+			return -1;
+		if (ev->nterms == 0)
+			return error_set(err, (long)s1,
+					 "no terms for PMU '%s'", ev->pmu);
+		if (mlen && *m == ':') {
+			m++;
+			mlen--;
+		}
+		if (mlen) {
+			ev->mods = xstrndup(m, mlen);
+			if (!evspec_is_mods(ev->mods))
+				return error_set(err, (long)(m - s),
+						 "invalid modifier '%s' for event '%s'",
+						 ev->mods, ev->text);
+		}
+		return 0;
+	}
+
+	ev->name = xstrndup(s + start, end - start);
+	{
+		char *colon = strrchr(ev->name, ':');
+
+		/*
+		 * "cycles:u" has modifiers; "sched:sched_switch" does not;
+		 * "a::b" (libpfm4's pmu separator) never ends in one.
+		 */
+		if (colon && colon != ev->name && colon[-1] != ':' &&
+		    evspec_is_mods(colon + 1)) {
+			ev->mods = xstrdup(colon + 1);
+			*colon = '\0';
+		} else if (colon && !colon[1]) {
+			return error_set(err, (long)(start + strlen(ev->name)) - 1,
+					 "missing modifier after ':' in '%s'",
+					 ev->text);
+		}
+	}
+	if (!ev->name[0])
+		return error_set(err, (long)start, "empty event name");
+	return 0;
+}
+
+static int parse_group_mods(const char *s, size_t *i, size_t len,
+			    struct pstat_evgroup *g, struct pstat_error *err)
+{
+	size_t start;
+
+	if (*i >= len || s[*i] != ':')
+		return 0;
+	start = ++*i;
+	while (*i < len && s[*i] != ',' && s[*i] != '{' && s[*i] != '}')
+		++*i;
+	g->mods = xstrndup(s + start, *i - start);
+	if (!evspec_is_mods(g->mods))
+		return error_set(err, (long)start,
+				 "invalid group modifier '%s'", g->mods);
+	return 0;
+}
+
+int evspec_parse(const char *s, struct pstat_evtree *tree,
+		 struct pstat_error *err)
+{
+	size_t len = strlen(s), i = 0;
+	size_t galloc = tree->ngroups;
+
+	if (!len)
+		return error_set(err, 0, "empty event list");
+
+	for (;;) {
+		struct pstat_evgroup *g;
+		size_t ealloc = 0;
+		int braced = 0;
+
+		if (i >= len || s[i] == ',')
+			return error_set(err, (long)i, "empty event in list");
+		if (s[i] == '}')
+			return error_set(err, (long)i, "unmatched '}'");
+		xgrow((void **)&tree->groups, &galloc, tree->ngroups + 1,
+		      sizeof(*tree->groups));
+		g = &tree->groups[tree->ngroups++];
+		memset(g, 0, sizeof(*g));
+		g->off = (long)i;
+		if (s[i] == '{') {
+			braced = 1;
+			i++;
+		}
+		g->braced = braced;
+		for (;;) {
+			long s1, s2, end = event_end(s, i, len, &s1, &s2);
+			struct pstat_evspec *ev;
+
+			if (end == -1)
+				return error_set(err, s1,
+						 "missing closing '/' for PMU event");
+			if (end == -2)
+				return error_set(err, (long)i,
+						 "too many '/' in event");
+			if (s[end] == '{' && end < (long)len)
+				return error_set(err, end,
+						 braced ? "nested '{' in group"
+							: "unexpected '{'");
+			xgrow((void **)&g->evs, &ealloc, g->nevs + 1,
+			      sizeof(*g->evs));
+			ev = &g->evs[g->nevs++];
+			if (parse_event(s, i, (size_t)end, s1, s2, ev, err))
+				return -1;
+			i = (size_t)end;
+			if (!braced)
+				break;
+			if (i >= len)
+				return error_set(err, g->off,
+						 "unterminated group: missing '}'");
+			if (s[i] == '}') {
+				i++;
+				break;
+			}
+			i++; /* ',' */
+		}
+		if (braced && parse_group_mods(s, &i, len, g, err))
+			return -1;
+		if (i >= len)
+			return 0;
+		if (s[i] == '}')
+			return error_set(err, (long)i, "unmatched '}'");
+		if (s[i] != ',')
+			return error_set(err, (long)i, "unexpected '%c'", s[i]);
+		i++;
+		if (i >= len)
+			return error_set(err, (long)i - 1, "trailing ','");
+	}
+}

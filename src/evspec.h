@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_EVSPEC_H
+#define PSTAT_EVSPEC_H
+
+#include <stddef.h>
+
+#include "msg.h"
+
+/*
+ * The event-list grammar, as syntax only (no filesystem, no libpfm):
+ *
+ *   list   := item (',' item)*
+ *   item   := event | '{' event (',' event)* '}' [':' mods]
+ *   event  := pmu '/' [term (',' term)*] '/' [[':'] mods]
+ *           | name [':' mods]
+ *   term   := key ['=' value]
+ *
+ * A name may itself contain ':' (tracepoints "sys:event", libpfm4
+ * "pmu::EVENT:UMASK", breakpoints "mem:0x10:rw"); only a last ':'-suffix
+ * made of modifier letters (ukhGHIDpPSWe) is split off as modifiers. The
+ * encoder may glue it back if the name does not resolve without it.
+ */
+
+/* One pmu term: key[=value]. val is NULL when no '=' was given. */
+struct pstat_term {
+	char *key;
+	char *val;
+	long off;
+};
+
+/* One event as written. */
+struct pstat_evspec {
+	char *text;                /* the event as written (without group mods) */
+	char *name;                /* bare-name form; NULL for the pmu form */
+	char *pmu;                 /* pmu form: the PMU name; else NULL */
+	struct pstat_term *terms;  /* pmu form: its terms */
+	size_t nterms;
+	char *mods;                /* modifier letters, or NULL */
+	long off;                  /* byte offset of the event in the list */
+};
+
+/* A group: braced ones come from {...}; a lone event is a group of one. */
+struct pstat_evgroup {
+	struct pstat_evspec *evs;
+	size_t nevs;
+	char *mods;                /* group modifiers, or NULL */
+	int braced;
+	long off;
+};
+
+struct pstat_evtree {
+	struct pstat_evgroup *groups;
+	size_t ngroups;
+};
+
+/*
+ * Parse an event list and append its groups to *tree (which may already
+ * hold groups from an earlier -e). Returns 0, or -1 with err filled (the
+ * offset points into s).
+ */
+int evspec_parse(const char *s, struct pstat_evtree *tree,
+		 struct pstat_error *err);
+
+/*
+ * Parse a bare term list "a=1,b,c=0x3" (a sysfs alias file, or the inside
+ * of pmu/.../). Returns 0 and a new array in *terms (free with
+ * evspec_terms_free), or -1 with err filled.
+ */
+int evspec_parse_terms(const char *s, struct pstat_term **terms, size_t *n,
+		       struct pstat_error *err);
+
+/* Whether every character of s is a modifier letter. */
+int evspec_is_mods(const char *s);
+
+void evspec_terms_free(struct pstat_term *terms, size_t n);
+/* Free what the tree holds (not the struct itself); accepts NULL. */
+void evspec_tree_free(struct pstat_evtree *tree);
+
+#endif

@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "legacy.h"
+#include "list.h"
+#include "msg.h"
+#include "pfm.h"
+#include "pmu.h"
+#include "print.h"
+#include "tracepoint.h"
+#include "util.h"
+
+/*
+ * `pstat list` first collects everything that matches into one array of
+ * items, in the order it is shown, and then hands the array to exactly one
+ * of three renderers (table, names, JSON). Collecting first keeps the
+ * three outputs in agreement and lets the JSON printer get plain records.
+ */
+
+#define LIST_NAME_WIDTH 50
+#define LIST_WRAP 79
+#define LIST_DESC_INDENT 7
+
+static const char list_no_core_note[] =
+	"# no core hardware PMU is exposed by the kernel (virtual machine?): "
+	"hardware events such as cycles are not supported here";
+
+struct list_item {
+	struct pstat_list_entry e;
+	const char *display;        /* left column of the table */
+	const char *tag;            /* "[...]" right column of the table */
+	const char *alias;          /* generic events: other spellings */
+	const char *const *umask_descs;
+	const char *completion;     /* --names spelling when not e.name */
+};
+
+struct list_ctx {
+	const struct pstat_list_opts *o;
+	struct list_item *items;
+	size_t nitems, aitems;
+	struct pstat_list_pmu *pmus;
+	const char **pmu_descs;     /* parallel to pmus: libpfm4's, or NULL */
+	size_t npmus, apmus, adescs;
+	void **owned;               /* strings and arrays freed at the end */
+	size_t nowned, aowned;
+	bool core_exposed;
+};
+
+static void *list_own(struct list_ctx *c, void *p)
+{
+	xgrow((void **)&c->owned, &c->aowned, c->nowned + 1,
+	      sizeof(*c->owned));
+	c->owned[c->nowned++] = p;
+	return p;
+}
+
+static struct list_item *list_add(struct list_ctx *c, const char *section)
+{
+	struct list_item *it;
+
+	xgrow((void **)&c->items, &c->aitems, c->nitems + 1,
+	      sizeof(*c->items));
+	it = &c->items[c->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->e.section = section;
+	return it;
+}
+
+static struct pstat_list_pmu *list_add_pmu(struct list_ctx *c,
+					   const char *desc)
+{
+	struct pstat_list_pmu *p;
+
+	xgrow((void **)&c->pmus, &c->apmus, c->npmus + 1, sizeof(*c->pmus));
+	xgrow((void **)&c->pmu_descs, &c->adescs, c->npmus + 1,
+	      sizeof(*c->pmu_descs));
+	c->pmu_descs[c->npmus] = desc && *desc ? desc : NULL;
+	p = &c->pmus[c->npmus++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+/* The PMU called name from source; its index in *idx. */
+static const struct pstat_list_pmu *list_find_pmu(const struct list_ctx *c,
+						  const char *source,
+						  const char *name,
+						  size_t *idx)
+{
+	for (size_t i = 0; i < c->npmus; i++) {
+		if (!strcmp(c->pmus[i].source, source) &&
+		    !strcmp(c->pmus[i].name, name)) {
+			if (idx)
+				*idx = i;
+			return &c->pmus[i];
+		}
+	}
+	return NULL;
+}
+
+/* Names are matched like perf's: a shell glob, case-insensitive. */
+static bool list_match(const struct list_ctx *c, const char *s)
+{
+	return !c->o->glob || !fnmatch(c->o->glob, s, FNM_CASEFOLD);
+}
+
+/*
+ * legacy_foreach may hand over one alias or several joined by " OR "; call
+ * fn for each spelling in alias other than name.
+ */
+static bool list_alias_each(const char *name, const char *alias,
+			    bool (*fn)(const char *spelling, void *arg),
+			    void *arg)
+{
+	const char *p = alias;
+
+	while (p && *p) {
+		const char *end = strstr(p, " OR ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *s = xstrndup(p, len);
+		bool stop = strcmp(s, name) && fn(s, arg);
+
+		free(s);
+		if (stop)
+			return true;
+		p = end ? end + 4 : NULL;
+	}
+	return false;
+}
+
+static bool list_alias_matches(const char *spelling, void *arg)
+{
+	const struct list_ctx *c = arg;
+
+	return list_match(c, spelling);
+}
+
+/* Generic hardware, software and cache events. */
+static void list_legacy_cb(enum legacy_kind kind, const char *name,
+			   const char *alias, uint32_t type, uint64_t config,
+			   void *arg)
+{
+	static const char *const sections[] = {
+		[LEGACY_HARDWARE] = "hardware",
+		[LEGACY_SOFTWARE] = "software",
+		[LEGACY_CACHE] = "cache",
+	};
+	static const char *const tags[] = {
+		[LEGACY_HARDWARE] = "Hardware event",
+		[LEGACY_SOFTWARE] = "Software event",
+		[LEGACY_CACHE] = "Hardware cache event",
+	};
+	struct list_ctx *c = arg;
+	struct list_item *it;
+
+	if (!list_match(c, name) &&
+	    !list_alias_each(name, alias, list_alias_matches, c))
+		return;
+	it = list_add(c, sections[kind]);
+	it->e.name = list_own(c, xstrdup(name));
+	it->e.encoding = list_own(c, xasprintf("type=%" PRIu32
+					       ",config=0x%" PRIx64,
+					       type, config));
+	it->tag = tags[kind];
+	if (alias && *alias) {
+		it->alias = list_own(c, xstrdup(alias));
+		it->e.desc = list_own(c, xasprintf("alias: %s", alias));
+		it->display = str_starts_with(alias, name) ?
+			it->alias :
+			list_own(c, xasprintf("%s OR %s", name, alias));
+	} else {
+		it->display = it->e.name;
+	}
+}
+
+/*
+ * A core PMU is the one that counts cycles and instructions on the CPUs:
+ * "cpu" on x86 ("cpu_core"/"cpu_atom" on hybrid parts), armv8_pmuv3_N on
+ * arm64, and in general any PMU with a "cpus" file, which the kernel only
+ * gives to per-CPU core PMUs (uncore PMUs have a "cpumask" instead).
+ */
+static bool list_pmu_is_core(const char *sysfs_root, const char *name)
+{
+	char *path;
+	bool core;
+
+	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
+	    !strcmp(name, "cpu_atom") || str_starts_with(name, "armv8_pmuv3"))
+		return true;
+	path = xasprintf("%s/bus/event_source/devices/%s/cpus",
+			 sysfs_root ? sysfs_root : "/sys", name);
+	core = access(path, F_OK) == 0;
+	free(path);
+	return core;
+}
+
+/* The PMUs under the sysfs root, and whether one of them is a core PMU. */
+static void list_sysfs_pmus(struct list_ctx *c, struct pstat_pmus *pmus)
+{
+	const struct pstat_pmu **all = NULL;
+	size_t n = pmus_all(pmus, &all);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pstat_list_pmu *lp = list_add_pmu(c, NULL);
+
+		lp->name = all[i]->name;
+		lp->source = "sysfs";
+		lp->type = (int)all[i]->type;
+		lp->kernel_exposed = 1;
+		lp->is_core = list_pmu_is_core(c->o->sysfs_root, all[i]->name);
+		if (lp->is_core)
+			c->core_exposed = true;
+	}
+	free(all);
+}
+
+/*
+ * A PMU's format terms, after perf's raw descriptor "cpu/t1=v1[,t2=v2]/",
+ * with the terms in the description: for PMUs without aliases (uncore,
+ * IBS) this is the only way to say what can be written. Completion gets
+ * "pmu/", the part that can be typed as is.
+ */
+static void list_sysfs_descriptor(struct list_ctx *c,
+				  const struct pstat_pmu *pmu,
+				  bool pmu_matches)
+{
+	struct list_item *it;
+	char *terms, *full;
+
+	if (!pmu->nformats)
+		return;
+	full = xasprintf("%s/TERM=VALUE[,...]/", pmu->name);
+	if (!pmu_matches && !list_match(c, full)) {
+		free(full);
+		return;
+	}
+	terms = xstrdup("terms:");
+	for (size_t i = 0; i < pmu->nformats; i++) {
+		char *t = xasprintf("%s%s %s", terms, i ? "," : "",
+				    pmu->formats[i].name);
+
+		free(terms);
+		terms = t;
+	}
+	it = list_add(c, "pmu");
+	it->e.pmu = pmu->name;
+	it->e.name = list_own(c, full);
+	it->e.desc = list_own(c, terms);
+	it->display = full;
+	it->tag = "Kernel PMU event descriptor";
+	it->completion = list_own(c, xasprintf("%s/", pmu->name));
+}
+
+/*
+ * Each sysfs PMU: its descriptor, then its aliases (events/ files) as
+ * pmu/alias/.
+ */
+static void list_sysfs_aliases(struct list_ctx *c, struct pstat_pmus *pmus)
+{
+	const struct pstat_pmu **all = NULL;
+	size_t n = pmus_all(pmus, &all);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat_pmu *pmu = all[i];
+		bool pmu_matches = list_match(c, pmu->name);
+
+		list_sysfs_descriptor(c, pmu, pmu_matches);
+
+		for (size_t j = 0; j < pmu->naliases; j++) {
+			const struct pstat_pmu_alias *a = &pmu->aliases[j];
+			char *full = xasprintf("%s/%s/", pmu->name, a->name);
+			struct list_item *it;
+
+			if (!pmu_matches && !list_match(c, full) &&
+			    !list_match(c, a->name)) {
+				free(full);
+				continue;
+			}
+			it = list_add(c, "pmu");
+			it->e.pmu = pmu->name;
+			it->e.name = list_own(c, full);
+			it->e.unit = a->unit && *a->unit ? a->unit : NULL;
+			it->e.encoding = a->terms;
+			it->display = full;
+			it->tag = it->e.unit ?
+				list_own(c, xasprintf("Kernel PMU event, unit %s",
+						      it->e.unit)) :
+				"Kernel PMU event";
+		}
+	}
+	free(all);
+}
+
+/*
+ * Tracepoints number in the thousands, so they are listed only when asked
+ * for: with --tracepoints, or when the glob names a subsystem ("sched:*").
+ * A "::" glob is a libpfm4 name, not a tracepoint.
+ */
+static long list_tracepoints(struct list_ctx *c,
+			     struct pstat_tracepoint **tps)
+{
+	const char *glob = c->o->glob;
+	bool names_subsys = glob && strchr(glob, ':') && !strstr(glob, "::");
+	long n;
+
+	*tps = NULL;
+	if (!c->o->tracepoints && !names_subsys)
+		return 0;
+	n = tracepoint_resolve(c->o->tracefs_root,
+			       names_subsys ? glob : "*:*", tps);
+	if (n < 0) {
+		/* Completion must stay quiet; a listing explains the gap. */
+		if (!c->o->names_only && !c->o->json)
+			msg_warn("cannot read tracepoints: %s", strerror((int)-n));
+		*tps = NULL;
+		return 0;
+	}
+	for (long i = 0; i < n; i++) {
+		struct list_item *it;
+
+		if (!list_match(c, (*tps)[i].name))
+			continue;
+		it = list_add(c, "tracepoint");
+		it->e.name = (*tps)[i].name;
+		it->display = it->e.name;
+		it->tag = "Tracepoint event";
+	}
+	return n;
+}
+
+/*
+ * libpfm4 finds its core PMU from the CPU's identification, even where the
+ * kernel has no PMU to program (a virtual machine), so a core libpfm4 PMU
+ * is usable only when sysfs has a core PMU. Its other PMUs are the
+ * perf_events interface itself or uncore PMUs that libpfm4 reports
+ * present only when the kernel has them under /sys/devices.
+ */
+static void list_pfm_pmu(const char *name, const char *desc, bool is_core,
+			 void *arg)
+{
+	struct list_ctx *c = arg;
+	struct pstat_list_pmu *lp = list_add_pmu(c, desc);
+
+	lp->name = name;
+	lp->source = "libpfm4";
+	lp->type = -1;
+	lp->is_core = is_core;
+	lp->kernel_exposed = is_core ? c->core_exposed : 1;
+}
+
+/*
+ * The event's strings belong to libpfm4 and live until pfm_cleanup(),
+ * which only the caller of list_run may call; the umask arrays are the
+ * callback's, so they are copied.
+ */
+static int list_pfm_event(const struct pstat_pfm_event *ev, void *arg)
+{
+	struct list_ctx *c = arg;
+	char *full = xasprintf("%s::%s", ev->pmu, ev->name);
+	struct list_item *it;
+	const char **names, **descs;
+
+	if (!list_match(c, full) && !list_match(c, ev->name) &&
+	    !list_match(c, ev->pmu)) {
+		free(full);
+		return 0;
+	}
+	it = list_add(c, "libpfm4");
+	it->e.pmu = ev->pmu;
+	it->e.name = list_own(c, full);
+	it->e.desc = ev->desc && *ev->desc ? ev->desc : NULL;
+	it->display = full;
+	it->tag = "libpfm4 event";
+	if (ev->numasks) {
+		names = list_own(c, xcalloc(ev->numasks, sizeof(*names)));
+		descs = list_own(c, xcalloc(ev->numasks, sizeof(*descs)));
+		memcpy(names, ev->umasks, ev->numasks * sizeof(*names));
+		memcpy(descs, ev->umask_descs, ev->numasks * sizeof(*descs));
+		it->e.umasks = names;
+		it->e.numasks = ev->numasks;
+		it->umask_descs = descs;
+	}
+	return 0;
+}
+
+static void list_pfm(struct list_ctx *c)
+{
+	/* libpfm4 may not support this machine at all: nothing to list. */
+	if (pfm_foreach_pmu(list_pfm_pmu, c) < 0)
+		return;
+	pfm_foreach_event(list_pfm_event, c);
+}
+
+/* Print text from column col, wrapped at LIST_WRAP under indent. */
+static void list_wrap(FILE *out, const char *text, int col, int indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t sp = strspn(p, " \t\n");
+		size_t len;
+
+		p += sp;
+		if (!*p)
+			break;
+		len = strcspn(p, " \t\n");
+		if (col > indent && col + 1 + (int)len > LIST_WRAP) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, len, out);
+		col += (int)len;
+		p += len;
+	}
+	fputc('\n', out);
+}
+
+/* "[desc]" under an event, wrapped, as perf list prints it. */
+static void list_print_desc(FILE *out, const char *desc)
+{
+	/* The closing bracket rides on the last word. */
+	char *d = xasprintf("%s]", desc);
+
+	fprintf(out, "%*s[", LIST_DESC_INDENT, "");
+	list_wrap(out, d, LIST_DESC_INDENT + 1, LIST_DESC_INDENT + 1);
+	free(d);
+}
+
+/* The heading of the group an item belongs to. */
+static void list_heading(const struct list_ctx *c,
+			 const struct list_item *it, FILE *out)
+{
+	const char *s = it->e.section;
+	const struct pstat_list_pmu *lp;
+
+	if (!strcmp(s, "hardware"))
+		fputs("Hardware events:\n", out);
+	else if (!strcmp(s, "software"))
+		fputs("Software events:\n", out);
+	else if (!strcmp(s, "cache"))
+		fputs("Hardware cache events:\n", out);
+	else if (!strcmp(s, "tracepoint"))
+		fputs("Tracepoints:\n", out);
+	else if (!strcmp(s, "pmu")) {
+		lp = list_find_pmu(c, "sysfs", it->e.pmu, NULL);
+		fprintf(out, "Kernel PMU %s (type %d%s):\n", it->e.pmu,
+			lp ? lp->type : -1,
+			lp && lp->is_core ? ", core" : "");
+	} else {
+		size_t idx = 0;
+		const char *desc;
+
+		lp = list_find_pmu(c, "libpfm4", it->e.pmu, &idx);
+		desc = lp && c->pmu_descs[idx] ? c->pmu_descs[idx] : it->e.pmu;
+		fprintf(out, "libpfm4 PMU %s (%s%s%s):\n", it->e.pmu, desc,
+			lp && lp->is_core ? ", core" : "",
+			lp && !lp->kernel_exposed ?
+			", not exposed by the kernel" : "");
+	}
+}
+
+static bool list_same_group(const struct list_item *a,
+			    const struct list_item *b)
+{
+	if (strcmp(a->e.section, b->e.section))
+		return false;
+	if (!a->e.pmu || !b->e.pmu)
+		return a->e.pmu == b->e.pmu;
+	return !strcmp(a->e.pmu, b->e.pmu);
+}
+
+/* Whether the item counts on the core PMU, for the "not here" note. */
+static bool list_needs_core(const struct list_ctx *c,
+			    const struct list_item *it)
+{
+	const struct pstat_list_pmu *lp;
+
+	if (!strcmp(it->e.section, "hardware") ||
+	    !strcmp(it->e.section, "cache"))
+		return true;
+	if (strcmp(it->e.section, "libpfm4"))
+		return false;
+	lp = list_find_pmu(c, "libpfm4", it->e.pmu, NULL);
+	return lp && lp->is_core;
+}
+
+static void list_print_table(const struct list_ctx *c, FILE *out)
+{
+	bool noted = false;
+
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct list_item *it = &c->items[i];
+
+		if (!i || !list_same_group(&c->items[i - 1], it)) {
+			if (i)
+				fputc('\n', out);
+			list_heading(c, it, out);
+		}
+		if (!noted && !c->core_exposed && list_needs_core(c, it)) {
+			fprintf(out, "  %s\n", list_no_core_note);
+			noted = true;
+		}
+		fprintf(out, "  %-*s [%s]\n", LIST_NAME_WIDTH, it->display,
+			it->tag);
+		/* A generic event's desc only repeats its aliases. */
+		if (it->e.desc && !it->alias)
+			list_print_desc(out, it->e.desc);
+		for (size_t j = 0; j < it->e.numasks; j++) {
+			/* With list_wrap's space, two set the text apart. */
+			int col = fprintf(out, "%*s:%s ", LIST_DESC_INDENT + 2,
+					  "", it->e.umasks[j]);
+			const char *d = it->umask_descs[j];
+
+			if (d && *d)
+				list_wrap(out, d, col < 0 ? 0 : col,
+					  LIST_DESC_INDENT + 4);
+			else
+				fputc('\n', out);
+		}
+	}
+}
+
+struct list_names {
+	const struct list_ctx *c;
+	FILE *out;
+};
+
+static bool list_print_alias(const char *spelling, void *arg)
+{
+	struct list_names *n = arg;
+
+	if (list_match(n->c, spelling))
+		fprintf(n->out, "%s\n", spelling);
+	return false;
+}
+
+/*
+ * One name per line for shell completion: every spelling that matches
+ * the glob itself (a PMU name matching is not enough here: completion
+ * wants what the user may type next).
+ */
+static void list_print_names(const struct list_ctx *c, FILE *out)
+{
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct list_item *it = &c->items[i];
+		const char *name = it->completion ? it->completion : it->e.name;
+		struct list_names arg = { c, out };
+
+		if (list_match(c, name))
+			fprintf(out, "%s\n", name);
+		if (it->alias)
+			list_alias_each(it->e.name, it->alias,
+					list_print_alias, &arg);
+	}
+}
+
+static int list_print_json(const struct list_ctx *c, FILE *out)
+{
+	struct pstat_list_entry *e = xcalloc(c->nitems, sizeof(*e));
+	struct pstat_list l = {
+		.entries = e,
+		.nentries = c->nitems,
+		.pmus = c->pmus,
+		.npmus = c->npmus,
+		.core_pmu_exposed = c->core_exposed,
+	};
+	int ret;
+
+	for (size_t i = 0; i < c->nitems; i++)
+		e[i] = c->items[i].e;
+	ret = print_json_list(out, &l);
+	free(e);
+	return ret;
+}
+
+int list_run(const struct pstat_list_opts *o, FILE *out)
+{
+	struct list_ctx c = { .o = o };
+	struct pstat_tracepoint *tps = NULL;
+	struct pstat_pmus *pmus;
+	long ntps;
+	int ret = 0;
+
+	/*
+	 * The sysfs PMUs are read first because whether one of them is a
+	 * core PMU decides how the libpfm4 core PMU is marked.
+	 */
+	pmus = pmus_new(o->sysfs_root);
+	list_sysfs_pmus(&c, pmus);
+	legacy_foreach(list_legacy_cb, &c);
+	list_sysfs_aliases(&c, pmus);
+	ntps = list_tracepoints(&c, &tps);
+	list_pfm(&c);
+
+	if (o->json) {
+		ret = list_print_json(&c, out);
+	} else {
+		if (o->names_only)
+			list_print_names(&c, out);
+		else
+			list_print_table(&c, out);
+		if (fflush(out) == EOF)
+			ret = errno ? -errno : -EIO;
+		else if (ferror(out))
+			ret = -EIO;
+	}
+
+	tracepoint_list_free(tps, ntps > 0 ? (size_t)ntps : 0);
+	pmus_free(pmus);
+	for (size_t i = 0; i < c.nowned; i++)
+		free(c.owned[i]);
+	free(c.owned);
+	free(c.items);
+	free(c.pmus);
+	free(c.pmu_descs);
+	return ret;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_LIST_H
+#define PSTAT_LIST_H
+
+#include <stdio.h>
+
+struct pstat_list_opts {
+	const char *glob;          /* fnmatch pattern over names, or NULL */
+	int json;                  /* -j: one JSON document */
+	int tracepoints;           /* --tracepoints: list them all */
+	int names_only;            /* --names: one name per line (completion) */
+	const char *sysfs_root;    /* NULL: /sys */
+	const char *tracefs_root;  /* NULL: default tracefs */
+};
+
+/*
+ * `pstat list [GLOB]`: what can be counted here, grouped (generic
+ * hardware, software, cache, each sysfs PMU with its aliases and units,
+ * tracepoints when the glob names a subsystem or with --tracepoints, and
+ * the events of every PMU libpfm4 detects, with descriptions and umasks).
+ * Marks which hardware PMUs the kernel exposes. Writes to out. Returns
+ * 0, or -errno when writing failed.
+ */
+int list_run(const struct pstat_list_opts *o, FILE *out);
+
+#endif

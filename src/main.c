@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "counter.h"
+#include "cpumap.h"
+#include "encode.h"
+#include "evspec.h"
+#include "list.h"
+#include "msg.h"
+#include "options.h"
+#include "pfm.h"
+#include "pmu.h"
+#include "print.h"
+#include "session.h"
+#include "target.h"
+#include "util.h"
+
+/* perf stat's default events. */
+static const char DEFAULT_EVENTS[] =
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
+	"instructions,branches,branch-misses";
+
+/*
+ * The results file. A regular file (or a new one) is written under a
+ * temporary name and renamed into place only once the report is
+ * complete, so a failed run never leaves a file that looks like results.
+ * Appending, and special files such as /dev/full or a pipe, are written
+ * directly.
+ */
+struct output {
+	FILE *f;
+	char *path;
+	char *tmp;
+};
+
+static int output_open(struct output *o, const char *path, int append)
+{
+	struct stat st;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path) {
+		o->f = stderr;
+		return 0;
+	}
+	o->path = xstrdup(path);
+	if (!append && (stat(path, &st) < 0 || S_ISREG(st.st_mode))) {
+		const char *slash = strrchr(path, '/');
+
+		o->tmp = slash ? xasprintf("%.*s/.%s.XXXXXX",
+					   (int)(slash - path), path, slash + 1)
+			       : xasprintf(".%s.XXXXXX", path);
+		fd = mkostemp(o->tmp, O_CLOEXEC);
+		if (fd < 0 && errno != EEXIST) {
+			int e = errno;
+
+			msg_error("cannot open output file '%s': %s", path,
+				  strerror(e));
+			return -1;
+		}
+		fchmod(fd, 0666 & ~(mode_t)umask(umask(0)));
+	} else {
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
+					(append ? O_APPEND : O_TRUNC),
+			  0666);
+		if (fd < 0) {
+			msg_error("cannot open output file '%s': %s", path,
+				  strerror(errno));
+			return -1;
+		}
+	}
+	o->f = fdopen(fd, append ? "a" : "w");
+	if (!o->f) {
+		msg_error("cannot open output file '%s': %s", path,
+			  strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* Finish the output: keep it when ok, else remove what was written. */
+static int output_close(struct output *o, int ok)
+{
+	int r = 0;
+
+	if (!o->path) {
+		if (fflush(stderr) == EOF)
+			r = -1;
+		return r;
+	}
+	if (fclose(o->f) == EOF && ok) {
+		msg_error("cannot write the results to '%s': %s", o->path,
+			  strerror(errno));
+		ok = 0;
+		r = -1;
+	}
+	if (o->tmp) {
+		if (ok && rename(o->tmp, o->path) < 0) {
+			msg_error("cannot write the results to '%s': %s",
+				  o->path, strerror(errno));
+			r = -1;
+			ok = 0;
+		}
+		if (!ok)
+			unlink(o->tmp);
+	}
+	free(o->tmp);
+	free(o->path);
+	return r;
+}
+
+static const char *env_root(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+static void report_parse_error(const char *list,
+			       const struct pstat_error *err)
+{
+	if (err->offset >= 0 && (size_t)err->offset <= strlen(list) &&
+	    strlen(list) <= 200)
+		msg_error("invalid event list '%s': %s (at offset %ld)", list,
+			  err->msg, err->offset);
+	else
+		msg_error("%s", err->msg);
+}
+
+static int build_events(const struct pstat_opts *o,
+			struct pstat_encode_ctx *ctx,
+			struct pstat_evlist *evl)
+{
+	struct pstat_evtree tree = { 0 };
+	struct pstat_error err = { "", -1 };
+	size_t n = o->nevents ? o->nevents : 1;
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++) {
+		const char *list = o->nevents ? o->events[i] : DEFAULT_EVENTS;
+		struct pstat_evtree one = { 0 };
+
+		if (evspec_parse(list, &one, &err)) {
+			report_parse_error(list, &err);
+			evspec_tree_free(&one);
+			r = -1;
+			break;
+		}
+		if (encode_evlist(&one, ctx, evl, &err)) {
+			msg_error("%s", err.msg);
+			r = -1;
+		}
+		/* groups of later lists continue the numbering */
+		evspec_tree_free(&one);
+		(void)tree;
+	}
+	if (!r) {
+		for (size_t i = 0; i < evl->n; i++)
+			msg_debug(1, "event '%s': resolved by %s (pmu %s, type %u, config %#llx)",
+				  evl->ev[i].name, evl->ev[i].resolver,
+				  evl->ev[i].pmu, evl->ev[i].attr.type,
+				  (unsigned long long)evl->ev[i].attr.config);
+	}
+	return r;
+}
+
+static void dry_run_text(FILE *out, const struct pstat_evlist *evl)
+{
+	for (size_t i = 0; i < evl->n; i++) {
+		const struct pstat_event *ev = &evl->ev[i];
+		const struct perf_event_attr *a = &ev->attr;
+
+		fprintf(out, "%s: resolver %s, pmu %s, group %d%s\n", ev->name,
+			ev->resolver, ev->pmu, ev->group,
+			ev->leader == (int)i ? " (leader)" : "");
+		fprintf(out, "  type %u config %#llx config1 %#llx config2 %#llx\n",
+			a->type, (unsigned long long)a->config,
+			(unsigned long long)a->config1,
+			(unsigned long long)a->config2);
+		fprintf(out, "  exclude_user %d exclude_kernel %d exclude_hv %d exclude_host %d exclude_guest %d exclude_idle %d pinned %d exclusive %d precise_ip %d\n",
+			a->exclude_user, a->exclude_kernel, a->exclude_hv,
+			a->exclude_host, a->exclude_guest, a->exclude_idle,
+			a->pinned, a->exclusive, a->precise_ip);
+		if (a->type == PERF_TYPE_BREAKPOINT)
+			fprintf(out, "  bp_type %u bp_addr %#llx bp_len %llu\n",
+				a->bp_type, (unsigned long long)a->bp_addr,
+				(unsigned long long)a->bp_len);
+		if (ev->scale != 1.0 || ev->unit)
+			fprintf(out, "  scale %g unit %s\n", ev->scale,
+				ev->unit ? ev->unit : "");
+	}
+}
+
+static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
+		   FILE *out)
+{
+	struct pstat_dryrun_event *d;
+	int r = 0;
+
+	if (!o->json) {
+		dry_run_text(out, evl);
+		return fflush(out) == EOF ? -errno : 0;
+	}
+	d = xcalloc(evl->n + 1, sizeof(*d));
+	for (size_t i = 0; i < evl->n; i++) {
+		d[i].name = evl->ev[i].name;
+		d[i].pmu = evl->ev[i].pmu;
+		d[i].resolver = evl->ev[i].resolver;
+		d[i].group = evl->ev[i].group;
+		d[i].leader = evl->ev[i].leader == (int)i;
+		d[i].scale = evl->ev[i].scale;
+		d[i].unit = evl->ev[i].unit ? evl->ev[i].unit : "";
+		d[i].attr = &evl->ev[i].attr;
+	}
+	r = print_json_dryrun(out, d, evl->n);
+	free(d);
+	return r;
+}
+
+/* Parse "-p 1,2" or "-t 3,4" into a new array. */
+static int parse_pid_list(const char *opt, const char *s, pid_t **out,
+			  size_t *n)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	size_t alloc = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (char *t = strtok_r(copy, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		int r = parse_u64(t, INT_MAX, &v);
+
+		if (r || v == 0) {
+			msg_error("invalid %s value '%s': %s", opt, t,
+				  r == -ERANGE ? "out of range"
+					       : "not a process id");
+			free(copy);
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		xgrow((void **)out, &alloc, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = (pid_t)v;
+	}
+	free(copy);
+	if (!*n) {
+		msg_error("empty %s list", opt);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether pid is a kernel thread (PF_KTHREAD in /proc/PID/stat flags). */
+static int is_kernel_thread(pid_t pid)
+{
+	char path[64], *st, *p;
+	unsigned long flags = 0;
+	int field = 3;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	st = read_file_str(path);
+	if (!st)
+		return 0;
+	p = strrchr(st, ')');
+	/* fields after the comm: state(3) ppid pgrp session tty tpgid flags(9) */
+	for (p = p ? p + 1 : st; *p && field < 9; p++)
+		if (*p == ' ')
+			field++;
+	if (field == 9)
+		flags = strtoul(p, NULL, 10);
+	free(st);
+	return (flags & 0x00200000) != 0;
+}
+
+struct targets {
+	pid_t *pids, *tids;
+	size_t npids, ntids;
+	int *cpus;
+	size_t ncpus;
+	enum pstat_target_kind kind;
+};
+
+static int build_targets(const struct pstat_opts *o, struct targets *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = TARGET_COMMAND;
+	if (o->pids && o->tids) {
+		msg_error("-p and -t cannot be combined");
+		return -1;
+	}
+	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list)) {
+		msg_error("-p/-t cannot be combined with -a/-C");
+		return -1;
+	}
+	if ((o->pids || o->tids) && o->argv) {
+		msg_error("-p/-t attach to running processes: give no command");
+		return -1;
+	}
+	if (o->per_thread && !o->pids && !o->tids) {
+		msg_error("--per-thread needs -p or -t");
+		return -1;
+	}
+	if (o->no_aggr && !o->all_cpus && !o->cpu_list) {
+		msg_error("-A needs -a or -C");
+		return -1;
+	}
+	if (o->repeat > 1 && !o->argv) {
+		msg_error("-r needs a command");
+		return -1;
+	}
+	if (o->pids) {
+		if (parse_pid_list("-p", o->pids, &t->pids, &t->npids))
+			return -1;
+		t->kind = TARGET_PID;
+		for (size_t i = 0; i < t->npids; i++) {
+			pid_t *th;
+			size_t n;
+			int r = target_list_threads(t->pids[i], &th, &n);
+
+			if (r) {
+				msg_error("cannot attach to process %d: %s",
+					  (int)t->pids[i],
+					  strerror(-r == ESRCH ? ESRCH : -r));
+				return -1;
+			}
+			if (is_kernel_thread(t->pids[i])) {
+				free(th);
+				msg_error("cannot attach to process %d: it is a kernel thread",
+					  (int)t->pids[i]);
+				return -1;
+			}
+			t->tids = xrealloc(t->tids, (t->ntids + n) *
+							    sizeof(*t->tids));
+			memcpy(t->tids + t->ntids, th, n * sizeof(*th));
+			t->ntids += n;
+			free(th);
+		}
+	}
+	if (o->tids) {
+		if (parse_pid_list("-t", o->tids, &t->tids, &t->ntids))
+			return -1;
+		t->kind = TARGET_TID;
+		for (size_t i = 0; i < t->ntids; i++) {
+			if (!target_alive(t->tids[i])) {
+				msg_error("cannot attach to thread %d: %s",
+					  (int)t->tids[i], strerror(ESRCH));
+				return -1;
+			}
+		}
+	}
+	if (o->all_cpus || o->cpu_list) {
+		int *online;
+		size_t nonline;
+		int r = cpumap_online(NULL, &online, &nonline);
+
+		if (r) {
+			msg_error("cannot read the online CPUs: %s",
+				  strerror(-r));
+			return -1;
+		}
+		if (o->cpu_list) {
+			struct pstat_error err;
+
+			if (cpumap_parse(o->cpu_list, &t->cpus, &t->ncpus,
+					 &err)) {
+				msg_error("%s", err.msg);
+				free(online);
+				return -1;
+			}
+			for (size_t i = 0; i < t->ncpus; i++) {
+				size_t k = 0;
+
+				while (k < nonline && online[k] != t->cpus[i])
+					k++;
+				if (k == nonline) {
+					msg_error("CPU %d in '%s' is not online",
+						  t->cpus[i], o->cpu_list);
+					free(online);
+					return -1;
+				}
+			}
+			free(online);
+		} else {
+			t->cpus = online;
+			t->ncpus = nonline;
+		}
+		if (!o->argv)
+			t->kind = TARGET_SYSTEM;
+	}
+	if (t->kind == TARGET_COMMAND && !o->argv) {
+		msg_error("no command given");
+		msg_hint("usage: pstat [options] [--] command [args...]; see 'pstat --help'");
+		return -1;
+	}
+	return 0;
+}
+
+static void targets_free(struct targets *t)
+{
+	free(t->pids);
+	free(t->tids);
+	free(t->cpus);
+}
+
+/*
+ * events x CPUs x threads descriptors may exceed the soft limit: raise
+ * it to the hard limit, and fail before opening anything if even that
+ * is too low.
+ */
+static int ensure_fd_limit(size_t need)
+{
+	struct rlimit rl;
+
+	need += 32; /* stdio, pipes, timers */
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		msg_error("counting needs %zu file descriptors, but the limit is %llu",
+			  need, (unsigned long long)rl.rlim_max);
+		msg_hint("raise the hard limit (ulimit -Hn) or count fewer events or threads");
+		return -1;
+	}
+	rl.rlim_cur = need > rl.rlim_cur ? need : rl.rlim_cur;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+		rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		msg_error("cannot raise the open file limit to %zu: %s", need,
+			  strerror(errno));
+		return -1;
+	}
+	msg_debug(1, "raised the open file limit to %llu",
+		  (unsigned long long)rl.rlim_cur);
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct pstat_list_opts lo = { 0 };
+	int r;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			lo.json = 1;
+		else if (!strcmp(argv[i], "--tracepoints"))
+			lo.tracepoints = 1;
+		else if (!strcmp(argv[i], "--names"))
+			lo.names_only = 1;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			puts("usage: pstat list [--tracepoints] [--names] [-j] [GLOB]");
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			msg_error("unknown option '%s' for 'pstat list'",
+				  argv[i]);
+			msg_hint("usage: pstat list [--tracepoints] [--names] [-j] [GLOB]");
+			return EXIT_PSTAT_FAILED;
+		} else if (lo.glob) {
+			msg_error("'pstat list' takes one GLOB");
+			return EXIT_PSTAT_FAILED;
+		} else {
+			lo.glob = argv[i];
+		}
+	}
+	lo.sysfs_root = env_root("PSTAT_SYSFS_ROOT");
+	lo.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
+	r = list_run(&lo, stdout);
+	pfm_cleanup();
+	if (r) {
+		msg_error("cannot write the list: %s", strerror(-r));
+		return EXIT_PSTAT_FAILED;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct pstat_opts o;
+	struct pstat_encode_ctx ctx = { 0 };
+	struct pstat_evlist evl = { 0 };
+	struct pstat_session_cfg cfg = { 0 };
+	struct pstat_print_cfg pc = { 0 };
+	struct pstat_printer *printer = NULL;
+	struct targets t = { 0 };
+	struct output out = { 0 };
+	int r, status = EXIT_PSTAT_FAILED;
+
+	if (argc > 1 && !strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+
+	r = options_parse(argc, argv, &o);
+	if (r)
+		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
+	ctx.pmus = pmus_new(env_root("PSTAT_SYSFS_ROOT"));
+	ctx.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
+	if (build_events(&o, &ctx, &evl))
+		goto out;
+	if (!o.dry_run && build_targets(&o, &t))
+		goto out;
+	if (output_open(&out, o.output, o.append))
+		goto out;
+	if (o.dry_run) {
+		r = dry_run(&o, &evl, out.f);
+		if (r)
+			msg_error("cannot write the results to '%s': %s",
+				  o.output ? o.output : "stderr",
+				  strerror(-r));
+		status = output_close(&out, !r) || r ? EXIT_PSTAT_FAILED : 0;
+		goto out;
+	}
+	if (ensure_fd_limit(counters_fd_need(&evl, t.ncpus ? t.ncpus : 1,
+					     t.kind == TARGET_COMMAND ? 1
+								      : t.ntids))) {
+		output_close(&out, 0);
+		goto out;
+	}
+
+	pc.format = o.json ? FORMAT_JSON : o.csv_sep ? FORMAT_CSV
+						     : FORMAT_TABLE;
+	pc.csv_sep = o.csv_sep;
+	pc.is_tty = isatty(fileno(out.f));
+	pc.big_num = o.big_num >= 0 ? o.big_num : pc.is_tty;
+	pc.started_header = o.output != NULL;
+	printer = printer_new(&pc, out.f);
+
+	cfg.evl = &evl;
+	cfg.argv = o.argv;
+	cfg.kind = t.kind;
+	cfg.pids = t.pids;
+	cfg.npids = t.npids;
+	cfg.tids = t.tids;
+	cfg.ntids = t.ntids;
+	cfg.cpus = t.cpus;
+	cfg.ncpus = t.ncpus;
+	cfg.inherit = !o.no_inherit;
+	cfg.no_aggr = o.no_aggr;
+	cfg.per_thread = o.per_thread;
+	cfg.timeout_ms = o.timeout_ms;
+	cfg.delay_ms = o.delay_ms;
+	cfg.interval_ms = o.interval_ms;
+	cfg.interval_count = o.interval_count;
+	cfg.repeat = (unsigned)o.repeat;
+	cfg.warmup = (unsigned)o.warmup;
+	cfg.fail_on = o.fail_on;
+	cfg.printer = printer;
+	cfg.output_name = o.output;
+	if (o.interval_ms && o.interval_ms < 10)
+		msg_warn("intervals below 10 ms add measurable overhead");
+	status = session_run(&cfg);
+	if (output_close(&out, status != EXIT_PSTAT_FAILED))
+		status = EXIT_PSTAT_FAILED;
+out:
+	printer_free(printer);
+	targets_free(&t);
+	evlist_free(&evl);
+	pmus_free(ctx.pmus);
+	pfm_cleanup();
+	options_free(&o);
+	return status;
+}

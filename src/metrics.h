@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_METRICS_H
+#define PSTAT_METRICS_H
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "print.h"
+
+/*
+ * Derived metrics over finished rows (perf's shadow stats): CPUs
+ * utilized for the clocks, rates for other software events, GHz for
+ * cycles, insn per cycle, branch and cache miss ratios. A metric is
+ * computed only from rows that were counted, and only from a pair in the
+ * same group or both running 100% of the time; never from a row that was
+ * not counted.
+ *
+ * attrs[i] is the attr of rows[i]; elapsed_ns the wall time measured.
+ * Fills rows[i].has_metric / .metric.
+ */
+void metrics_compute(struct pstat_row *rows, size_t nrows,
+		     const struct perf_event_attr *const *attrs,
+		     uint64_t elapsed_ns);
+
+#endif

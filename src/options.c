@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "options.h"
+#include "util.h"
+
+enum {
+	OPT_APPEND = 256,
+	OPT_DRY_RUN,
+	OPT_FAIL_ON,
+	OPT_INTERVAL_COUNT,
+	OPT_NO_BIG_NUM,
+	OPT_PER_THREAD,
+	OPT_TIMEOUT,
+	OPT_WARMUP,
+};
+
+/* Sorted by long name. */
+static const struct option long_opts[] = {
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "append", no_argument, NULL, OPT_APPEND },
+	{ "big-num", no_argument, NULL, 'B' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "delay", required_argument, NULL, 'D' },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "event", required_argument, NULL, 'e' },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "interval", required_argument, NULL, 'I' },
+	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+	{ "json", no_argument, NULL, 'j' },
+	{ "no-aggr", no_argument, NULL, 'A' },
+	{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
+	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(void)
+{
+	fputs("usage: pstat [options] [--] command [args...]\n"
+	      "       pstat [options] -p PID | -t TID | -a\n"
+	      "       pstat list [--tracepoints] [--names] [-j] [GLOB]\n"
+	      "       pstat --dry-run [-e LIST] [-j]\n"
+	      "\n"
+	      "Count performance events while a command runs.\n"
+	      "\n"
+	      "  -e, --event LIST         events to count (repeatable)\n"
+	      "  -i, --no-inherit         do not count the command's children\n"
+	      "  -p, --pid PID[,PID...]   attach to processes\n"
+	      "  -t, --tid TID[,TID...]   attach to threads\n"
+	      "  -a, --all-cpus           count on every online CPU\n"
+	      "  -C, --cpu LIST           count on these CPUs (0-3,5)\n"
+	      "  -A, --no-aggr            one row per CPU\n"
+	      "      --per-thread         one row per thread (-p/-t)\n"
+	      "  -r, --repeat N           run the command N times\n"
+	      "      --warmup K           uncounted runs first\n"
+	      "  -I, --interval MS        print deltas every MS milliseconds\n"
+	      "      --interval-count N   stop after N intervals\n"
+	      "      --timeout MS         stop after MS milliseconds\n"
+	      "  -D, --delay MS           start counting MS after the command\n"
+	      "  -o, --output FILE        write the results to FILE\n"
+	      "      --append             append to the -o FILE\n"
+	      "  -j, --json               one JSON document (schema pstat/1)\n"
+	      "  -x, --field-separator SEP  CSV output\n"
+	      "  -B, --big-num            group digits (the default)\n"
+	      "      --no-big-num         no digit grouping\n"
+	      "      --fail-on STATES     exit 3 if a counter is not-supported,\n"
+	      "                           not-counted or multiplexed\n"
+	      "      --dry-run            print the encoded events, run nothing\n"
+	      "  -v, --verbose            say how events were resolved\n"
+	      "  -h, --help               this help\n"
+	      "  -V, --version            print the version\n",
+	      stdout);
+}
+
+static int bad_number(const char *opt, const char *arg, int r)
+{
+	msg_error("invalid value '%s' for %s: %s", arg, opt,
+		  r == -ERANGE ? "out of range" : "not a number");
+	msg_hint("see 'pstat --help'");
+	return -1;
+}
+
+static int number(const char *opt, const char *arg, uint64_t min,
+		  uint64_t max, uint64_t *out)
+{
+	int r = parse_u64(arg, max, out);
+
+	if (!r && *out < min)
+		r = -ERANGE;
+	return r ? bad_number(opt, arg, r) : 0;
+}
+
+static int parse_fail_on(const char *arg, unsigned *out)
+{
+	char *s = xstrdup(arg), *save = NULL;
+	int r = 0;
+
+	*out = 0;
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "not-supported"))
+			*out |= FAIL_ON_NOT_SUPPORTED;
+		else if (!strcmp(t, "not-counted"))
+			*out |= FAIL_ON_NOT_COUNTED;
+		else if (!strcmp(t, "multiplexed"))
+			*out |= FAIL_ON_MULTIPLEXED;
+		else {
+			msg_error("invalid --fail-on state '%s': use not-supported, not-counted, multiplexed",
+				  t);
+			r = -1;
+			break;
+		}
+	}
+	if (!r && !*out) {
+		msg_error("empty --fail-on list");
+		r = -1;
+	}
+	free(s);
+	return r;
+}
+
+int options_parse(int argc, char **argv, struct pstat_opts *o)
+{
+	size_t ealloc = 0;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->big_num = -1;
+	o->repeat = 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:AaBC:D:e:hiI:jo:p:r:t:vVx:",
+				long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'A':
+			o->no_aggr = 1;
+			break;
+		case 'a':
+			o->all_cpus = 1;
+			break;
+		case 'B':
+			o->big_num = 1;
+			break;
+		case 'C':
+			o->cpu_list = optarg;
+			break;
+		case 'D':
+			if (number("-D", optarg, 0, UINT32_MAX, &o->delay_ms))
+				return -1;
+			break;
+		case 'e':
+			xgrow((void **)&o->events, &ealloc, o->nevents + 1,
+			      sizeof(*o->events));
+			o->events[o->nevents++] = optarg;
+			break;
+		case 'h':
+			options_usage();
+			return 1;
+		case 'I':
+			if (number("-I", optarg, 1, UINT32_MAX, &o->interval_ms))
+				return -1;
+			break;
+		case 'i':
+			o->no_inherit = 1;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'p':
+			o->pids = optarg;
+			break;
+		case 'r':
+			if (number("-r", optarg, 1, 1000000, &o->repeat))
+				return -1;
+			break;
+		case 't':
+			o->tids = optarg;
+			break;
+		case 'V':
+			printf("pstat %s\n", PSTAT_VERSION);
+			return 1;
+		case 'v':
+			msg_verbose++;
+			break;
+		case 'x':
+			if (!*optarg) {
+				msg_error("empty field separator for -x");
+				return -1;
+			}
+			o->csv_sep = optarg;
+			break;
+		case OPT_APPEND:
+			o->append = 1;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		case OPT_FAIL_ON:
+			if (parse_fail_on(optarg, &o->fail_on))
+				return -1;
+			break;
+		case OPT_INTERVAL_COUNT:
+			if (number("--interval-count", optarg, 1, UINT32_MAX,
+				   &o->interval_count))
+				return -1;
+			break;
+		case OPT_NO_BIG_NUM:
+			o->big_num = 0;
+			break;
+		case OPT_PER_THREAD:
+			o->per_thread = 1;
+			break;
+		case OPT_TIMEOUT:
+			if (number("--timeout", optarg, 1, UINT32_MAX,
+				   &o->timeout_ms))
+				return -1;
+			break;
+		case OPT_WARMUP:
+			if (number("--warmup", optarg, 0, 1000000, &o->warmup))
+				return -1;
+			break;
+		case ':':
+			msg_error("option '%s' needs a value", argv[optind - 1]);
+			msg_hint("see 'pstat --help'");
+			return -1;
+		default:
+			if (optopt && optopt < 256)
+				msg_error("unknown option '-%c'", optopt);
+			else
+				msg_error("unknown option '%s'", argv[optind - 1]);
+			msg_hint("see 'pstat --help'");
+			return -1;
+		}
+	}
+	if (o->csv_sep && o->big_num == 1) {
+		msg_error("-x and -B cannot be combined: CSV numbers are never grouped");
+		return -1;
+	}
+	if (o->csv_sep && o->json) {
+		msg_error("-x and -j cannot be combined");
+		return -1;
+	}
+	if (o->append && !o->output) {
+		msg_error("--append needs -o FILE");
+		return -1;
+	}
+	if (optind < argc) {
+		o->argv = argv + optind;
+		o->argc = argc - optind;
+	}
+	return 0;
+}
+
+void options_free(struct pstat_opts *o)
+{
+	free(o->events);
+	o->events = NULL;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_OPTIONS_H
+#define PSTAT_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* --fail-on states */
+#define FAIL_ON_NOT_SUPPORTED 0x1
+#define FAIL_ON_NOT_COUNTED   0x2
+#define FAIL_ON_MULTIPLEXED   0x4
+
+struct pstat_opts {
+	char **events;           /* each -e LIST, in order */
+	size_t nevents;
+	int no_inherit;          /* -i */
+	const char *output;      /* -o FILE */
+	int append;              /* --append */
+	int json;                /* -j */
+	const char *csv_sep;     /* -x SEP */
+	int big_num;             /* -B 1, --no-big-num 0, default -1 */
+	int dry_run;             /* --dry-run */
+	unsigned fail_on;        /* --fail-on */
+	const char *pids;        /* -p LIST */
+	const char *tids;        /* -t LIST */
+	int all_cpus;            /* -a */
+	const char *cpu_list;    /* -C LIST */
+	int no_aggr;             /* -A */
+	int per_thread;          /* --per-thread */
+	uint64_t timeout_ms;     /* --timeout, 0 = none */
+	uint64_t delay_ms;       /* -D */
+	uint64_t repeat;         /* -r, default 1 */
+	uint64_t warmup;         /* --warmup */
+	uint64_t interval_ms;    /* -I, 0 = none */
+	uint64_t interval_count; /* --interval-count, 0 = unlimited */
+	char **argv;             /* the command, NULL-terminated, or NULL */
+	int argc;
+};
+
+/*
+ * Parse argv into o. Stops at the first non-option (the command keeps
+ * its own flags). Returns 0 to go on, 1 when --help or --version was
+ * handled (exit 0), or -1 after printing a usage error (exit 125).
+ */
+int options_parse(int argc, char **argv, struct pstat_opts *o);
+
+/* Free what o holds. */
+void options_free(struct pstat_opts *o);
+
+/* Print the usage text to stdout. */
+void options_usage(void);
+
+#endif

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The kernel's header first: libpfm4 ships its own copy of perf_event.h
+ * and only steps aside when it sees the kernel's guard, so this order is
+ * what keeps one definition of struct perf_event_attr in the program.
+ */
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+
+#include "pfm.h"
+#include "util.h"
+
+/*
+ * 0: not tried yet, 1: initialised, < 0: pfm_initialize's error. A failure
+ * is remembered so that a machine libpfm4 cannot handle pays only once.
+ */
+static int pfm_state;
+
+static int pfm_init(void)
+{
+	if (!pfm_state) {
+		int ret = pfm_initialize();
+
+		pfm_state = ret == PFM_SUCCESS ? 1 : (ret < 0 ? ret : -1);
+	}
+	return pfm_state > 0 ? 0 : pfm_state;
+}
+
+void pfm_cleanup(void)
+{
+	if (pfm_state > 0)
+		pfm_terminate();
+	pfm_state = 0;
+}
+
+static int pfm_pmu_info(pfm_pmu_t pmu, pfm_pmu_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_pmu_info(pmu, info);
+}
+
+static int pfm_event_info(int idx, pfm_event_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_event_info(idx, PFM_OS_NONE, info);
+}
+
+static int pfm_errno(int ret)
+{
+	switch (ret) {
+	case PFM_ERR_NOTFOUND:
+		return -ENOENT;
+	case PFM_ERR_NOMEM:
+		return -ENOMEM;
+	default:
+		return -1;
+	}
+}
+
+int pfm_encode(const char *name, struct perf_event_attr *attr,
+	       char **pmu_name, struct pstat_error *err)
+{
+	struct perf_event_attr scratch;
+	pfm_perf_encode_arg_t arg;
+	pfm_event_info_t einfo;
+	pfm_pmu_info_t pinfo;
+	int ret;
+
+	ret = pfm_init();
+	if (ret) {
+		error_set(err, -1, "libpfm4 cannot initialise: %s",
+			  pfm_strerror(ret));
+		return -1;
+	}
+
+	memset(&scratch, 0, sizeof(scratch));
+	scratch.size = sizeof(scratch);
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = &scratch;
+	arg.size = sizeof(arg);
+	/*
+	 * User and kernel by default, like perf: a modifier in the name
+	 * (":u", ":k") narrows it.
+	 */
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+					PFM_OS_PERF_EVENT_EXT, &arg);
+	if (ret == PFM_ERR_NOTFOUND) {
+		error_set(err, -1, "libpfm4 does not know event '%s'", name);
+		return -ENOENT;
+	}
+	if (ret != PFM_SUCCESS) {
+		error_set(err, -1, "libpfm4 cannot encode '%s': %s", name,
+			  pfm_strerror(ret));
+		return pfm_errno(ret);
+	}
+
+	ret = pfm_event_info(arg.idx, &einfo);
+	if (ret == PFM_SUCCESS)
+		ret = pfm_pmu_info(einfo.pmu, &pinfo);
+	if (ret != PFM_SUCCESS) {
+		error_set(err, -1, "libpfm4 cannot describe '%s': %s", name,
+			  pfm_strerror(ret));
+		return pfm_errno(ret);
+	}
+
+	attr->type = scratch.type;
+	attr->config = scratch.config;
+	attr->config1 = scratch.config1;
+	attr->config2 = scratch.config2;
+	attr->exclude_user = scratch.exclude_user;
+	attr->exclude_kernel = scratch.exclude_kernel;
+	attr->exclude_hv = scratch.exclude_hv;
+	attr->exclude_guest = scratch.exclude_guest;
+	attr->exclude_host = scratch.exclude_host;
+	if (pmu_name)
+		*pmu_name = xstrdup(pinfo.name);
+	return 0;
+}
+
+/*
+ * Walk the PMUs libpfm4 detects on this machine. libpfm4 knows hundreds
+ * of PMU models; only those marked present can encode anything here
+ * (without LIBPFM_ENCODE_INACTIVE), so the others would only mislead.
+ */
+static int pfm_foreach_present(int (*fn)(pfm_pmu_t pmu,
+					 const pfm_pmu_info_t *info,
+					 void *arg),
+			       void *arg)
+{
+	pfm_pmu_info_t info;
+	pfm_pmu_t pmu;
+	int ret;
+
+	if (pfm_init())
+		return -1;
+	pfm_for_all_pmus(pmu) {
+		if (pfm_pmu_info(pmu, &info) != PFM_SUCCESS ||
+		    !info.is_present)
+			continue;
+		ret = fn(pmu, &info, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct pfm_event_walk {
+	int (*fn)(const struct pstat_pfm_event *ev, void *arg);
+	void *arg;
+};
+
+/* Fill ev's umask arrays from the event's attributes (new arrays). */
+static void pfm_event_umasks(const pfm_event_info_t *einfo,
+			     struct pstat_pfm_event *ev)
+{
+	pfm_event_attr_info_t ainfo;
+	int i;
+
+	ev->umasks = xcalloc((size_t)(einfo->nattrs > 0 ? einfo->nattrs : 1),
+			     sizeof(*ev->umasks));
+	ev->umask_descs = xcalloc((size_t)(einfo->nattrs > 0 ?
+					   einfo->nattrs : 1),
+				  sizeof(*ev->umask_descs));
+	ev->numasks = 0;
+	for (i = 0; i < einfo->nattrs; i++) {
+		memset(&ainfo, 0, sizeof(ainfo));
+		ainfo.size = sizeof(ainfo);
+		if (pfm_get_event_attr_info(einfo->idx, i, PFM_OS_NONE,
+					    &ainfo) != PFM_SUCCESS ||
+		    ainfo.type != PFM_ATTR_UMASK)
+			continue;
+		ev->umasks[ev->numasks] = ainfo.name;
+		ev->umask_descs[ev->numasks] = ainfo.desc ? ainfo.desc : "";
+		ev->numasks++;
+	}
+}
+
+static int pfm_walk_pmu_events(pfm_pmu_t pmu, const pfm_pmu_info_t *pinfo,
+			       void *arg)
+{
+	struct pfm_event_walk *w = arg;
+	struct pstat_pfm_event ev;
+	pfm_event_info_t einfo;
+	int idx, ret;
+
+	(void)pmu;
+	for (idx = pinfo->first_event; idx != -1;
+	     idx = pfm_get_event_next(idx)) {
+		if (pfm_event_info(idx, &einfo) != PFM_SUCCESS)
+			continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.pmu = pinfo->name;
+		ev.pmu_desc = pinfo->desc ? pinfo->desc : "";
+		ev.name = einfo.name;
+		ev.desc = einfo.desc ? einfo.desc : "";
+		pfm_event_umasks(&einfo, &ev);
+		ret = w->fn(&ev, w->arg);
+		free(ev.umasks);
+		free(ev.umask_descs);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int pfm_foreach_event(int (*fn)(const struct pstat_pfm_event *ev,
+				void *arg),
+		      void *arg)
+{
+	struct pfm_event_walk w = { .fn = fn, .arg = arg };
+
+	return pfm_foreach_present(pfm_walk_pmu_events, &w);
+}
+
+struct pfm_name_walk {
+	void (*fn)(const char *name, void *arg);
+	void *arg;
+};
+
+static int pfm_walk_pmu_names(pfm_pmu_t pmu, const pfm_pmu_info_t *pinfo,
+			      void *arg)
+{
+	struct pfm_name_walk *w = arg;
+	pfm_event_info_t einfo;
+	char buf[512];
+	int idx;
+
+	(void)pmu;
+	for (idx = pinfo->first_event; idx != -1;
+	     idx = pfm_get_event_next(idx)) {
+		if (pfm_event_info(idx, &einfo) != PFM_SUCCESS)
+			continue;
+		snprintf(buf, sizeof(buf), "%s::%s", pinfo->name, einfo.name);
+		w->fn(buf, w->arg);
+	}
+	return 0;
+}
+
+int pfm_foreach_name(void (*fn)(const char *name, void *arg), void *arg)
+{
+	struct pfm_name_walk w = { .fn = fn, .arg = arg };
+
+	return pfm_foreach_present(pfm_walk_pmu_names, &w);
+}
+
+struct pfm_pmu_walk {
+	void (*fn)(const char *name, const char *desc, bool is_core,
+		   void *arg);
+	void *arg;
+};
+
+static int pfm_walk_pmu(pfm_pmu_t pmu, const pfm_pmu_info_t *pinfo,
+			void *arg)
+{
+	struct pfm_pmu_walk *w = arg;
+
+	(void)pmu;
+	w->fn(pinfo->name, pinfo->desc ? pinfo->desc : "",
+	      pinfo->type == PFM_PMU_TYPE_CORE, w->arg);
+	return 0;
+}
+
+int pfm_foreach_pmu(void (*fn)(const char *name, const char *desc,
+			       bool is_core, void *arg),
+		    void *arg)
+{
+	struct pfm_pmu_walk w = { .fn = fn, .arg = arg };
+
+	return pfm_foreach_present(pfm_walk_pmu, &w);
+}

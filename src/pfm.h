@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_PFM_H
+#define PSTAT_PFM_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "msg.h"
+
+/*
+ * libpfm4, behind a small interface: this is the only file that includes
+ * <perfmon/...>. libpfm4 is initialised lazily, on the first call that
+ * needs it: initialisation costs milliseconds and megabytes, more than a
+ * whole run of pstat on the generic names.
+ */
+
+/*
+ * Encode a libpfm4 event name ("INST_RETIRED:ANY_P",
+ * "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u",
+ * "perf::PERF_COUNT_HW_CPU_CYCLES") with PFM_OS_PERF_EVENT_EXT and the
+ * default privilege levels user+kernel. On success fills attr's type,
+ * config, config1, config2 and exclusion bits (other fields are left as
+ * they were) and *pmu_name (a new string: the libpfm4 PMU name, e.g.
+ * "amd64_fam19h_zen4"). Returns 0, -ENOENT when libpfm4 does not know the
+ * name, or another -errno / -1 with err filled for other failures.
+ */
+int pfm_encode(const char *name, struct perf_event_attr *attr,
+	       char **pmu_name, struct pstat_error *err);
+
+/* One libpfm4 event of a detected PMU, for listing. */
+struct pstat_pfm_event {
+	const char *pmu;          /* libpfm4 PMU name (borrowed) */
+	const char *pmu_desc;
+	const char *name;         /* event name (borrowed) */
+	const char *desc;
+	const char **umasks;      /* new array of borrowed umask names */
+	const char **umask_descs; /* same length */
+	size_t numasks;
+};
+
+/*
+ * Call fn for every event of every PMU libpfm4 detects on this machine,
+ * in libpfm4's order. Stops early and returns fn's value when it returns
+ * non-zero. Returns 0, or -1 when libpfm4 cannot initialise.
+ */
+int pfm_foreach_event(int (*fn)(const struct pstat_pfm_event *ev,
+				void *arg),
+		      void *arg);
+
+/*
+ * The names ("pmu::EVENT") of detected PMUs' events, for suggestions:
+ * calls fn for each. Returns 0, or -1 when libpfm4 cannot initialise.
+ */
+int pfm_foreach_name(void (*fn)(const char *name, void *arg), void *arg);
+
+/*
+ * Names of the PMUs libpfm4 detects here; calls fn(name, desc, is_core)
+ * for each. Returns 0 or -1 as above.
+ */
+int pfm_foreach_pmu(void (*fn)(const char *name, const char *desc,
+			       bool is_core, void *arg),
+		    void *arg);
+
+/* Release libpfm4 if it was initialised. */
+void pfm_cleanup(void);
+
+#endif

@@ -1,0 +1,661 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmu.h"
+#include "util.h"
+
+/* One pmus_find() result, remembered whether it succeeded or not. */
+struct pmus_slot {
+	char *name;
+	struct pstat_pmu *pmu;      /* NULL when loading failed */
+	int err;                    /* errno of the failed load */
+};
+
+struct pstat_pmus {
+	char *devices;              /* <root>/bus/event_source/devices */
+	struct pmus_slot *slots;
+	size_t nslots, aslots;
+	char **names;               /* directory listing, once scanned */
+	size_t nnames;
+	bool scanned;
+};
+
+/*
+ * Order names like perf: uncore_imc_2 before uncore_imc_10, so a box
+ * count above ten still lists in the order people number the boxes.
+ */
+static int name_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+			size_t la, lb;
+			int c;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = (size_t)(ea - a);
+			lb = (size_t)(eb - b);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			c = strncmp(a, b, la);
+			if (c)
+				return c;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	if (*a == *b)
+		return 0;
+	return *a ? 1 : -1;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return name_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_strs(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * The entries of dirfd/sub (not "." and ".."), unsorted. Returns 0, or
+ * -errno when the directory cannot be opened or read.
+ */
+static int dir_list(int dirfd, const char *sub, char ***out, size_t *n)
+{
+	char **names = NULL;
+	size_t alloc = 0, count = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd, e;
+
+	fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		xgrow((void **)&names, &alloc, count + 1, sizeof(*names));
+		names[count++] = xstrdup(de->d_name);
+	}
+	e = errno;
+	closedir(d);
+	if (e) {
+		names_free(names, count);
+		return -e;
+	}
+	*out = names;
+	*n = count;
+	return 0;
+}
+
+/* Whether dirfd/name is a regular file, following symlinks as sysfs has. */
+static bool is_file_at(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return !fstatat(dirfd, name, &st, 0) && S_ISREG(st.st_mode);
+}
+
+static bool is_dir_at(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return !fstatat(dirfd, name, &st, 0) && S_ISDIR(st.st_mode);
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls > lx && !strcmp(s + ls - lx, suffix);
+}
+
+/*
+ * sysfs prints scales with a '.', whatever LC_NUMERIC the user runs
+ * under, so parse them in the C locale.
+ */
+static double parse_scale(const char *s)
+{
+	static locale_t c_locale;
+	double v;
+	char *end;
+
+	if (!c_locale)
+		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (c_locale)
+		v = strtod_l(s, &end, c_locale);
+	else
+		v = strtod(s, &end);
+	/* perf, too, keeps the event unscaled when the file is garbage. */
+	if (end == s || *end || !isfinite(v) || v <= 0)
+		return 1.0;
+	return v;
+}
+
+int pmu_format_parse(const char *text, struct pstat_pmu_format *f,
+		     struct pstat_error *err)
+{
+	const char *p = text;
+	uint64_t seen = 0;
+	int field, n = 0, nbits = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!str_starts_with(p, "config"))
+		goto bad;
+	p += strlen("config");
+	if (*p == ':') {
+		field = 0;
+	} else if ((*p == '1' || *p == '2') && p[1] == ':') {
+		field = *p - '0';
+		p++;
+	} else {
+		goto bad;
+	}
+	p++;
+	for (;;) {
+		unsigned long lo, hi;
+		uint64_t mask;
+		char *end;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		lo = strtoul(p, &end, 10);
+		p = end;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			hi = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (lo > hi || hi > 63)
+			return error_set(err, -1,
+					 "bad bit range %lu-%lu in format '%s'",
+					 lo, hi, text);
+		if (n == PMU_FORMAT_MAX_RANGES)
+			return error_set(err, -1,
+					 "more than %d bit ranges in format '%s'",
+					 PMU_FORMAT_MAX_RANGES, text);
+		mask = (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1))
+		       << lo;
+		if (seen & mask)
+			return error_set(err, -1,
+					 "overlapping bit ranges in format '%s'",
+					 text);
+		seen |= mask;
+		f->ranges[n].lo = (uint8_t)lo;
+		f->ranges[n].hi = (uint8_t)hi;
+		nbits += (int)(hi - lo + 1);
+		n++;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		goto bad;
+
+	/*
+	 * perf and the kernel treat a format as a bit mask and fill it from
+	 * the lowest bit up, whatever order the ranges are written in.
+	 */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && f->ranges[j].lo < f->ranges[j - 1].lo;
+		     j--) {
+			uint8_t lo = f->ranges[j].lo, hi = f->ranges[j].hi;
+
+			f->ranges[j] = f->ranges[j - 1];
+			f->ranges[j - 1].lo = lo;
+			f->ranges[j - 1].hi = hi;
+		}
+	f->field = field;
+	f->nranges = n;
+	f->nbits = nbits;
+	return 0;
+bad:
+	return error_set(err, -1,
+			 "malformed format '%s' (expected configN:LO-HI,...)",
+			 text);
+}
+
+int pmu_format_apply(const char *pmu, const struct pstat_pmu_format *f,
+		     uint64_t value, uint64_t config[3],
+		     struct pstat_error *err)
+{
+	uint64_t word;
+
+	if (f->nbits < 64 && value >> f->nbits)
+		return error_set(err, -1,
+				 "value 0x%" PRIx64
+				 " too large for '%s' of PMU '%s' (%d bit%s)",
+				 value, f->name, pmu, f->nbits,
+				 f->nbits == 1 ? "" : "s");
+	word = config[f->field];
+	for (int i = 0; i < f->nranges; i++) {
+		unsigned width = f->ranges[i].hi - f->ranges[i].lo + 1u;
+		uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+
+		word &= ~(mask << f->ranges[i].lo);
+		word |= (value & mask) << f->ranges[i].lo;
+		value = width == 64 ? 0 : value >> width;
+	}
+	config[f->field] = word;
+	return 0;
+}
+
+static int cmp_format(const void *a, const void *b)
+{
+	return strcmp(((const struct pstat_pmu_format *)a)->name,
+		      ((const struct pstat_pmu_format *)b)->name);
+}
+
+static int cmp_alias(const void *a, const void *b)
+{
+	return strcmp(((const struct pstat_pmu_alias *)a)->name,
+		      ((const struct pstat_pmu_alias *)b)->name);
+}
+
+static int load_formats(int pmufd, struct pstat_pmu *pmu)
+{
+	size_t n, alloc = 0;
+	char **names;
+	int fd, r;
+
+	r = dir_list(pmufd, "format", &names, &n);
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	fd = openat(pmufd, "format", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pstat_pmu_format f = { 0 };
+		char *text;
+
+		if (!is_file_at(fd, names[i]))
+			continue;
+		text = read_file_at(fd, names[i]);
+		if (!text) {
+			r = -errno;
+			goto out_fd;
+		}
+		/*
+		 * A format this reader cannot express (a newer kernel's
+		 * config3, say) is left out: using it then fails as an
+		 * unknown term instead of the whole PMU failing to load.
+		 */
+		if (!pmu_format_parse(text, &f, NULL)) {
+			f.name = xstrdup(names[i]);
+			xgrow((void **)&pmu->formats, &alloc, pmu->nformats + 1,
+			      sizeof(*pmu->formats));
+			pmu->formats[pmu->nformats++] = f;
+		}
+		free(text);
+	}
+	if (pmu->nformats > 1)
+		qsort(pmu->formats, pmu->nformats, sizeof(*pmu->formats),
+		      cmp_format);
+out_fd:
+	close(fd);
+out:
+	names_free(names, n);
+	return r;
+}
+
+static bool is_alias_metadata(const char *name)
+{
+	return has_suffix(name, ".scale") || has_suffix(name, ".unit") ||
+	       has_suffix(name, ".snapshot") || has_suffix(name, ".per-pkg");
+}
+
+/* Read events/<name><suffix> when the listing has it; NULL otherwise. */
+static char *read_meta(int fd, char **names, size_t n, const char *name,
+		       const char *suffix)
+{
+	char *path = xasprintf("%s%s", name, suffix);
+	char *text = NULL;
+
+	if (bsearch(&path, names, n, sizeof(*names), cmp_strs))
+		text = read_file_at(fd, path);
+	free(path);
+	return text;
+}
+
+static int load_aliases(int pmufd, struct pstat_pmu *pmu)
+{
+	size_t n, alloc = 0;
+	char **names;
+	int fd, r;
+
+	r = dir_list(pmufd, "events", &names, &n);
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_strs);
+	fd = openat(pmufd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pstat_pmu_alias a = { .scale = 1.0 };
+		char *text;
+
+		if (is_alias_metadata(names[i]) || !is_file_at(fd, names[i]))
+			continue;
+		a.terms = read_file_at(fd, names[i]);
+		if (!a.terms) {
+			r = -errno;
+			goto out_fd;
+		}
+		a.name = xstrdup(names[i]);
+		text = read_meta(fd, names, n, names[i], ".scale");
+		if (text)
+			a.scale = parse_scale(text);
+		free(text);
+		a.unit = read_meta(fd, names, n, names[i], ".unit");
+		if (!a.unit)
+			a.unit = xstrdup("");
+		text = read_meta(fd, names, n, names[i], ".snapshot");
+		a.snapshot = text && !strcmp(text, "1");
+		free(text);
+		xgrow((void **)&pmu->aliases, &alloc, pmu->naliases + 1,
+		      sizeof(*pmu->aliases));
+		pmu->aliases[pmu->naliases++] = a;
+	}
+	if (pmu->naliases > 1)
+		qsort(pmu->aliases, pmu->naliases, sizeof(*pmu->aliases),
+		      cmp_alias);
+out_fd:
+	close(fd);
+out:
+	names_free(names, n);
+	return r;
+}
+
+static void pmu_free(struct pstat_pmu *pmu)
+{
+	if (!pmu)
+		return;
+	for (size_t i = 0; i < pmu->nformats; i++)
+		free(pmu->formats[i].name);
+	free(pmu->formats);
+	for (size_t i = 0; i < pmu->naliases; i++) {
+		free(pmu->aliases[i].name);
+		free(pmu->aliases[i].terms);
+		free(pmu->aliases[i].unit);
+	}
+	free(pmu->aliases);
+	free(pmu->cpumask);
+	free(pmu->name);
+	free(pmu);
+}
+
+/* Read one PMU directory whole. Returns 0, or -errno. */
+static int pmu_load(const char *devices, const char *name,
+		    struct pstat_pmu **out)
+{
+	struct pstat_pmu *pmu;
+	char *path, *text;
+	uint64_t type;
+	int fd, r;
+
+	path = xasprintf("%s/%s", devices, name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r = -errno;
+	free(path);
+	/* A stray file next to the PMUs is not a PMU. */
+	if (fd < 0)
+		return r == -ENOTDIR ? -ENOENT : r;
+
+	text = read_file_at(fd, "type");
+	if (!text) {
+		r = -errno;
+		goto out;
+	}
+	r = parse_u64(text, UINT32_MAX, &type);
+	free(text);
+	if (r) {
+		r = -EINVAL;
+		goto out;
+	}
+	pmu = xcalloc(1, sizeof(*pmu));
+	pmu->name = xstrdup(name);
+	pmu->type = (uint32_t)type;
+	r = load_formats(fd, pmu);
+	if (!r)
+		r = load_aliases(fd, pmu);
+	if (r) {
+		pmu_free(pmu);
+		goto out;
+	}
+	/* Uncore PMUs have cpumask; arm64 core PMUs have cpus instead. */
+	pmu->cpumask = read_file_at(fd, "cpumask");
+	if (!pmu->cpumask)
+		pmu->cpumask = read_file_at(fd, "cpus");
+	*out = pmu;
+out:
+	close(fd);
+	return r;
+}
+
+struct pstat_pmus *pmus_new(const char *sysfs_root)
+{
+	struct pstat_pmus *pmus = xcalloc(1, sizeof(*pmus));
+
+	pmus->devices = xasprintf("%s/bus/event_source/devices",
+				  sysfs_root ? sysfs_root : "/sys");
+	return pmus;
+}
+
+void pmus_free(struct pstat_pmus *pmus)
+{
+	if (!pmus)
+		return;
+	for (size_t i = 0; i < pmus->nslots; i++) {
+		free(pmus->slots[i].name);
+		pmu_free(pmus->slots[i].pmu);
+	}
+	free(pmus->slots);
+	names_free(pmus->names, pmus->nnames);
+	free(pmus->devices);
+	free(pmus);
+}
+
+const struct pstat_pmu *pmus_find(struct pstat_pmus *pmus, const char *name)
+{
+	struct pmus_slot *slot;
+	struct pstat_pmu *pmu = NULL;
+	int r;
+
+	/* Keep the name inside the devices directory. */
+	if (!*name || name[0] == '.' || strchr(name, '/')) {
+		errno = ENOENT;
+		return NULL;
+	}
+	for (size_t i = 0; i < pmus->nslots; i++) {
+		slot = &pmus->slots[i];
+		if (strcmp(slot->name, name))
+			continue;
+		if (!slot->pmu)
+			errno = slot->err;
+		return slot->pmu;
+	}
+	/*
+	 * Misses are remembered too: the encoder may ask about every bare
+	 * event name, and most of those are not PMUs.
+	 */
+	r = pmu_load(pmus->devices, name, &pmu);
+	xgrow((void **)&pmus->slots, &pmus->aslots, pmus->nslots + 1,
+	      sizeof(*pmus->slots));
+	slot = &pmus->slots[pmus->nslots++];
+	slot->name = xstrdup(name);
+	slot->pmu = r ? NULL : pmu;
+	slot->err = -r;
+	if (r)
+		errno = -r;
+	return slot->pmu;
+}
+
+/* List the devices directory once, keeping what stat calls a directory. */
+static void pmus_scan(struct pstat_pmus *pmus)
+{
+	char **names;
+	size_t n, keep = 0;
+	int fd;
+
+	if (pmus->scanned)
+		return;
+	pmus->scanned = true;
+	fd = open(pmus->devices, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (dir_list(fd, ".", &names, &n)) {
+		close(fd);
+		return;
+	}
+	/* d_type says DT_LNK for the symlinks real sysfs has; stat says. */
+	for (size_t i = 0; i < n; i++) {
+		if (is_dir_at(fd, names[i]))
+			names[keep++] = names[i];
+		else
+			free(names[i]);
+	}
+	close(fd);
+	if (keep > 1)
+		qsort(names, keep, sizeof(*names), cmp_names);
+	pmus->names = names;
+	pmus->nnames = keep;
+}
+
+/*
+ * perf's rule for the suffix: name_<hex digits>, so uncore_imc takes
+ * uncore_imc_0 but not uncore_imc_free_running_0, whose events differ.
+ */
+static bool suffix_match(const char *pmu, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = pmu + len;
+
+	if (strncmp(pmu, name, len) || *p != '_')
+		return false;
+	p++;
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+static size_t pmus_collect(struct pstat_pmus *pmus, const char *name,
+			   const struct pstat_pmu ***out)
+{
+	const struct pstat_pmu **v = NULL;
+	size_t n = 0, alloc = 0;
+
+	pmus_scan(pmus);
+	for (size_t i = 0; i < pmus->nnames; i++) {
+		const struct pstat_pmu *pmu;
+
+		if (name && !suffix_match(pmus->names[i], name))
+			continue;
+		pmu = pmus_find(pmus, pmus->names[i]);
+		if (!pmu)
+			continue;
+		xgrow((void **)&v, &alloc, n + 1, sizeof(*v));
+		v[n++] = pmu;
+	}
+	*out = v;
+	return n;
+}
+
+size_t pmus_match(struct pstat_pmus *pmus, const char *name,
+		  const struct pstat_pmu ***out)
+{
+	const struct pstat_pmu *pmu = pmus_find(pmus, name);
+
+	if (pmu) {
+		*out = xmalloc(sizeof(**out));
+		(*out)[0] = pmu;
+		return 1;
+	}
+	return pmus_collect(pmus, name, out);
+}
+
+size_t pmus_all(struct pstat_pmus *pmus, const struct pstat_pmu ***out)
+{
+	return pmus_collect(pmus, NULL, out);
+}
+
+const struct pstat_pmu_format *pmu_format_find(const struct pstat_pmu *pmu,
+					       const char *name)
+{
+	struct pstat_pmu_format key = { .name = (char *)name };
+
+	if (!pmu->nformats)
+		return NULL;
+	return bsearch(&key, pmu->formats, pmu->nformats,
+		       sizeof(*pmu->formats), cmp_format);
+}
+
+const struct pstat_pmu_alias *pmu_alias_find(const struct pstat_pmu *pmu,
+					     const char *name)
+{
+	for (size_t i = 0; i < pmu->naliases; i++)
+		if (!strcasecmp(pmu->aliases[i].name, name))
+			return &pmu->aliases[i];
+	return NULL;
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu_encode: PMU terms to config words. Split from pmu.c, which reads
+ * sysfs; this half reads nothing and only walks what pmu.c loaded.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu.h"
+#include "util.h"
+
+/*
+ * Aliases may name other aliases; sysfs never loops, but a hand-made tree
+ * (or a future kernel bug) could, and the expansion must still end.
+ */
+#define PMU_ALIAS_MAX_DEPTH 8
+
+static const char *const builtin_terms[] = {
+	"config", "config1", "config2", "name",
+};
+
+/* "unknown term" lists what would have worked, like perf does. */
+static int unknown_term(const struct pstat_pmu *pmu, const char *key,
+			long off, struct pstat_error *err)
+{
+	char list[384];
+	size_t len = 0;
+
+	list[0] = '\0';
+	for (size_t i = 0; i < pmu->nformats + ARRAY_SIZE(builtin_terms);
+	     i++) {
+		const char *t = i < pmu->nformats ?
+				pmu->formats[i].name :
+				builtin_terms[i - pmu->nformats];
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s",
+				 len ? ", " : "", t);
+
+		if (w < 0 || (size_t)w >= sizeof(list) - len) {
+			snprintf(list + len, sizeof(list) - len, ", ...");
+			break;
+		}
+		len += (size_t)w;
+	}
+	return error_set(err, off,
+			 "unknown term '%s' for PMU '%s' (valid terms: %s)",
+			 key, pmu->name, list);
+}
+
+/*
+ * The value of a term: 1 without '=', else decimal or 0x hex. bits is the
+ * width of the field it goes to, for the message when it overflows.
+ */
+static int term_value(const struct pstat_pmu *pmu,
+		      const struct pstat_term *t, long off, int bits,
+		      uint64_t *v, struct pstat_error *err)
+{
+	int r;
+
+	if (!t->val) {
+		*v = 1;
+		return 0;
+	}
+	r = parse_u64(t->val, UINT64_MAX, v);
+	if (r == -ERANGE)
+		return error_set(err, off,
+				 "value %s too large for '%s' of PMU '%s' (%d bit%s)",
+				 t->val, t->key, pmu->name, bits,
+				 bits == 1 ? "" : "s");
+	if (r)
+		return error_set(err, off,
+				 "invalid value '%s' for '%s' of PMU '%s' (expected decimal or 0x hex)",
+				 t->val, t->key, pmu->name);
+	return 0;
+}
+
+/* "r1a8" or "r0x1a8": raw config in hex, as perf accepts. */
+static bool is_raw_term(const char *key)
+{
+	const char *p = key + 1;
+
+	if (key[0] != 'r')
+		return false;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+static int encode_terms(const struct pstat_pmu *pmu,
+			const struct pstat_term *terms, size_t nterms,
+			struct pstat_pmu_encoding *enc, int depth,
+			long alias_off, struct pstat_error *err);
+
+static int encode_alias(const struct pstat_pmu *pmu,
+			const struct pstat_pmu_alias *a, long off, int depth,
+			struct pstat_pmu_encoding *enc,
+			struct pstat_error *err)
+{
+	struct pstat_error sub;
+	struct pstat_term *terms;
+	size_t n;
+	int r;
+
+	if (depth >= PMU_ALIAS_MAX_DEPTH)
+		return error_set(err, off,
+				 "alias '%s' of PMU '%s' nests more than %d deep",
+				 a->name, pmu->name, PMU_ALIAS_MAX_DEPTH);
+	if (evspec_parse_terms(a->terms, &terms, &n, &sub))
+		return error_set(err, off,
+				 "cannot parse alias '%s' of PMU '%s': %s",
+				 a->name, pmu->name, sub.msg);
+	r = encode_terms(pmu, terms, n, enc, depth + 1, off, err);
+	evspec_terms_free(terms, n);
+	if (r)
+		return r;
+	if (a->scale != 1.0)
+		enc->scale = a->scale;
+	if (a->unit && *a->unit) {
+		free(enc->unit);
+		enc->unit = xstrdup(a->unit);
+	}
+	return 0;
+}
+
+static int encode_term(const struct pstat_pmu *pmu,
+		       const struct pstat_term *t, long off, int depth,
+		       struct pstat_pmu_encoding *enc,
+		       struct pstat_error *err)
+{
+	const struct pstat_pmu_format *f;
+	const struct pstat_pmu_alias *a;
+	uint64_t v;
+	int r;
+
+	if (!t->key || !*t->key)
+		return error_set(err, off, "empty term for PMU '%s'",
+				 pmu->name);
+	if (!strcmp(t->key, "name")) {
+		if (!t->val || !*t->val)
+			return error_set(err, off,
+					 "term 'name' of PMU '%s' needs a value",
+					 pmu->name);
+		free(enc->name);
+		enc->name = xstrdup(t->val);
+		return 0;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(t->key, builtin_terms[i]))
+			continue;
+		if (term_value(pmu, t, off, 64, &v, err))
+			return -1;
+		enc->config[i] = v;
+		return 0;
+	}
+	/* Like perf, only a term without a value can name an alias. */
+	a = pmu_alias_find(pmu, t->key);
+	if (a && !t->val)
+		return encode_alias(pmu, a, off, depth, enc, err);
+	f = pmu_format_find(pmu, t->key);
+	if (f) {
+		if (term_value(pmu, t, off, f->nbits, &v, err))
+			return -1;
+		r = pmu_format_apply(pmu->name, f, v, enc->config, err);
+		if (r && err)
+			err->offset = off;
+		return r;
+	}
+	if (a)
+		return error_set(err, off,
+				 "alias '%s' of PMU '%s' takes no value",
+				 t->key, pmu->name);
+	if (is_raw_term(t->key)) {
+		const char *hex = t->key + 1;
+
+		if (t->val)
+			return error_set(err, off,
+					 "raw term '%s' of PMU '%s' takes no value",
+					 t->key, pmu->name);
+		if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
+			hex += 2;
+		if (parse_u64_base(hex, 16, UINT64_MAX, &v))
+			return error_set(err, off,
+					 "value 0x%s too large for 'config' of PMU '%s' (64 bits)",
+					 hex, pmu->name);
+		enc->config[0] = v;
+		return 0;
+	}
+	return unknown_term(pmu, t->key, off, err);
+}
+
+/*
+ * Terms from an alias carry no useful offset into the user's text, so
+ * their errors point at the alias term that pulled them in (alias_off).
+ */
+static int encode_terms(const struct pstat_pmu *pmu,
+			const struct pstat_term *terms, size_t nterms,
+			struct pstat_pmu_encoding *enc, int depth,
+			long alias_off, struct pstat_error *err)
+{
+	for (size_t i = 0; i < nterms; i++) {
+		long off = depth ? alias_off : terms[i].off;
+
+		if (encode_term(pmu, &terms[i], off, depth, enc, err))
+			return -1;
+	}
+	return 0;
+}
+
+int pmu_encode(const struct pstat_pmu *pmu, const struct pstat_term *terms,
+	       size_t nterms, struct pstat_pmu_encoding *enc,
+	       struct pstat_error *err)
+{
+	memset(enc, 0, sizeof(*enc));
+	enc->scale = 1.0;
+	if (encode_terms(pmu, terms, nterms, enc, 0, -1, err)) {
+		pmu_encoding_release(enc);
+		return -1;
+	}
+	return 0;
+}
+
+void pmu_encoding_release(struct pstat_pmu_encoding *enc)
+{
+	if (!enc)
+		return;
+	free(enc->name);
+	free(enc->unit);
+	enc->name = NULL;
+	enc->unit = NULL;
+}

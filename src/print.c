@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+#include "util.h"
+
+const char *print_status_name(enum pstat_status st)
+{
+	switch (st) {
+	case PSTAT_COUNTED:
+		return "counted";
+	case PSTAT_MULTIPLEXED:
+		return "multiplexed";
+	case PSTAT_NOT_COUNTED:
+		return "not_counted";
+	case PSTAT_NOT_SUPPORTED:
+		return "not_supported";
+	case PSTAT_ERROR:
+		break;
+	}
+	return "error";
+}
+
+struct pstat_printer *printer_new(const struct pstat_print_cfg *cfg,
+				  FILE *out)
+{
+	struct pstat_printer *p = xcalloc(1, sizeof(*p));
+
+	p->cfg = *cfg;
+	p->out = out;
+	switch (cfg->format) {
+	case FORMAT_CSV:
+		p->ops = &print_csv_ops;
+		break;
+	case FORMAT_JSON:
+		p->ops = &print_json_ops;
+		break;
+	case FORMAT_TABLE:
+		p->ops = &print_table_ops;
+		break;
+	}
+	return p;
+}
+
+void printer_free(struct pstat_printer *p)
+{
+	if (!p)
+		return;
+	if (p->ops->free)
+		p->ops->free(p);
+	free(p);
+}
+
+static int flush_status(FILE *out)
+{
+	if (fflush(out) == EOF || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int printer_summary(struct pstat_printer *p, const struct pstat_report *r)
+{
+	errno = 0;
+	p->ops->summary(p, r);
+	return flush_status(p->out);
+}
+
+int printer_interval(struct pstat_printer *p, const struct pstat_report *r)
+{
+	errno = 0;
+	p->ops->interval(p, r);
+	p->lines++;
+	return flush_status(p->out);
+}
+
+char *print_command_string(char *const *argv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return xstrdup("");
+	for (size_t i = 0; argv && argv[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	fclose(f);
+	return buf ? buf : xstrdup("");
+}
+
+/*
+ * Digit grouping done here rather than with printf's ' flag, so that the
+ * grouping follows LC_NUMERIC only where the caller asks for it (the
+ * table) and machine output never sees it.
+ */
+const char *print_group_digits(char *buf, size_t len, double v, int big)
+{
+	char digits[64];
+	const char *sep = ",";
+	size_t n, sl, o = 0;
+	int neg = v < 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", neg ? -v : v);
+	if (big) {
+		struct lconv *lc = localeconv();
+
+		sep = lc->thousands_sep;
+	}
+	n = strlen(digits);
+	sl = strlen(sep);
+	if (!big || !sl) {
+		snprintf(buf, len, "%s%s", neg ? "-" : "", digits);
+		return buf;
+	}
+	if (neg && o + 1 < len)
+		buf[o++] = '-';
+	for (size_t i = 0; i < n && o + sl + 1 < len; i++) {
+		if (i && (n - i) % 3 == 0) {
+			memcpy(buf + o, sep, sl);
+			o += sl;
+		}
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_PRINT_H
+#define PSTAT_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+#include <linux/perf_event.h>
+
+#include "stats.h"
+
+/*
+ * Report rows: the finished results every printer receives. A printer
+ * never sees options, file descriptors or counters, only these records.
+ */
+
+enum pstat_status {
+	PSTAT_COUNTED,
+	PSTAT_MULTIPLEXED,
+	PSTAT_NOT_COUNTED,
+	PSTAT_NOT_SUPPORTED,
+	PSTAT_ERROR,
+};
+
+/* JSON/CSV spelling of a status: "counted", "not_supported", ... */
+const char *print_status_name(enum pstat_status st);
+
+/* A derived value shown after '#'. */
+struct pstat_metric {
+	const char *name;   /* "CPUs utilized", "GHz", "insn per cycle",
+			       "of all branches", "/sec", ... (static) */
+	const char *unit;   /* "%" for percentages, else "" (static) */
+	double value;
+	int higher_is_better;
+};
+
+struct pstat_row {
+	const char *event;          /* as written, or its name= */
+	const char *pmu;            /* "software", "cpu", "msr", ... */
+	int group;                  /* members of one {} share it */
+	enum pstat_status status;
+	double value;               /* scaled count x sysfs scale (mean) */
+	uint64_t raw;               /* unscaled count */
+	const char *unit;           /* "msec" for clocks, sysfs unit, or "" */
+	uint64_t ena, run;          /* time enabled / running, ns */
+	double running_pct;
+	int err;                    /* errno for not_supported / error */
+	const char *note;           /* e.g. "kernel excluded", or NULL */
+	int has_metric;
+	struct pstat_metric metric;
+	int cpu;                    /* -A: the CPU; else -1 */
+	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
+	/* repeats (-r N, N > 1): NULL / 0 otherwise */
+	const struct pstat_summary *stats;
+	const double *samples;
+	size_t nsamples;
+};
+
+enum pstat_target_kind {
+	TARGET_COMMAND,
+	TARGET_PID,
+	TARGET_TID,
+	TARGET_SYSTEM,
+};
+
+struct pstat_report {
+	int is_interval;            /* 1: one interval's deltas */
+	char *const *argv;          /* the command, or NULL when attaching */
+	enum pstat_target_kind target;
+	const pid_t *pids;
+	size_t npids;
+	const pid_t *tids;
+	size_t ntids;
+	const int *cpus;            /* CPUs counted, NULL when per-task */
+	size_t ncpus;
+	int system_wide;
+
+	const struct pstat_row *rows;
+	size_t nrows;
+
+	uint64_t elapsed_ns, user_ns, sys_ns;
+	const struct pstat_summary *elapsed_stats;  /* repeats only */
+	int runs;
+	int exit_status;            /* what pstat exits with */
+	int exit_signal;            /* signal that ended the command, or 0 */
+	const int *run_status;      /* each run's status (runs of them) */
+	struct timespec started_at; /* CLOCK_REALTIME at start */
+
+	/* intervals */
+	unsigned long interval_index;
+	uint64_t interval_start_ns, interval_end_ns;
+	int interval_partial;
+
+	/* environment, for JSON */
+	const char *kernel;
+	const char *cpu_model;
+	int perf_event_paranoid;
+};
+
+enum pstat_format {
+	FORMAT_TABLE,
+	FORMAT_CSV,
+	FORMAT_JSON,
+};
+
+struct pstat_print_cfg {
+	enum pstat_format format;
+	int big_num;                /* table: digit grouping from LC_NUMERIC */
+	const char *csv_sep;        /* -x SEP */
+	int started_header;         /* "# started on <date>" (with -o) */
+	int is_tty;                 /* output is a terminal */
+};
+
+struct pstat_printer;
+
+/*
+ * A new printer writing to out (borrowed: the caller closes it). The
+ * format is chosen here, once.
+ */
+struct pstat_printer *printer_new(const struct pstat_print_cfg *cfg,
+				  FILE *out);
+void printer_free(struct pstat_printer *p);
+
+/*
+ * Print a summary (end of run) or one interval. Returns 0, or -errno
+ * when writing failed (the caller reports it).
+ */
+int printer_summary(struct pstat_printer *p, const struct pstat_report *r);
+int printer_interval(struct pstat_printer *p, const struct pstat_report *r);
+
+/* The operations one format provides; see print.c. */
+struct pstat_printer_ops {
+	void (*summary)(struct pstat_printer *p, const struct pstat_report *r);
+	void (*interval)(struct pstat_printer *p,
+			 const struct pstat_report *r);
+	void (*free)(struct pstat_printer *p);
+};
+
+struct pstat_printer {
+	const struct pstat_printer_ops *ops;
+	struct pstat_print_cfg cfg;
+	FILE *out;
+	unsigned long lines;        /* interval lines printed, for headers */
+	void *priv;                 /* a format's own state */
+};
+
+extern const struct pstat_printer_ops print_table_ops;
+extern const struct pstat_printer_ops print_csv_ops;
+extern const struct pstat_printer_ops print_json_ops;
+
+/*
+ * Helpers shared by the printers. print_command_string: argv joined by
+ * spaces (new string). print_group_digits: v (an integer count) with the
+ * locale's thousands separator when big is set, into buf.
+ */
+char *print_command_string(char *const *argv);
+const char *print_group_digits(char *buf, size_t len, double v, int big);
+
+
+/*
+ * Records for the other JSON documents, so that jansson stays in
+ * print_json.c: `pstat --dry-run -j` and `pstat list -j`.
+ */
+struct pstat_dryrun_event {
+	const char *name;
+	const char *pmu;
+	const char *resolver;   /* generic|sysfs|tracepoint|raw|breakpoint|libpfm4 */
+	int group;
+	int leader;
+	double scale;
+	const char *unit;
+	const struct perf_event_attr *attr;
+};
+
+/* Print {"events":[...]} as one document. Returns 0 or -errno. */
+int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
+		      size_t n);
+
+struct pstat_list_entry {
+	const char *section;    /* "hardware", "software", "cache", "pmu",
+				   "tracepoint", "libpfm4" */
+	const char *pmu;        /* the PMU (sysfs or libpfm4), or NULL */
+	const char *name;       /* what a user types after -e */
+	const char *desc;       /* or NULL */
+	const char *unit;       /* sysfs alias unit, or NULL */
+	const char *encoding;   /* e.g. "event=0x3c" for sysfs aliases, or NULL */
+	const char *const *umasks;  /* libpfm4 umask names, or NULL */
+	size_t numasks;
+};
+
+struct pstat_list_pmu {
+	const char *name;
+	const char *source;     /* "sysfs" or "libpfm4" */
+	int type;               /* sysfs type, -1 for libpfm4 */
+	int kernel_exposed;     /* the kernel has a PMU for it */
+	int is_core;            /* a core (cpu) hardware PMU */
+};
+
+struct pstat_list {
+	const struct pstat_list_entry *entries;
+	size_t nentries;
+	const struct pstat_list_pmu *pmus;
+	size_t npmus;
+	int core_pmu_exposed;   /* the kernel exposes a core hardware PMU */
+};
+
+/* Print `pstat list -j` as one document. Returns 0 or -errno. */
+int print_json_list(FILE *out, const struct pstat_list *l);
+
+#endif

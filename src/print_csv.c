@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CSV printer (-x SEP), in perf stat's field order so that scripts
+ * written for `perf stat -x` keep working:
+ *
+ *   [time|"summary",][CPUn|comm-tid,]value,unit,event,[noise%,]
+ *   run-time-ns,pcnt-running,metric-value,metric-unit
+ *
+ * Unlike perf, a field that holds the separator, a double quote or a
+ * line break is quoted ("..." with "" doubling), so every line of one
+ * run splits into the same number of fields.
+ */
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "print.h"
+#include "stats.h"
+#include "util.h"
+
+struct print_csv {
+	/*
+	 * Numbers are formatted under this C locale (uselocale is
+	 * per-thread), whatever LC_NUMERIC the table printer needs.
+	 */
+	locale_t c_locale;
+	bool header_done;
+	unsigned long intervals;
+};
+
+struct csv_line {
+	FILE *out;
+	const char *sep;
+	int nfields;
+};
+
+static bool csv_needs_quotes(const char *s, const char *sep)
+{
+	return strpbrk(s, "\"\r\n") || (*sep && strstr(s, sep));
+}
+
+static void csv_field(struct csv_line *l, const char *s)
+{
+	if (l->nfields++)
+		fputs(l->sep, l->out);
+	if (!csv_needs_quotes(s, l->sep)) {
+		fputs(s, l->out);
+		return;
+	}
+	putc('"', l->out);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', l->out);
+		putc(*s, l->out);
+	}
+	putc('"', l->out);
+}
+
+/*
+ * Numbers go through csv_field too: a separator such as "." or a digit
+ * is odd but allowed, and must not split a number.
+ */
+__attribute__((format(printf, 2, 3)))
+static void csv_fieldf(struct csv_line *l, const char *fmt, ...)
+{
+	/* Enough for "%.2f" of DBL_MAX (309 digits). */
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	csv_field(l, buf);
+}
+
+/*
+ * perf chooses "%.2f" when the event's scale is fractional (clocks in
+ * msec, sysfs scales such as Joules) and "%.0f" for plain counts. The
+ * row has no scale but has a unit, which such events always carry; a
+ * fractional value without one (a unitless sysfs scale) also keeps its
+ * decimals, except for the mean of repeated counts, which perf rounds.
+ */
+static void csv_value(struct csv_line *l, const struct pstat_row *row)
+{
+	bool frac;
+
+	switch (row->status) {
+	case PSTAT_COUNTED:
+	case PSTAT_MULTIPLEXED:
+		frac = (row->unit && *row->unit) ||
+		       (!row->stats && row->value != floor(row->value));
+		csv_fieldf(l, frac ? "%.2f" : "%.0f", row->value);
+		break;
+	case PSTAT_NOT_SUPPORTED:
+		csv_field(l, "<not supported>");
+		break;
+	/*
+	 * perf has only these two words; a counter that failed to open
+	 * did not count, and scripts already look for "<not counted>".
+	 */
+	case PSTAT_NOT_COUNTED:
+	case PSTAT_ERROR:
+	default:
+		csv_field(l, "<not counted>");
+		break;
+	}
+}
+
+/*
+ * perf prints ratios per instruction or cycle and percentages with two
+ * decimals, the rest ("CPUs utilized", "GHz", "K/sec") with three. The
+ * percent sign is dropped: the metric-unit field names what it is of.
+ */
+static void csv_metric(struct csv_line *l, const struct pstat_row *row)
+{
+	const struct pstat_metric *m = &row->metric;
+	bool two = (m->unit && !strcmp(m->unit, "%")) ||
+		   (m->name && (!strcmp(m->name, "insn per cycle") ||
+				!strcmp(m->name, "stalled cycles per insn")));
+
+	if (!row->has_metric || !isfinite(m->value)) {
+		csv_field(l, "");
+		csv_field(l, "");
+		return;
+	}
+	csv_fieldf(l, two ? "%.2f" : "%.3f", m->value);
+	csv_field(l, m->name ? m->name : "");
+}
+
+/* lead: the interval timestamp or "summary" column, or NULL. */
+static void csv_row(struct pstat_printer *p, const struct pstat_report *r,
+		    const char *lead, const struct pstat_row *row)
+{
+	struct csv_line l = {
+		.out = p->out,
+		.sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",",
+	};
+
+	if (lead)
+		csv_field(&l, lead);
+	if (row->cpu >= 0)
+		csv_fieldf(&l, "CPU%d", row->cpu);
+	if (row->thread)
+		csv_field(&l, row->thread);
+	csv_value(&l, row);
+	csv_field(&l, row->unit ? row->unit : "");
+	csv_field(&l, row->event ? row->event : "");
+	/*
+	 * With -r perf adds the relative standard error after the name on
+	 * every line, "0.00%" for counters without samples.
+	 */
+	if (r->runs > 1)
+		csv_fieldf(&l, "%.2f%%",
+			   row->stats ? stats_rel_stderr_pct(row->stats) : 0.0);
+	csv_fieldf(&l, "%" PRIu64, row->run);
+	/* perf shows 100.00 when the counter never ran; so do we. */
+	csv_fieldf(&l, "%.2f", row->run ? row->running_pct : 100.0);
+	csv_metric(&l, row);
+	putc('\n', p->out);
+}
+
+static struct print_csv *csv_priv(struct pstat_printer *p)
+{
+	struct print_csv *pc = p->priv;
+
+	if (!pc) {
+		pc = xcalloc(1, sizeof(*pc));
+		/*
+		 * glibc hands out its built-in C locale here without
+		 * allocating; should it ever fail we print in the current
+		 * locale rather than not at all.
+		 */
+		pc->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+		p->priv = pc;
+	}
+	return pc;
+}
+
+/* perf's "# started on <ctime>" and the blank line ctime's \n makes. */
+static void csv_header(struct pstat_printer *p, struct print_csv *pc,
+		       const struct pstat_report *r)
+{
+	char buf[64];
+	time_t t = r->started_at.tv_sec;
+
+	if (pc->header_done)
+		return;
+	pc->header_done = true;
+	if (p->cfg.started_header && ctime_r(&t, buf))
+		fprintf(p->out, "# started on %s\n", buf);
+}
+
+static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
+		     const char *lead)
+{
+	struct print_csv *pc = csv_priv(p);
+	locale_t old = (locale_t)0;
+
+	if (pc->c_locale)
+		old = uselocale(pc->c_locale);
+	csv_header(p, pc, r);
+	for (size_t i = 0; i < r->nrows; i++)
+		csv_row(p, r, lead, &r->rows[i]);
+	if (old)
+		uselocale(old);
+}
+
+/*
+ * After intervals, perf --summary puts "summary" in the time column,
+ * right-aligned like the timestamps, so the field count stays the same.
+ */
+static void csv_summary(struct pstat_printer *p,
+			const struct pstat_report *r)
+{
+	struct print_csv *pc = csv_priv(p);
+
+	csv_rows(p, r, pc->intervals ? "         summary" : NULL);
+}
+
+/* Seconds since the start, "%6lu.%09lu" as perf pads them. */
+static void csv_interval(struct pstat_printer *p,
+			 const struct pstat_report *r)
+{
+	struct print_csv *pc = csv_priv(p);
+	char ts[48];
+
+	snprintf(ts, sizeof(ts), "%6" PRIu64 ".%09" PRIu64,
+		 r->interval_end_ns / 1000000000,
+		 r->interval_end_ns % 1000000000);
+	csv_rows(p, r, ts);
+	pc->intervals++;
+}
+
+static void csv_free(struct pstat_printer *p)
+{
+	struct print_csv *pc = p->priv;
+
+	if (pc && pc->c_locale)
+		freelocale(pc->c_locale);
+	free(pc);
+	p->priv = NULL;
+}
+
+const struct pstat_printer_ops print_csv_ops = {
+	.summary = csv_summary,
+	.interval = csv_interval,
+	.free = csv_free,
+};

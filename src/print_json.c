@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The JSON printer (-j) and the other JSON documents (--dry-run -j,
+ * pstat list -j). This is the only file that includes <jansson.h>; the
+ * layout is described by schema/pstat.schema.json and its two siblings.
+ *
+ * Every document is built whole as a jansson value, dumped to a string
+ * and written with one fwrite, so a failing write can only leave a
+ * truncated document that no parser accepts, never one that looks
+ * complete.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "print.h"
+#include "util.h"
+
+/*
+ * glibc 2.32 gives the symbolic names of errnos and signals, and the
+ * untranslated errno text, which keeps "message" the same under any
+ * LC_MESSAGES. Elsewhere we fall back to numbers and strerror().
+ */
+#ifdef __GLIBC_PREREQ
+#if __GLIBC_PREREQ(2, 32)
+#define HAVE_NP_NAMES 1
+#endif
+#endif
+
+#define JSON_SCHEMA_RUN "pstat/1"
+#define JSON_SCHEMA_DRYRUN "pstat-dryrun/1"
+#define JSON_SCHEMA_LIST "pstat-list/1"
+
+/* 17 significant digits: every double reads back as the same double. */
+#define JSON_PRETTY (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+#define JSON_LINE (JSON_COMPACT | JSON_REAL_PRECISION(17))
+
+struct print_json {
+	unsigned long intervals;    /* interval documents written */
+};
+
+/*
+ * jansson's allocations go through xmalloc, which exits on failure like
+ * the rest of pstat. A constructor then returns NULL only for bad input
+ * (invalid UTF-8, a non-finite real), and the helpers below never pass
+ * it such input, so the *_set_new calls cannot fail and drop a key.
+ */
+static void json_init(void)
+{
+	static bool done;
+
+	if (!done) {
+		json_set_alloc_funcs(xmalloc, free);
+		done = true;
+	}
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at s (Unicode table 3-7), or
+ * 0 if there is none: overlong forms, surrogates and code points past
+ * U+10FFFF are refused, exactly what jansson refuses. The string's NUL
+ * fails every continuation test, so we never read past it.
+ */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * A copy of s with each byte that is not part of a well-formed UTF-8
+ * sequence replaced by U+FFFD. Replacement rather than "\xNN" text keeps
+ * the result unambiguous: a command line may well contain a literal
+ * backslash, but never a decoded U+FFFD standing for a byte.
+ */
+static char *utf8_sanitize(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s);
+	char *out, *o;
+
+	if (len > (SIZE_MAX - 1) / 3)
+		return NULL;
+	out = o = xmalloc(len * 3 + 1);
+	while (*u) {
+		size_t n = utf8_seq_len(u);
+
+		if (n) {
+			memcpy(o, u, n);
+			o += n;
+			u += n;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			u++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * A JSON string for s, null for NULL. Command lines, comm names and
+ * event names come from the user or the kernel and need not be UTF-8;
+ * json_string() refuses those, so they are sanitized rather than lost.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *v;
+	char *clean;
+
+	if (!s)
+		return json_null();
+	v = json_string(s);
+	if (v)
+		return v;
+	clean = utf8_sanitize(s);
+	v = clean ? json_string(clean) : NULL;
+	free(clean);
+	return v ? v : json_null();
+}
+
+/* JSON has no NaN or infinity; such a value is unknown, so null. */
+static json_t *jreal(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+/*
+ * jansson integers are signed 64-bit; a count saturated at UINT64_MAX
+ * becomes the nearest double instead of wrapping negative.
+ */
+static json_t *ju64(uint64_t v)
+{
+	if (v > INT64_MAX)
+		return json_real((double)v);
+	return json_integer((json_int_t)v);
+}
+
+/* 64-bit attr fields as "0x..." text: not every reader keeps 64 bits. */
+static json_t *jhex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+/* RFC 3339 in UTC with microseconds: "2026-11-22T06:09:00.123456Z". */
+static json_t *jtime(const struct timespec *ts)
+{
+	time_t t = ts->tv_sec;
+	long usec = ts->tv_nsec / 1000;
+	struct tm tm;
+	char buf[64];
+	size_t n;
+
+	if (!gmtime_r(&t, &tm))
+		return json_null();
+	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!n)
+		return json_null();
+	if (usec < 0 || usec > 999999)
+		usec = 0;
+	snprintf(buf + n, sizeof(buf) - n, ".%06ldZ", usec);
+	return json_string(buf);
+}
+
+/* "SIGTERM"; real-time signals have no abbreviation, so "SIGRTMIN+3". */
+static json_t *jsignal(int sig)
+{
+	const char *abbrev = NULL;
+	char buf[32];
+
+	if (sig <= 0)
+		return json_null();
+#ifdef HAVE_NP_NAMES
+	abbrev = sigabbrev_np(sig);
+#endif
+	if (abbrev)
+		snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, sizeof(buf), "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, sizeof(buf), "SIG%d", sig);
+	return json_string(buf);
+}
+
+/* {"errno": "ENOENT", "message": "No such file or directory"} */
+static json_t *jerrno(int err)
+{
+	json_t *o = json_object();
+	const char *name = NULL, *desc = NULL;
+	char buf[16];
+
+#ifdef HAVE_NP_NAMES
+	name = strerrorname_np(err);
+	desc = strerrordesc_np(err);
+#endif
+	if (!name) {
+		snprintf(buf, sizeof(buf), "%d", err);
+		name = buf;
+	}
+	json_object_set_new(o, "errno", jstr(name));
+	json_object_set_new(o, "message", jstr(desc ? desc : strerror(err)));
+	return o;
+}
+
+/* mean, stddev, stderr, min, median, max into o. */
+static void json_set_summary(json_t *o, const struct pstat_summary *s)
+{
+	json_object_set_new(o, "mean", jreal(s->mean));
+	json_object_set_new(o, "stddev", jreal(s->stddev));
+	json_object_set_new(o, "stderr", jreal(s->stderr_mean));
+	json_object_set_new(o, "min", jreal(s->min));
+	json_object_set_new(o, "median", jreal(s->median));
+	json_object_set_new(o, "max", jreal(s->max));
+}
+
+static json_t *json_pids(const pid_t *pids, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(pids[i]));
+	return a;
+}
+
+static json_t *json_target(const struct pstat_report *r)
+{
+	static const char *const kinds[] = {
+		[TARGET_COMMAND] = "command",
+		[TARGET_PID] = "pid",
+		[TARGET_TID] = "tid",
+		[TARGET_SYSTEM] = "system",
+	};
+	json_t *o = json_object();
+	json_t *cpus = json_array();
+	const char *kind = NULL;
+
+	if ((size_t)r->target < ARRAY_SIZE(kinds))
+		kind = kinds[r->target];
+	json_object_set_new(o, "kind", jstr(kind));
+	json_object_set_new(o, "pids", json_pids(r->pids, r->npids));
+	json_object_set_new(o, "tids", json_pids(r->tids, r->ntids));
+	for (size_t i = 0; r->cpus && i < r->ncpus; i++)
+		json_array_append_new(cpus, json_integer(r->cpus[i]));
+	json_object_set_new(o, "cpus", cpus);
+	return o;
+}
+
+static json_t *json_command(char *const *argv)
+{
+	json_t *a;
+
+	if (!argv)
+		return json_null();
+	a = json_array();
+	for (; *argv; argv++)
+		json_array_append_new(a, jstr(*argv));
+	return a;
+}
+
+static json_t *json_exit(const struct pstat_report *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "status", json_integer(r->exit_status));
+	json_object_set_new(o, "signal", jsignal(r->exit_signal));
+	if (r->runs > 1 && r->run_status) {
+		json_t *runs = json_array();
+
+		for (int i = 0; i < r->runs; i++)
+			json_array_append_new(runs,
+					      json_integer(r->run_status[i]));
+		json_object_set_new(o, "runs", runs);
+	}
+	return o;
+}
+
+static json_t *json_time(const struct pstat_report *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "elapsed_ns", ju64(r->elapsed_ns));
+	json_object_set_new(o, "user_ns", ju64(r->user_ns));
+	json_object_set_new(o, "sys_ns", ju64(r->sys_ns));
+	if (r->elapsed_stats)
+		json_set_summary(o, r->elapsed_stats);
+	return o;
+}
+
+static json_t *json_interval(const struct pstat_report *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "index", json_integer(
+					(json_int_t)r->interval_index));
+	json_object_set_new(o, "start_ns", ju64(r->interval_start_ns));
+	json_object_set_new(o, "end_ns", ju64(r->interval_end_ns));
+	json_object_set_new(o, "partial", json_boolean(r->interval_partial));
+	return o;
+}
+
+static json_t *json_counter(const struct pstat_row *row)
+{
+	bool has_value = row->status == PSTAT_COUNTED ||
+			 row->status == PSTAT_MULTIPLEXED;
+	bool has_error = (row->status == PSTAT_ERROR ||
+			  row->status == PSTAT_NOT_SUPPORTED) && row->err > 0;
+	json_t *c = json_object();
+
+	json_object_set_new(c, "event", jstr(row->event));
+	json_object_set_new(c, "pmu", jstr(row->pmu));
+	json_object_set_new(c, "group", json_integer(row->group));
+	if (row->cpu >= 0)
+		json_object_set_new(c, "cpu", json_integer(row->cpu));
+	if (row->thread)
+		json_object_set_new(c, "thread", jstr(row->thread));
+	json_object_set_new(c, "status",
+			    jstr(print_status_name(row->status)));
+	json_object_set_new(c, "value",
+			    has_value ? jreal(row->value) : json_null());
+	json_object_set_new(c, "raw", ju64(row->raw));
+	json_object_set_new(c, "unit", jstr(row->unit ? row->unit : ""));
+	json_object_set_new(c, "time_enabled_ns", ju64(row->ena));
+	json_object_set_new(c, "time_running_ns", ju64(row->run));
+	json_object_set_new(c, "running_pct", jreal(row->running_pct));
+	json_object_set_new(c, "error",
+			    has_error ? jerrno(row->err) : json_null());
+	json_object_set_new(c, "note", jstr(row->note));
+	if (row->has_metric) {
+		json_t *m = json_object();
+
+		json_object_set_new(m, "name", jstr(row->metric.name));
+		json_object_set_new(m, "value", jreal(row->metric.value));
+		json_object_set_new(m, "unit",
+				    jstr(row->metric.unit ? row->metric.unit :
+							    ""));
+		json_object_set_new(c, "metric", m);
+	}
+	if (row->stats) {
+		json_t *samples = json_array();
+
+		for (size_t i = 0; row->samples && i < row->nsamples; i++)
+			json_array_append_new(samples,
+					      jreal(row->samples[i]));
+		json_object_set_new(c, "samples", samples);
+		json_set_summary(c, row->stats);
+	}
+	return c;
+}
+
+/* The whole run document; type is "summary" or "interval". */
+static json_t *json_report(const struct pstat_report *r, bool interval)
+{
+	json_t *doc = json_object();
+	json_t *counters = json_array();
+
+	json_object_set_new(doc, "schema", json_string(JSON_SCHEMA_RUN));
+	json_object_set_new(doc, "type",
+			    json_string(interval ? "interval" : "summary"));
+	if (interval)
+		json_object_set_new(doc, "interval", json_interval(r));
+	json_object_set_new(doc, "pstat_version", json_string(PSTAT_VERSION));
+	json_object_set_new(doc, "kernel", jstr(r->kernel));
+	json_object_set_new(doc, "cpu_model", jstr(r->cpu_model));
+	json_object_set_new(doc, "perf_event_paranoid",
+			    json_integer(r->perf_event_paranoid));
+	json_object_set_new(doc, "command", json_command(r->argv));
+	json_object_set_new(doc, "target", json_target(r));
+	json_object_set_new(doc, "started_at", jtime(&r->started_at));
+	json_object_set_new(doc, "runs", json_integer(r->runs));
+	/* The command is still running while intervals are printed. */
+	json_object_set_new(doc, "exit", interval ? json_null() : json_exit(r));
+	json_object_set_new(doc, "time", json_time(r));
+	for (size_t i = 0; i < r->nrows; i++)
+		json_array_append_new(counters, json_counter(&r->rows[i]));
+	json_object_set_new(doc, "counters", counters);
+	return doc;
+}
+
+/*
+ * Write doc and a newline, then flush, so that a full disk or a closed
+ * pipe shows up here. Steals doc. Returns 0 or -errno.
+ */
+static int json_write(FILE *out, json_t *doc, size_t flags)
+{
+	char *s = json_dumps(doc, flags);
+	size_t len;
+	int ret = 0;
+
+	json_decref(doc);
+	if (!s)
+		return -ENOMEM;
+	len = strlen(s);
+	s[len] = '\n';
+	errno = 0;
+	if (fwrite(s, 1, len + 1, out) != len + 1 || fflush(out) ||
+	    ferror(out))
+		ret = errno ? -errno : -EIO;
+	free(s);
+	return ret;
+}
+
+static struct print_json *json_priv(struct pstat_printer *p)
+{
+	if (!p->priv)
+		p->priv = xcalloc(1, sizeof(struct print_json));
+	return p->priv;
+}
+
+/*
+ * After intervals the summary is one more compact line, so that the
+ * whole stream stays valid JSON Lines; on its own it is indented.
+ */
+static void json_summary(struct pstat_printer *p,
+			 const struct pstat_report *r)
+{
+	struct print_json *pj = json_priv(p);
+
+	json_init();
+	json_write(p->out, json_report(r, false),
+		   pj->intervals ? JSON_LINE : JSON_PRETTY);
+}
+
+static void json_interval_doc(struct pstat_printer *p,
+			      const struct pstat_report *r)
+{
+	struct print_json *pj = json_priv(p);
+
+	json_init();
+	json_write(p->out, json_report(r, true), JSON_LINE);
+	pj->intervals++;
+}
+
+static void json_free(struct pstat_printer *p)
+{
+	free(p->priv);
+	p->priv = NULL;
+}
+
+const struct pstat_printer_ops print_json_ops = {
+	.summary = json_summary,
+	.interval = json_interval_doc,
+	.free = json_free,
+};
+
+static json_t *json_attr(const struct perf_event_attr *a)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "type", json_integer(a->type));
+	json_object_set_new(o, "config", jhex(a->config));
+	json_object_set_new(o, "config1", jhex(a->config1));
+	json_object_set_new(o, "config2", jhex(a->config2));
+	json_object_set_new(o, "exclude_user", json_boolean(a->exclude_user));
+	json_object_set_new(o, "exclude_kernel",
+			    json_boolean(a->exclude_kernel));
+	json_object_set_new(o, "exclude_hv", json_boolean(a->exclude_hv));
+	json_object_set_new(o, "exclude_host", json_boolean(a->exclude_host));
+	json_object_set_new(o, "exclude_guest",
+			    json_boolean(a->exclude_guest));
+	json_object_set_new(o, "exclude_idle", json_boolean(a->exclude_idle));
+	json_object_set_new(o, "pinned", json_boolean(a->pinned));
+	json_object_set_new(o, "exclusive", json_boolean(a->exclusive));
+	json_object_set_new(o, "bp_type", json_integer(a->bp_type));
+	/* bp_addr and bp_len share storage with config1 and config2. */
+	json_object_set_new(o, "bp_addr", jhex(a->bp_addr));
+	json_object_set_new(o, "bp_len", ju64(a->bp_len));
+	return o;
+}
+
+int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
+		      size_t n)
+{
+	json_t *doc, *events;
+
+	json_init();
+	doc = json_object();
+	events = json_array();
+	json_object_set_new(doc, "schema", json_string(JSON_SCHEMA_DRYRUN));
+	for (size_t i = 0; i < n; i++) {
+		json_t *e = json_object();
+
+		json_object_set_new(e, "name", jstr(ev[i].name));
+		json_object_set_new(e, "pmu", jstr(ev[i].pmu));
+		json_object_set_new(e, "resolver", jstr(ev[i].resolver));
+		json_object_set_new(e, "group", json_integer(ev[i].group));
+		json_object_set_new(e, "leader", json_boolean(ev[i].leader));
+		json_object_set_new(e, "scale", jreal(ev[i].scale));
+		json_object_set_new(e, "unit",
+				    jstr(ev[i].unit ? ev[i].unit : ""));
+		json_object_set_new(e, "attr", ev[i].attr ?
+				    json_attr(ev[i].attr) : json_null());
+		json_array_append_new(events, e);
+	}
+	json_object_set_new(doc, "events", events);
+	return json_write(out, doc, JSON_PRETTY);
+}
+
+static json_t *json_list_pmu(const struct pstat_list_pmu *pmu)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", jstr(pmu->name));
+	json_object_set_new(o, "source", jstr(pmu->source));
+	json_object_set_new(o, "type", json_integer(pmu->type));
+	json_object_set_new(o, "kernel_exposed",
+			    json_boolean(pmu->kernel_exposed));
+	json_object_set_new(o, "is_core", json_boolean(pmu->is_core));
+	return o;
+}
+
+static json_t *json_list_entry(const struct pstat_list_entry *e)
+{
+	json_t *o = json_object();
+	json_t *umasks = json_array();
+
+	json_object_set_new(o, "section", jstr(e->section));
+	json_object_set_new(o, "pmu", jstr(e->pmu));
+	json_object_set_new(o, "name", jstr(e->name));
+	json_object_set_new(o, "desc", jstr(e->desc));
+	json_object_set_new(o, "unit", jstr(e->unit));
+	json_object_set_new(o, "encoding", jstr(e->encoding));
+	for (size_t i = 0; e->umasks && i < e->numasks; i++)
+		json_array_append_new(umasks, jstr(e->umasks[i]));
+	json_object_set_new(o, "umasks", umasks);
+	return o;
+}
+
+int print_json_list(FILE *out, const struct pstat_list *l)
+{
+	json_t *doc, *pmus, *events;
+
+	json_init();
+	doc = json_object();
+	pmus = json_array();
+	events = json_array();
+	json_object_set_new(doc, "schema", json_string(JSON_SCHEMA_LIST));
+	json_object_set_new(doc, "core_pmu_exposed",
+			    json_boolean(l->core_pmu_exposed));
+	for (size_t i = 0; i < l->npmus; i++)
+		json_array_append_new(pmus, json_list_pmu(&l->pmus[i]));
+	json_object_set_new(doc, "pmus", pmus);
+	for (size_t i = 0; i < l->nentries; i++)
+		json_array_append_new(events,
+				      json_list_entry(&l->entries[i]));
+	json_object_set_new(doc, "events", events);
+	return json_write(out, doc, JSON_PRETTY);
+}

@@ -1,0 +1,808 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "counter.h"
+#include "metrics.h"
+#include "msg.h"
+#include "options.h"
+#include "session.h"
+#include "target.h"
+#include "util.h"
+
+/* A command that ignores SIGTERM at --timeout is killed this much later. */
+#define KILL_GRACE_MS 2000
+/* How often threads given with -t are checked for having exited. */
+#define TID_CHECK_MS 100
+
+/*
+ * Signals arrive as flags: the handlers only record them, and the run
+ * loop acts. They are blocked except inside ppoll(), which unblocks them
+ * atomically, so none is lost between a check and the wait.
+ */
+static volatile sig_atomic_t sig_pending;
+static volatile sig_atomic_t sig_forward;
+static volatile sig_atomic_t child_exited;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (sig == SIGCHLD) {
+		child_exited = 1;
+		return;
+	}
+	sig_pending = sig;
+	/*
+	 * Ctrl-C from the terminal reaches the whole foreground process
+	 * group, the command included; a signal sent to pstat alone is
+	 * passed on.
+	 */
+	sig_forward = !(sig == SIGINT && si && si->si_code == SI_KERNEL);
+}
+
+static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+
+static void signals_install(sigset_t *waitmask)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++) {
+		sigaction(handled_signals[i], &sa, NULL);
+		sigaddset(&block, handled_signals[i]);
+	}
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
+		sigdelset(waitmask, handled_signals[i]);
+}
+
+struct session {
+	const struct pstat_session_cfg *cfg;
+	const struct pstat_evlist *evl;
+	int *cpus;
+	size_t ncpus;
+	pid_t *tids;
+	size_t ntids;
+	char **thread_names;
+	int system_wide;
+	struct pstat_counters ctr;
+	size_t nslots;
+	struct pstat_reading *cur, *prev;
+	int *row_event;              /* evlist row -> first event */
+	size_t nrows;                /* output rows per report */
+	struct pstat_row *rows;
+	const struct perf_event_attr **row_attrs;
+	sigset_t waitmask;
+	struct timespec started_at;
+	/* repeats */
+	double *samples;             /* [row][run] */
+	double *elapsed;             /* [run] */
+	int *run_status;
+	unsigned runs_done;
+	/* what ended the measurement */
+	int got_signal;
+	int timed_out;
+};
+
+struct run_result {
+	int status;          /* wait status of the command */
+	int have_status;
+	int exec_err;
+	uint64_t elapsed_ns;
+	struct rusage ru;
+};
+
+static int make_timer(uint64_t abs_ns, uint64_t period_ns)
+{
+	struct itimerspec its = { 0 };
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	its.it_value.tv_sec = (time_t)(abs_ns / 1000000000ull);
+	its.it_value.tv_nsec = (long)(abs_ns % 1000000000ull);
+	its.it_interval.tv_sec = (time_t)(period_ns / 1000000000ull);
+	its.it_interval.tv_nsec = (long)(period_ns % 1000000000ull);
+	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static uint64_t timer_expirations(int fd)
+{
+	uint64_t n = 0;
+
+	if (read(fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
+		return 0;
+	return n;
+}
+
+static int is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK ||
+		a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/*
+ * Fill one output row from the readings of evlist row r restricted to
+ * one CPU index (ci >= 0) or one thread index (ti >= 0).
+ */
+static void fill_row(struct session *s, struct pstat_row *row, size_t r,
+		     long ci, long ti, const struct pstat_reading *rd)
+{
+	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
+	struct pstat_reading sum = { 0, 0, 0 };
+	size_t fe = (size_t)s->row_event[r];
+	uint64_t scaled;
+	double pct;
+	enum pstat_scale_status st;
+
+	memset(row, 0, sizeof(*row));
+	row->event = first->name;
+	row->pmu = first->pmu;
+	row->group = first->group;
+	row->cpu = ci >= 0 ? s->cpus[ci] : -1;
+	row->thread = ti >= 0 ? s->thread_names[ti] : NULL;
+	row->unit = is_clock(&first->attr) ? "msec" :
+		    first->unit ? first->unit : "";
+	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
+		row->note = "user only: kernel counting refused";
+	if (s->ctr.state[fe] == COUNTER_NOT_SUPPORTED) {
+		row->status = PSTAT_NOT_SUPPORTED;
+		row->err = s->ctr.err[fe];
+		return;
+	}
+	for (size_t e = fe; e < s->evl->n; e++) {
+		if ((size_t)s->evl->ev[e].row != r)
+			continue;
+		for (size_t c = 0; c < s->ncpus; c++) {
+			if (ci >= 0 && (size_t)ci != c)
+				continue;
+			for (size_t t = 0; t < s->ntids; t++) {
+				if (ti >= 0 && (size_t)ti != t)
+					continue;
+				stats_reading_add(&sum,
+						  &rd[counter_slot(&s->ctr, e,
+								   c, t)]);
+			}
+		}
+	}
+	st = stats_scale(&sum, &scaled, &pct);
+	row->raw = sum.val;
+	row->ena = sum.ena;
+	row->run = sum.run;
+	row->running_pct = pct;
+	if (st == SCALE_NOT_COUNTED) {
+		row->status = PSTAT_NOT_COUNTED;
+		return;
+	}
+	row->status = st == SCALE_MULTIPLEXED ? PSTAT_MULTIPLEXED
+					      : PSTAT_COUNTED;
+	row->value = (double)scaled * first->scale;
+	if (is_clock(&first->attr))
+		row->value /= 1e6;
+}
+
+/* Build s->rows from readings rd; returns the number of rows. */
+static size_t build_rows(struct session *s, const struct pstat_reading *rd,
+			 uint64_t elapsed_ns)
+{
+	size_t n = 0, nr = (size_t)s->evl->nrows;
+
+	for (size_t r = 0; r < nr; r++) {
+		const struct perf_event_attr *a =
+			&s->evl->ev[s->row_event[r]].attr;
+
+		if (s->cfg->no_aggr && s->system_wide) {
+			for (size_t c = 0; c < s->ncpus; c++) {
+				s->row_attrs[n] = a;
+				fill_row(s, &s->rows[n++], r, (long)c, -1, rd);
+			}
+		} else if (s->cfg->per_thread) {
+			for (size_t t = 0; t < s->ntids; t++) {
+				s->row_attrs[n] = a;
+				fill_row(s, &s->rows[n++], r, -1, (long)t, rd);
+			}
+		} else {
+			s->row_attrs[n] = a;
+			fill_row(s, &s->rows[n++], r, -1, -1, rd);
+		}
+	}
+	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns);
+	return n;
+}
+
+static void report_init(struct session *s, struct pstat_report *rep)
+{
+	static struct utsname uts;
+	static char *model;
+	const struct pstat_session_cfg *cfg = s->cfg;
+
+	memset(rep, 0, sizeof(*rep));
+	if (!model) {
+		FILE *f = fopen("/proc/cpuinfo", "re");
+		char line[512];
+
+		uname(&uts);
+		while (f && fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+
+			if (colon && (str_starts_with(line, "model name") ||
+				      str_starts_with(line, "Processor") ||
+				      str_starts_with(line, "cpu model"))) {
+				model = xstrdup(str_trim(colon + 1));
+				break;
+			}
+		}
+		if (f)
+			fclose(f);
+		if (!model)
+			model = xstrdup("unknown");
+	}
+	rep->argv = cfg->argv;
+	rep->target = cfg->kind;
+	rep->pids = cfg->pids;
+	rep->npids = cfg->npids;
+	rep->tids = cfg->tids;
+	rep->ntids = cfg->ntids;
+	rep->system_wide = s->system_wide;
+	if (s->system_wide) {
+		rep->cpus = s->cpus;
+		rep->ncpus = s->ncpus;
+	}
+	rep->rows = s->rows;
+	rep->started_at = s->started_at;
+	rep->kernel = uts.release;
+	rep->cpu_model = model;
+	rep->perf_event_paranoid = counter_paranoid();
+	rep->runs = 1;
+}
+
+static int print_failed(struct session *s, int r)
+{
+	msg_error("cannot write the results to '%s': %s",
+		  s->cfg->output_name ? s->cfg->output_name : "stderr",
+		  strerror(-r));
+	return -1;
+}
+
+static int print_interval(struct session *s, unsigned long index,
+			  uint64_t start_ns, uint64_t end_ns, int partial)
+{
+	struct pstat_reading *delta = xmalloc(s->nslots * sizeof(*delta));
+	struct pstat_report rep;
+	int r;
+
+	for (size_t i = 0; i < s->nslots; i++)
+		delta[i] = stats_reading_sub(&s->cur[i], &s->prev[i]);
+	report_init(s, &rep);
+	rep.is_interval = 1;
+	rep.nrows = build_rows(s, delta, end_ns - start_ns);
+	rep.interval_index = index;
+	rep.interval_start_ns = start_ns;
+	rep.interval_end_ns = end_ns;
+	rep.interval_partial = partial;
+	rep.elapsed_ns = end_ns;
+	free(delta);
+	memcpy(s->prev, s->cur, s->nslots * sizeof(*s->cur));
+	r = printer_interval(s->cfg->printer, &rep);
+	return r ? print_failed(s, r) : 0;
+}
+
+static void report_open_error(struct session *s,
+			      const struct pstat_open_error *oe)
+{
+	const struct pstat_event *ev = &s->evl->ev[oe->event];
+
+	if (oe->cpu >= 0)
+		msg_error("cannot open event '%s' on CPU %d: %s", ev->name,
+			  oe->cpu, strerror(oe->err));
+	else if (s->cfg->kind != TARGET_COMMAND && oe->tid >= 0)
+		msg_error("cannot open event '%s' for thread %d: %s",
+			  ev->name, (int)oe->tid, strerror(oe->err));
+	else
+		msg_error("cannot open event '%s': %s", ev->name,
+			  strerror(oe->err));
+	if (oe->advice[0])
+		msg_hint("%s", oe->advice);
+}
+
+/* Forward a pending signal to the command, once per arrival. */
+static void forward_signal(struct session *s, struct pstat_child *ch)
+{
+	int sig = sig_pending;
+
+	if (!sig)
+		return;
+	sig_pending = 0;
+	s->got_signal = sig;
+	if (ch && sig_forward)
+		target_kill(ch, sig);
+}
+
+/*
+ * The wait: until the command exits (or, without one, until every
+ * attached process has exited, a signal, or --timeout), printing
+ * intervals on their absolute deadlines.
+ */
+static int wait_loop(struct session *s, struct pstat_child *ch,
+		     uint64_t t0, int record, struct run_result *res)
+{
+	const struct pstat_session_cfg *cfg = s->cfg;
+	struct pollfd pfd[64 + 4];
+	int fd_interval = -1, fd_timeout = -1, fd_delay = -1, fd_kill = -1;
+	int pidfds[64];
+	size_t npidfds = 0, alive_pids;
+	unsigned long index = 0;
+	uint64_t last = 0;
+	int ret = 0;
+
+	if (cfg->interval_ms && record)
+		fd_interval = make_timer(t0 + cfg->interval_ms * 1000000ull,
+					 cfg->interval_ms * 1000000ull);
+	if (cfg->timeout_ms)
+		fd_timeout = make_timer(t0 + cfg->timeout_ms * 1000000ull, 0);
+	if (cfg->delay_ms)
+		fd_delay = make_timer(t0 + cfg->delay_ms * 1000000ull, 0);
+	if (!ch && cfg->kind == TARGET_PID) {
+		for (size_t i = 0; i < cfg->npids && npidfds < 64; i++) {
+			int fd = target_pidfd(cfg->pids[i]);
+
+			if (fd >= 0)
+				pidfds[npidfds++] = fd;
+		}
+	}
+	alive_pids = npidfds;
+
+	for (;;) {
+		struct timespec tick = { 0, TID_CHECK_MS * 1000000L };
+		int use_tick = !ch && (cfg->kind == TARGET_TID ||
+				       (cfg->kind == TARGET_PID && !npidfds));
+		size_t n = 0;
+		int pr;
+
+		if (ch && child_exited) {
+			child_exited = 0;
+			pr = target_poll(ch, &res->status, &res->ru);
+			if (pr == 1) {
+				res->have_status = 1;
+				break;
+			}
+		}
+		if (sig_pending) {
+			forward_signal(s, ch);
+			if (!ch)
+				break;
+		}
+		if (use_tick) {
+			int any = 0;
+			const pid_t *list = cfg->kind == TARGET_TID ? cfg->tids
+								   : cfg->pids;
+			size_t cnt = cfg->kind == TARGET_TID ? cfg->ntids
+							     : cfg->npids;
+
+			for (size_t i = 0; i < cnt && !any; i++)
+				any = target_alive(list[i]);
+			if (!any)
+				break;
+		}
+		if (fd_interval >= 0)
+			pfd[n++] = (struct pollfd){ fd_interval, POLLIN, 0 };
+		if (fd_timeout >= 0)
+			pfd[n++] = (struct pollfd){ fd_timeout, POLLIN, 0 };
+		if (fd_delay >= 0)
+			pfd[n++] = (struct pollfd){ fd_delay, POLLIN, 0 };
+		if (fd_kill >= 0)
+			pfd[n++] = (struct pollfd){ fd_kill, POLLIN, 0 };
+		for (size_t i = 0; i < npidfds; i++)
+			pfd[n++] = (struct pollfd){ pidfds[i], POLLIN, 0 };
+		pr = ppoll(pfd, n, use_tick ? &tick : NULL, &s->waitmask);
+		if (pr < 0 && errno != EINTR) {
+			msg_error("cannot wait for the measurement: %s",
+				  strerror(errno));
+			ret = -1;
+			break;
+		}
+		if (pr <= 0)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (!(pfd[i].revents & (POLLIN | POLLHUP)))
+				continue;
+			if (pfd[i].fd == fd_interval) {
+				uint64_t now;
+				int rr;
+
+				timer_expirations(fd_interval);
+				now = now_ns() - t0;
+				rr = counters_read(&s->ctr, s->cur);
+				if (rr) {
+					msg_error("cannot read counters: %s",
+						  strerror(-rr));
+					ret = -1;
+					goto out;
+				}
+				if (print_interval(s, ++index, last, now, 0)) {
+					ret = -1;
+					goto out;
+				}
+				last = now;
+				if (cfg->interval_count &&
+				    index >= cfg->interval_count) {
+					close(fd_interval);
+					fd_interval = -1;
+					if (!ch)
+						goto out;
+					/* the command has served its purpose */
+					target_kill(ch, SIGTERM);
+					fd_kill = make_timer(
+						now_ns() + KILL_GRACE_MS *
+							1000000ull, 0);
+				}
+			} else if (pfd[i].fd == fd_timeout) {
+				timer_expirations(fd_timeout);
+				close(fd_timeout);
+				fd_timeout = -1;
+				if (!ch)
+					goto out;
+				s->timed_out = 1;
+				target_kill(ch, SIGTERM);
+				fd_kill = make_timer(now_ns() + KILL_GRACE_MS *
+								       1000000ull,
+						     0);
+			} else if (pfd[i].fd == fd_delay) {
+				timer_expirations(fd_delay);
+				close(fd_delay);
+				fd_delay = -1;
+				counters_enable(&s->ctr);
+			} else if (pfd[i].fd == fd_kill) {
+				close(fd_kill);
+				fd_kill = -1;
+				target_kill(ch, SIGKILL);
+			} else {
+				/* an attached process has exited */
+				for (size_t k = 0; k < npidfds; k++)
+					if (pidfds[k] == pfd[i].fd)
+						pidfds[k] = -pidfds[k] - 2;
+				if (--alive_pids == 0)
+					goto out;
+			}
+		}
+		/* drop the pidfds of exited processes from the poll set */
+		for (size_t k = 0; k < npidfds;) {
+			if (pidfds[k] < -1) {
+				close(-pidfds[k] - 2);
+				pidfds[k] = pidfds[--npidfds];
+			} else {
+				k++;
+			}
+		}
+	}
+out:
+	res->elapsed_ns = now_ns() - t0;
+	if (ret == 0 && fd_interval >= 0 && res->elapsed_ns > last) {
+		/* the last, partial interval */
+		if (counters_read(&s->ctr, s->cur) == 0 &&
+		    print_interval(s, ++index, last, res->elapsed_ns, 1))
+			ret = -1;
+	}
+	if (fd_interval >= 0)
+		close(fd_interval);
+	if (fd_timeout >= 0)
+		close(fd_timeout);
+	if (fd_delay >= 0)
+		close(fd_delay);
+	if (fd_kill >= 0)
+		close(fd_kill);
+	for (size_t k = 0; k < npidfds; k++)
+		close(pidfds[k] < -1 ? -pidfds[k] - 2 : pidfds[k]);
+	return ret;
+}
+
+/* One run: open, start, wait, read. Returns 0 or -1 (reported). */
+static int run_once(struct session *s, int record, struct run_result *res)
+{
+	const struct pstat_session_cfg *cfg = s->cfg;
+	struct pstat_child child, *ch = NULL;
+	struct pstat_open_opts oo = { 0 };
+	struct pstat_open_error oe;
+	uint64_t t0;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (cfg->argv) {
+		r = target_fork(cfg->argv, &child);
+		if (r) {
+			msg_error("cannot start '%s': %s", cfg->argv[0],
+				  strerror(-r));
+			return -1;
+		}
+		ch = &child;
+		if (!s->system_wide)
+			s->tids[0] = child.pid;
+	}
+	oo.inherit = cfg->inherit;
+	oo.enable_on_exec = ch && !s->system_wide && !cfg->delay_ms;
+	oo.disabled = !oo.enable_on_exec;
+	if (counters_open(&s->ctr, s->evl, s->cpus, s->ncpus, s->tids,
+			  s->ntids, &oo, &oe)) {
+		report_open_error(s, &oe);
+		if (ch)
+			target_release(ch);
+		return -1;
+	}
+	for (size_t i = 0; i < s->evl->n && record && s->runs_done == 0; i++) {
+		const struct pstat_event *ev = &s->evl->ev[i];
+
+		if (s->ctr.state[i] == COUNTER_NOT_SUPPORTED)
+			msg_debug(1, "event '%s' is not supported: %s",
+				  ev->name, strerror(s->ctr.err[i]));
+		if (s->ctr.flags[i] & COUNTER_USER_ONLY)
+			msg_warn("event '%s': kernel counting refused, counting user space only",
+				 ev->name);
+	}
+	if (!s->started_at.tv_sec)
+		clock_gettime(CLOCK_REALTIME, &s->started_at);
+	t0 = now_ns();
+	if (!oo.enable_on_exec && !cfg->delay_ms)
+		counters_enable(&s->ctr);
+	if (ch) {
+		int st = 0;
+
+		r = target_start(ch, &st);
+		if (r) {
+			res->exec_err = r;
+			res->status = st;
+			res->have_status = 1;
+			return 0;
+		}
+	}
+	memset(s->prev, 0, s->nslots * sizeof(*s->prev));
+	if (wait_loop(s, ch, t0, record, res)) {
+		if (ch) {
+			target_kill(ch, SIGKILL);
+			target_release(ch);
+		}
+		return -1;
+	}
+	r = counters_read(&s->ctr, s->cur);
+	if (r) {
+		msg_error("cannot read counters: %s", strerror(-r));
+		if (ch)
+			target_release(ch);
+		return -1;
+	}
+	if (ch && !res->have_status) {
+		/* measurement ended first (--interval-count) */
+		while ((r = target_wait(ch, &res->status, &res->ru)) == -EINTR)
+			forward_signal(s, ch);
+		res->have_status = r == 0;
+	}
+	return 0;
+}
+
+static int fail_on_matches(const struct session *s, size_t n)
+{
+	unsigned f = s->cfg->fail_on;
+
+	for (size_t i = 0; i < n; i++) {
+		enum pstat_status st = s->rows[i].status;
+
+		if (((f & FAIL_ON_NOT_SUPPORTED) &&
+		     (st == PSTAT_NOT_SUPPORTED || st == PSTAT_ERROR)) ||
+		    ((f & FAIL_ON_NOT_COUNTED) && st == PSTAT_NOT_COUNTED) ||
+		    ((f & FAIL_ON_MULTIPLEXED) && st == PSTAT_MULTIPLEXED))
+			return 1;
+	}
+	return 0;
+}
+
+static void hint_no_core_pmu(const struct session *s)
+{
+	for (size_t i = 0; i < s->evl->n; i++) {
+		const struct pstat_event *ev = &s->evl->ev[i];
+
+		if (s->ctr.state[i] != COUNTER_NOT_SUPPORTED)
+			continue;
+		if (ev->attr.type == PERF_TYPE_HARDWARE ||
+		    ev->attr.type == PERF_TYPE_HW_CACHE ||
+		    ev->attr.type == PERF_TYPE_RAW) {
+			msg_hint("hardware events are not supported: the kernel exposes no core PMU here (a virtual machine?); see 'pstat list'");
+			return;
+		}
+	}
+}
+
+static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
+{
+	static int none_cpu = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = cfg;
+	s->evl = cfg->evl;
+	s->system_wide = cfg->cpus != NULL;
+	if (s->system_wide) {
+		s->cpus = (int *)cfg->cpus;
+		s->ncpus = cfg->ncpus;
+		s->tids = xmalloc(sizeof(*s->tids));
+		s->tids[0] = -1;
+		s->ntids = 1;
+	} else {
+		s->cpus = &none_cpu;
+		s->ncpus = 1;
+		s->ntids = cfg->argv ? 1 : cfg->ntids;
+		s->tids = xcalloc(s->ntids, sizeof(*s->tids));
+		if (!cfg->argv)
+			memcpy(s->tids, cfg->tids,
+			       s->ntids * sizeof(*s->tids));
+	}
+	s->thread_names = xcalloc(s->ntids, sizeof(*s->thread_names));
+	if (cfg->per_thread)
+		for (size_t t = 0; t < s->ntids; t++)
+			s->thread_names[t] = target_thread_name(s->tids[t]);
+	s->nslots = s->evl->n * s->ncpus * s->ntids;
+	s->cur = xcalloc(s->nslots, sizeof(*s->cur));
+	s->prev = xcalloc(s->nslots, sizeof(*s->prev));
+	s->row_event = xmalloc(((size_t)s->evl->nrows + 1) *
+			       sizeof(*s->row_event));
+	for (size_t i = s->evl->n; i-- > 0;)
+		s->row_event[s->evl->ev[i].row] = (int)i;
+	s->nrows = (size_t)s->evl->nrows *
+		   (cfg->no_aggr && s->system_wide ? s->ncpus :
+		    cfg->per_thread ? s->ntids : 1);
+	s->rows = xcalloc(s->nrows + 1, sizeof(*s->rows));
+	s->row_attrs = xcalloc(s->nrows + 1, sizeof(*s->row_attrs));
+	s->samples = xcalloc(s->nrows * (cfg->repeat ? cfg->repeat : 1) + 1,
+			     sizeof(*s->samples));
+	s->elapsed = xcalloc(cfg->repeat + 1, sizeof(*s->elapsed));
+	s->run_status = xcalloc(cfg->repeat + 1, sizeof(*s->run_status));
+	return 0;
+}
+
+static void session_free(struct session *s)
+{
+	free(s->tids);
+	for (size_t t = 0; t < s->ntids; t++)
+		free(s->thread_names[t]);
+	free(s->thread_names);
+	free(s->cur);
+	free(s->prev);
+	free(s->row_event);
+	free(s->rows);
+	free(s->row_attrs);
+	free(s->samples);
+	free(s->elapsed);
+	free(s->run_status);
+}
+
+/* Print the summary of all runs; returns 0 or -1 (reported). */
+static int print_summary(struct session *s, size_t nrows,
+			 const struct run_result *last, int exit_status,
+			 struct pstat_summary *sums,
+			 struct pstat_summary *esum)
+{
+	struct pstat_report rep;
+	unsigned runs = s->runs_done;
+	int r;
+
+	report_init(s, &rep);
+	rep.nrows = nrows;
+	rep.runs = (int)runs;
+	rep.elapsed_ns = last->elapsed_ns;
+	rep.user_ns = (uint64_t)last->ru.ru_utime.tv_sec * 1000000000ull +
+		      (uint64_t)last->ru.ru_utime.tv_usec * 1000ull;
+	rep.sys_ns = (uint64_t)last->ru.ru_stime.tv_sec * 1000000000ull +
+		     (uint64_t)last->ru.ru_stime.tv_usec * 1000ull;
+	rep.exit_status = exit_status;
+	rep.exit_signal = last->have_status && WIFSIGNALED(last->status) ?
+				  WTERMSIG(last->status) : 0;
+	rep.run_status = s->run_status;
+	if (runs > 1) {
+		for (size_t i = 0; i < nrows; i++) {
+			stats_summarize(&s->samples[i * runs], runs, &sums[i]);
+			s->rows[i].stats = &sums[i];
+			s->rows[i].samples = &s->samples[i * runs];
+			s->rows[i].nsamples = runs;
+			if (s->rows[i].status <= PSTAT_MULTIPLEXED)
+				s->rows[i].value = sums[i].mean;
+		}
+		stats_summarize(s->elapsed, runs, esum);
+		rep.elapsed_stats = esum;
+		rep.elapsed_ns = (uint64_t)esum->mean;
+	}
+	r = printer_summary(s->cfg->printer, &rep);
+	return r ? print_failed(s, r) : 0;
+}
+
+int session_run(const struct pstat_session_cfg *cfg)
+{
+	struct session s;
+	struct run_result res = { 0 };
+	struct pstat_summary *sums = NULL, esum;
+	unsigned total = cfg->warmup + (cfg->repeat ? cfg->repeat : 1);
+	int exit_status = 0, first_fail = 0;
+	size_t nrows = 0;
+	int ret;
+
+	session_setup(&s, cfg);
+	signals_install(&s.waitmask);
+	for (unsigned run = 0; run < total; run++) {
+		int record = run >= cfg->warmup, code;
+
+		if (run_once(&s, record, &res)) {
+			counters_close(&s.ctr);
+			ret = EXIT_PSTAT_FAILED;
+			goto out;
+		}
+		if (res.exec_err) {
+			msg_error("cannot run '%s': %s", cfg->argv[0],
+				  strerror(res.exec_err));
+			counters_close(&s.ctr);
+			ret = res.exec_err == ENOENT ? 127 : 126;
+			goto out;
+		}
+		code = s.timed_out ? EXIT_TIMEOUT :
+		       res.have_status ? target_exit_code(res.status) :
+		       s.got_signal ? 128 + s.got_signal : 0;
+		if (record) {
+			nrows = build_rows(&s, s.cur, res.elapsed_ns);
+			for (size_t i = 0; i < nrows; i++)
+				s.samples[i * (total - cfg->warmup) +
+					  s.runs_done] = s.rows[i].value;
+			s.elapsed[s.runs_done] = (double)res.elapsed_ns;
+			s.run_status[s.runs_done] = code;
+			s.runs_done++;
+			if (code && !first_fail)
+				first_fail = code;
+		}
+		if (run + 1 == total || s.got_signal || s.timed_out) {
+			/* the counters stay open until the results are out */
+			break;
+		}
+		counters_close(&s.ctr);
+	}
+	exit_status = first_fail;
+	if (s.runs_done < total - cfg->warmup && s.runs_done > 0) {
+		/* interrupted: the samples are those of the runs done */
+		size_t want = total - cfg->warmup;
+
+		for (size_t i = 0; i < nrows; i++)
+			memmove(&s.samples[i * s.runs_done],
+				&s.samples[i * want],
+				s.runs_done * sizeof(*s.samples));
+	}
+	if (!s.runs_done) {
+		counters_close(&s.ctr);
+		ret = exit_status ? exit_status : 0;
+		goto out;
+	}
+	hint_no_core_pmu(&s);
+	sums = xcalloc(nrows + 1, sizeof(*sums));
+	if (!exit_status && cfg->fail_on && fail_on_matches(&s, nrows))
+		exit_status = EXIT_FAIL_ON;
+	ret = print_summary(&s, nrows, &res, exit_status, sums, &esum) ?
+		      EXIT_PSTAT_FAILED : exit_status;
+	if (ret == EXIT_FAIL_ON)
+		msg_error("a counter ended in a state given to --fail-on");
+	counters_close(&s.ctr);
+out:
+	free(sums);
+	session_free(&s);
+	return ret;
+}

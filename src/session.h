@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_SESSION_H
+#define PSTAT_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "encode.h"
+#include "print.h"
+
+/* Exit statuses of pstat itself. */
+#define EXIT_PSTAT_FAILED  125
+#define EXIT_TIMEOUT       124
+#define EXIT_FAIL_ON       5    /* --fail-on matched a counter */
+
+struct pstat_session_cfg {
+	const struct pstat_evlist *evl;    /* borrowed */
+	char *const *argv;                 /* command, or NULL */
+	enum pstat_target_kind kind;
+	const pid_t *pids;                 /* -p: the processes */
+	size_t npids;
+	const pid_t *tids;                 /* -p/-t: the threads */
+	size_t ntids;
+	const int *cpus;                   /* -a/-C: the CPUs, else NULL */
+	size_t ncpus;
+	int inherit;
+	int no_aggr;                       /* -A */
+	int per_thread;                    /* --per-thread */
+	uint64_t timeout_ms, delay_ms;
+	uint64_t interval_ms, interval_count;
+	unsigned repeat, warmup;
+	unsigned fail_on;
+	struct pstat_printer *printer;     /* borrowed */
+	const char *output_name;           /* for write errors */
+};
+
+/*
+ * Run the measurement as configured: fork the command or attach,
+ * count, print through cfg->printer, and return the exit status pstat
+ * should end with (the command's, 128+N, 124 on --timeout, 125 when
+ * pstat failed, EXIT_FAIL_ON). Errors are reported here.
+ */
+int session_run(const struct pstat_session_cfg *cfg);
+
+#endif

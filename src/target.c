@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "target.h"
+#include "util.h"
+
+static void reset_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL); /* fails harmlessly for some */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int target_fork(char *const argv[], struct pstat_child *ch)
+{
+	int go[2], er[2];
+	pid_t pid;
+
+	ch->pid = -1;
+	ch->go_fd = ch->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(er, O_CLOEXEC)) {
+		int e = errno;
+
+		close(go[0]);
+		close(go[1]);
+		return -e;
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(er[0]);
+		close(er[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		char c;
+		int e;
+		ssize_t r;
+
+		close(go[1]);
+		close(er[0]);
+		reset_signals();
+		do
+			r = read(go[0], &c, 1);
+		while (r < 0 && errno == EINTR);
+		if (r != 1)
+			_exit(125); /* pstat went away before starting us */
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(er[1], &e, sizeof(e)) < 0) {
+			/* nothing more can be said */
+		}
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	close(go[0]);
+	close(er[1]);
+	ch->pid = pid;
+	ch->go_fd = go[1];
+	ch->err_fd = er[0];
+	return 0;
+}
+
+int target_start(struct pstat_child *ch, int *status)
+{
+	int e = 0;
+	ssize_t r;
+
+	r = write(ch->go_fd, "g", 1);
+	close(ch->go_fd);
+	ch->go_fd = -1;
+	if (r != 1)
+		return EPIPE;
+	do
+		r = read(ch->err_fd, &e, sizeof(e));
+	while (r < 0 && errno == EINTR);
+	close(ch->err_fd);
+	ch->err_fd = -1;
+	if (r != (ssize_t)sizeof(e))
+		return 0; /* EOF: the exec closed the pipe */
+	while (waitpid(ch->pid, status, 0) < 0 && errno == EINTR)
+		;
+	ch->pid = -1;
+	return e ? e : EIO;
+}
+
+int target_wait(struct pstat_child *ch, int *status, struct rusage *ru)
+{
+	pid_t r = wait4(ch->pid, status, 0, ru);
+
+	if (r < 0)
+		return -errno;
+	ch->pid = -1;
+	return 0;
+}
+
+int target_poll(struct pstat_child *ch, int *status, struct rusage *ru)
+{
+	pid_t r = wait4(ch->pid, status, WNOHANG, ru);
+
+	if (r < 0)
+		return -errno;
+	if (r == 0)
+		return 0;
+	ch->pid = -1;
+	return 1;
+}
+
+void target_kill(const struct pstat_child *ch, int sig)
+{
+	if (ch->pid > 0)
+		kill(ch->pid, sig);
+}
+
+void target_release(struct pstat_child *ch)
+{
+	if (ch->go_fd >= 0)
+		close(ch->go_fd); /* the child reads EOF and exits 125 */
+	if (ch->err_fd >= 0)
+		close(ch->err_fd);
+	ch->go_fd = ch->err_fd = -1;
+	if (ch->pid > 0) {
+		int st;
+
+		while (waitpid(ch->pid, &st, 0) < 0 && errno == EINTR)
+			;
+		ch->pid = -1;
+	}
+}
+
+int target_exit_code(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 125;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int target_list_threads(pid_t pid, pid_t **tids, size_t *n)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	pid_t *out = NULL;
+	size_t cnt = 0, alloc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((de = readdir(d))) {
+		uint64_t t;
+
+		if (parse_u64(de->d_name, INT32_MAX, &t))
+			continue;
+		xgrow((void **)&out, &alloc, cnt + 1, sizeof(*out));
+		out[cnt++] = (pid_t)t;
+	}
+	closedir(d);
+	if (!cnt) {
+		free(out);
+		return -ESRCH;
+	}
+	qsort(out, cnt, sizeof(*out), cmp_pid);
+	*tids = out;
+	*n = cnt;
+	return 0;
+}
+
+char *target_thread_name(pid_t tid)
+{
+	char path[64], *comm;
+	char *name;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	comm = read_file_str(path);
+	name = xasprintf("%s-%d", comm ? comm : "?", (int)tid);
+	free(comm);
+	return name;
+}
+
+int target_alive(pid_t tid)
+{
+	char path[64], *st, *p;
+	int alive;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	st = read_file_str(path);
+	if (!st)
+		return 0;
+	/* the state follows the last ')': the comm may contain one */
+	p = strrchr(st, ')');
+	alive = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	free(st);
+	return alive;
+}
+
+int target_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : fd;
+#else
+	return -ENOSYS;
+#endif
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_TARGET_H
+#define PSTAT_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/*
+ * The measured command: the only module that forks, execs, waits and
+ * sends signals.
+ *
+ * The child is forked first and blocks reading a pipe (the go-pipe)
+ * until the parent has opened every counter on its pid; only then does
+ * it exec. Counters opened with enable_on_exec therefore start exactly at
+ * the exec, and count nothing of pstat's own setup. A second pipe, closed
+ * by a successful exec (O_CLOEXEC), carries the errno of a failed one.
+ */
+struct pstat_child {
+	pid_t pid;
+	int go_fd;     /* write end of the go-pipe */
+	int err_fd;    /* read end of the exec-error pipe */
+};
+
+/*
+ * Fork the child for argv; it waits for target_start. In the child,
+ * signal dispositions and the mask are reset to the defaults whatever
+ * pstat set for itself. Returns 0, or -errno when fork or pipe failed.
+ */
+int target_fork(char *const argv[], struct pstat_child *ch);
+
+/*
+ * Let the child exec. Returns 0 once the exec succeeded, or the positive
+ * errno of a failed exec (the child has then exited 127 for ENOENT, 126
+ * otherwise, and has been reaped into *status).
+ */
+int target_start(struct pstat_child *ch, int *status);
+
+/*
+ * Wait for the child. Returns 0 with its wait status and rusage, or
+ * -EINTR when a signal arrived first (call again), or -errno.
+ */
+int target_wait(struct pstat_child *ch, int *status, struct rusage *ru);
+
+/* Non-blocking wait: 1 when reaped, 0 while it runs, -errno. */
+int target_poll(struct pstat_child *ch, int *status, struct rusage *ru);
+
+/* Send sig to the child if it is still ours to signal. */
+void target_kill(const struct pstat_child *ch, int sig);
+
+/* Close the pipes; kills and reaps a child that never started. */
+void target_release(struct pstat_child *ch);
+
+/*
+ * The exit status a shell would report for wait status st: the exit
+ * code, or 128 + the signal number.
+ */
+int target_exit_code(int st);
+
+
+/*
+ * The threads of process pid from /proc/<pid>/task, as a new sorted array.
+ * Returns 0, or -errno (-ESRCH when the process does not exist).
+ */
+int target_list_threads(pid_t pid, pid_t **tids, size_t *n);
+
+/* "comm-tid" for a thread (new string); "?-tid" when comm is gone. */
+char *target_thread_name(pid_t tid);
+
+/* Whether a process or thread still exists (not a zombie). */
+int target_alive(pid_t tid);
+
+/* A pidfd for pid (pidfd_open), or -errno. */
+int target_pidfd(pid_t pid);
+
+#endif

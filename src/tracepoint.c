@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracepoint.h"
+#include "util.h"
+
+static const char *const default_roots[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+struct tp_list {
+	struct pstat_tracepoint *v;
+	size_t n, alloc;
+};
+
+const char *tracepoint_root(const char *root)
+{
+	if (root)
+		return root;
+	for (size_t i = 0; i < ARRAY_SIZE(default_roots); i++) {
+		char *events = xasprintf("%s/events", default_roots[i]);
+		struct stat st;
+		int r = stat(events, &st);
+		bool ok = r ? errno == EACCES : S_ISDIR(st.st_mode);
+
+		free(events);
+		/*
+		 * tracefs is often root-only: a root we may not enter is
+		 * still the one in use, so the caller gets EACCES to explain
+		 * rather than a misleading "no tracefs".
+		 */
+		if (ok)
+			return default_roots[i];
+	}
+	return NULL;
+}
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* A part of the spec must stay one path component under events/. */
+static bool valid_part(const char *s)
+{
+	return *s && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
+}
+
+static int cmp_tp(const void *a, const void *b)
+{
+	return strcmp(((const struct pstat_tracepoint *)a)->name,
+		      ((const struct pstat_tracepoint *)b)->name);
+}
+
+/*
+ * Add sys:ev when sysfd/ev/id holds an id. A missing id is no match
+ * (subsystem directories also hold files such as "enable" and "filter");
+ * anything else is an error worth reporting, EACCES above all.
+ */
+static int add_event(int sysfd, const char *sys, const char *ev,
+		     struct tp_list *l)
+{
+	char *path = xasprintf("%s/id", ev);
+	char *text = read_file_at(sysfd, path);
+	uint64_t id;
+	int e = errno;
+
+	free(path);
+	if (!text)
+		return e == ENOENT || e == ENOTDIR ? 0 : -e;
+	if (parse_u64(text, UINT64_MAX, &id)) {
+		free(text);
+		return 0;
+	}
+	free(text);
+	xgrow((void **)&l->v, &l->alloc, l->n + 1, sizeof(*l->v));
+	l->v[l->n].name = xasprintf("%s:%s", sys, ev);
+	l->v[l->n].id = id;
+	l->n++;
+	return 0;
+}
+
+/*
+ * Call fn for every entry of dirfd/sub matching pattern; a pattern with no
+ * glob characters is looked up directly instead of listing the directory.
+ */
+static int each_match(int dirfd, const char *sub, const char *pattern,
+		      int (*fn)(int fd, const char *name, void *arg),
+		      void *arg)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, r = 0;
+
+	fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!is_glob(pattern)) {
+		r = fn(fd, pattern, arg);
+		close(fd);
+		return r;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			r = -errno;
+			break;
+		}
+		/* fnmatch without FNM_PERIOD lets "*" match "." and "..". */
+		if (de->d_name[0] == '.')
+			continue;
+		if (fnmatch(pattern, de->d_name, 0))
+			continue;
+		r = fn(fd, de->d_name, arg);
+		if (r)
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+struct sys_arg {
+	const char *ev;
+	struct tp_list *l;
+};
+
+struct ev_arg {
+	const char *sys;
+	struct tp_list *l;
+};
+
+static int on_event(int sysfd, const char *ev, void *arg)
+{
+	struct ev_arg *a = arg;
+
+	return add_event(sysfd, a->sys, ev, a->l);
+}
+
+static int on_subsystem(int eventsfd, const char *sys, void *arg)
+{
+	struct sys_arg *a = arg;
+	struct ev_arg ea = { .sys = sys, .l = a->l };
+	int r = each_match(eventsfd, sys, a->ev, on_event, &ea);
+
+	/* No such subsystem, or a file such as events/enable: no match. */
+	return r == -ENOENT || r == -ENOTDIR ? 0 : r;
+}
+
+long tracepoint_resolve(const char *root, const char *spec,
+			struct pstat_tracepoint **out)
+{
+	struct tp_list l = { 0 };
+	struct sys_arg sa;
+	const char *colon = strchr(spec, ':');
+	char *sys, *events;
+	int r;
+
+	*out = NULL;
+	root = tracepoint_root(root);
+	if (!root)
+		return -ENOENT;
+	if (!colon)
+		return -EINVAL;
+	sys = xstrndup(spec, (size_t)(colon - spec));
+	sa.ev = colon + 1;
+	sa.l = &l;
+	if (!valid_part(sys) || !valid_part(sa.ev)) {
+		free(sys);
+		return -EINVAL;
+	}
+	events = xasprintf("%s/events", root);
+	r = each_match(AT_FDCWD, events, sys, on_subsystem, &sa);
+	free(events);
+	free(sys);
+	if (r) {
+		tracepoint_list_free(l.v, l.n);
+		return r;
+	}
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), cmp_tp);
+	*out = l.v;
+	return (long)l.n;
+}
+
+void tracepoint_list_free(struct pstat_tracepoint *tps, size_t n)
+{
+	if (!tps)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(tps[i].name);
+	free(tps);
+}

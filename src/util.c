@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "util.h"
+
+static void *oom(void)
+{
+	msg_error("out of memory");
+	exit(125);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom();
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	return p ? p : oom();
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	return p ? p : oom();
+}
+
+void xgrow(void **p, size_t *alloc, size_t n, size_t sz)
+{
+	size_t want;
+
+	if (n <= *alloc)
+		return;
+	want = *alloc ? *alloc * 2 : 8;
+	if (want < n)
+		want = n;
+	if (want > SIZE_MAX / sz)
+		oom();
+	*p = xrealloc(*p, want * sz);
+	*alloc = want;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	return p ? p : oom();
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	return p ? p : oom();
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		oom();
+	return s;
+}
+
+int parse_u64_base(const char *s, int base, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	/* Base 0 would read a leading 0 as octal, which nobody means here. */
+	if (s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return s[2] ? parse_u64_base(s + 2, 16, max, out) : -EINVAL;
+	return parse_u64_base(s, 10, max, out);
+}
+
+char *read_file_at(int dirfd, const char *path)
+{
+	char buf[4096];
+	ssize_t n;
+	size_t len = 0;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len == sizeof(buf) - 1)
+			break;
+	}
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
+		return NULL;
+	}
+	buf[len] = '\0';
+	while (len && isspace((unsigned char)buf[len - 1]))
+		buf[--len] = '\0';
+	return xstrdup(buf);
+}
+
+char *read_file_str(const char *path)
+{
+	return read_file_at(AT_FDCWD, path);
+}
+
+char *str_trim(char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+bool str_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# Live tier: real counters on software events and tracepoints.
+
+load test_helper
+
+# The value of EVENT in a perf-style table on stdin (digits only).
+value_of() {
+	awk -v ev="$1" '$0 ~ (" " ev "( |$)") {
+		v = $1; gsub(/[^0-9.]/, "", v); print v; exit }'
+}
+
+@test "the table has perf's layout for software events" {
+	need_perf_events
+	command -v perf >/dev/null || skip "perf is not installed"
+	ev=task-clock,context-switches,cpu-migrations,page-faults
+	"$PSTAT" -e $ev true 2>"$BATS_TEST_TMPDIR/ours"
+	perf stat -e $ev true 2>"$BATS_TEST_TMPDIR/perf" ||
+		skip "perf stat cannot count here"
+	# same lines once the numbers are blanked out
+	norm() { sed -E 's/[0-9][0-9,.]*/N/g; s/[KMG]\/sec/\/sec/; s/ +/ /g' "$1"; }
+	diff <(norm "$BATS_TEST_TMPDIR/ours") <(norm "$BATS_TEST_TMPDIR/perf")
+	# and the same columns: '#' at the same offset on every row
+	diff <(awk '{print index($0, "#")}' "$BATS_TEST_TMPDIR/ours") \
+	     <(awk '{print index($0, "#")}' "$BATS_TEST_TMPDIR/perf")
+}
+
+@test "not supported events show as such and the run goes on" {
+	need_perf_events
+	if [ -e /sys/bus/event_source/devices/cpu ]; then
+		skip "this machine has a core PMU"
+	fi
+	run "$PSTAT" -e cycles,task-clock,instructions true
+	assert_success
+	assert_output --regexp '<not supported> +cycles'
+	assert_output --regexp '<not supported> +instructions'
+	assert_output --regexp 'msec task-clock'
+	# one hint line says why
+	run grep -c "no core PMU" <<<"$output"
+	assert_output 1
+}
+
+@test "page-faults agree with perf stat on the same program" {
+	need_perf_events
+	command -v perf >/dev/null || skip "perf is not installed"
+	t=$(prog toucher)
+	ours=$("$PSTAT" -e page-faults "$t" 4000 2>&1 | value_of page-faults)
+	theirs=$(perf stat -e page-faults "$t" 4000 2>&1 | value_of page-faults)
+	[ -n "$theirs" ] || skip "perf stat cannot count here"
+	# both see the 4000 touched pages plus the loader's own faults
+	[ "$ours" -ge 4000 ]
+	awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a - b; if (d < 0) d = -d;
+		exit !(d <= b * 0.05 + 10) }'
+}
+
+@test "task-clock agrees with perf stat on a spinning program" {
+	need_perf_events
+	command -v perf >/dev/null || skip "perf is not installed"
+	s=$(prog spinner)
+	ours=$("$PSTAT" -e task-clock "$s" 1 200 2>&1 | value_of task-clock)
+	theirs=$(perf stat -e task-clock "$s" 1 200 2>&1 | value_of task-clock)
+	[ -n "$theirs" ] || skip "perf stat cannot count here"
+	# 200 ms of spinning each; allow for a noisy machine
+	awk -v a="$ours" -v b="$theirs" 'BEGIN { exit !(a > 150 && b > 150 &&
+		a / b > 0.75 && a / b < 1.33) }'
+}
+
+@test "children are counted with inherit and not with -i" {
+	need_perf_events
+	s=$(prog spinner)
+	with=$("$PSTAT" -e task-clock "$s" 2 100 2>&1 | value_of task-clock)
+	without=$("$PSTAT" -i -e task-clock "$s" 2 100 2>&1 | value_of task-clock)
+	# two children spin 100 ms each; the parent only waits
+	awk -v w="$with" -v o="$without" 'BEGIN { exit !(w > 150 && o < 50) }'
+}
+
+@test "a tracepoint counts every write exactly" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	run "$PSTAT" -e syscalls:sys_enter_write "$w" 1000
+	assert_success
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 1000 ]
+}
+
+@test "tracepoint counts are exact across threads and forked children" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	# 500 writes x 4 threads x (2 children + parent)
+	run "$PSTAT" -e syscalls:sys_enter_write "$w" 500 4 2
+	assert_success
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 6000 ]
+	# without inherit only the first thread of the parent... and its
+	# threads created after exec are children of the counter too, so
+	# only check that fewer were counted
+	n=$("$PSTAT" -i -e syscalls:sys_enter_write "$w" 500 4 2 2>&1 |
+		value_of syscalls:sys_enter_write)
+	[ "$n" -lt 6000 ]
+}
+
+@test "a group of software events is read as one" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	run "$PSTAT" -e '{task-clock,syscalls:sys_enter_write}' "$w" 300
+	assert_success
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 300 ]
+	assert_output --regexp 'msec task-clock'
+}
+
+@test "msr/tsc/ counts (the PMU refuses exclusion bits; pstat retries)" {
+	need_perf_events
+	[ -e /sys/bus/event_source/devices/msr ] || skip "no msr PMU here"
+	run "$PSTAT" -e msr/tsc/ sleep 0.05
+	assert_success
+	v=$(value_of msr/tsc/ <<<"$output")
+	[ "${v%%.*}" -gt 1000000 ]
+}
+
+@test "a breakpoint counts writes to a variable" {
+	need_perf_events
+	b="$BATS_TEST_TMPDIR/bpvar"
+	cc -O1 -no-pie -o "$b" "$ROOT/tests/progs/bpvar.c" ||
+		skip "cannot build a non-PIE program"
+	addr=0x$(nm "$b" | awk '$3 == "target" { print $1 }')
+	run "$PSTAT" -e "mem:$addr:w" "$b" 777
+	assert_success
+	n=$(value_of "mem:$addr:w" <<<"$output")
+	# the loop's 777 stores, plus the few the kernel makes to the page
+	# at exec, which perf counts too
+	[ "$n" -ge 777 ] && [ "$n" -le 800 ]
+	if command -v perf >/dev/null; then
+		p=$(perf stat -e "mem:$addr:w" "$b" 777 2>&1 | value_of "mem:$addr:w")
+		[ -z "$p" ] || [ "$n" = "$p" ]
+	fi
+}
+
+@test "a multiplexed or not-counted value is never printed as counted" {
+	need_perf_events
+	# an event enabled only after the command ends is <not counted>
+	run "$PSTAT" -D 1000 -e task-clock true
+	assert_success
+	assert_output --regexp '<not counted> +task-clock'
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bats
+# Scaling of multiplexed readings and run statistics (src/stats.c).
+
+load test_helper
+
+@test "stats: scaling table" {
+	run_table scale scale.test
+}
+
+@test "stats: summaries, Welch's test and the t distribution" {
+	run_table stats stats.test
+}
+
+@test "stats: samples may come as separate arguments" {
+	run "$PT" stats 1 2 3 4
+	assert_success
+	assert_output "n=4 mean=2.5 stddev=1.290994449 stderr=0.6454972244 min=1 median=2.5 max=4 rel=25.81988897"
+	run "$PT" stats welch 5,5,5 7,7
+	assert_success
+	assert_output "t=-inf df=3 p=0 ci=[-2,-2]"
+}
+
+@test "stats: bad input fails with a message" {
+	run "$PT" scale 1 2
+	assert_failure
+	assert_output "error: expected VAL ENA RUN"
+	run "$PT" stats 1 nope
+	assert_failure
+	assert_output "error: bad number 'nope'"
+	run "$PT" stats welch 1,2
+	assert_failure
+	assert_output "error: expected welch A1,A2,... B1,B2,..."
+}

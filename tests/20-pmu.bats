@@ -1,0 +1,182 @@
+#!/usr/bin/env bats
+# sysfs PMUs (src/pmu.c) and tracepoints (src/tracepoint.c).
+
+load test_helper
+
+# The arm64-neoverse and vm-nopmu trees stand for a /sys whose PMU entries
+# are symlinks, but a checkout without symlink support stores each one as
+# a small file holding the link's target. Work on a copy where they are
+# real symlinks again, so the tests exercise what a real /sys has; the
+# hand-made tree joins the copy as "handmade".
+setup_file() {
+	local tree="$BATS_FILE_TMPDIR/sysfs" f
+	mkdir -p "$tree"
+	cp -R "$SYSFS/." "$tree/"
+	cp -R "$FIX/pmu-handmade" "$tree/handmade"
+	chmod -R u+w "$tree"
+	for f in "$tree"/arm64-neoverse/bus/event_source/devices/* \
+		"$tree"/vm-nopmu/bus/event_source/devices/*; do
+		if [ -f "$f" ] && [ ! -L "$f" ]; then
+			ln -sfn "$(cat "$f")" "$f"
+		fi
+	done
+	export PSTAT_TEST_FIXTURES="$tree"
+}
+
+@test "pmu: the symlinked trees really are symlinks" {
+	local d="$PSTAT_TEST_FIXTURES/arm64-neoverse/bus/event_source/devices"
+	[ -L "$d/armv8_pmuv3_0" ]
+	[ -d "$d/armv8_pmuv3_0/" ]
+	d="$PSTAT_TEST_FIXTURES/vm-nopmu/bus/event_source/devices"
+	[ -L "$d/msr" ]
+	[ -d "$d/msr/" ]
+}
+
+@test "pmu: table of encodings, formats, matches and aliases" {
+	run_table pmu pmu.test
+	assert_output --regexp '^[0-9]+ cases, 0 failed$'
+}
+
+@test "pmu: the argv form gives the same result as the table form" {
+	run "$PT" pmu intel-skylake 'cpu/event=0x3c,umask=1/'
+	assert_success
+	assert_output 'type=4 config=0x13c config1=0x0 config2=0x0'
+	run "$PT" pmu 'intel-skylake cpu/event=0x3c,umask=1/'
+	assert_success
+	assert_output 'type=4 config=0x13c config1=0x0 config2=0x0'
+}
+
+@test "pmu: an error prints its message and exits 1" {
+	run "$PT" pmu intel-skylake 'cpu/umask=0x1ff/'
+	assert_failure 1
+	assert_output "error: value 0x1ff too large for 'umask' of PMU 'cpu' (8 bits)"
+}
+
+@test "pmu: a tree given as a path works without PSTAT_TEST_FIXTURES" {
+	PSTAT_TEST_FIXTURES= run "$PT" pmu "$SYSFS/amd-zen3" 'cpu/event=0xfff/'
+	assert_success
+	assert_output 'type=4 config=0xf000000ff config1=0x0 config2=0x0'
+}
+
+# A FIFO in place of another PMU's files blocks whoever opens it, so a
+# lookup that finishes proves that it never looked there.
+@test "pmu: finding one PMU reads no other PMU" {
+	local tree="$BATS_TEST_TMPDIR/lazy" d
+	cp -R "$SYSFS/intel-skylake" "$tree"
+	chmod -R u+w "$tree"
+	d="$tree/bus/event_source/devices"
+	rm "$d/uncore_imc_0/type" "$d/power/events/energy-pkg"
+	mkfifo "$d/uncore_imc_0/type" "$d/power/events/energy-pkg"
+
+	run timeout 10 "$PT" pmu "$tree" 'cpu/event=0x3c/'
+	assert_success
+	assert_output 'type=4 config=0x3c config1=0x0 config2=0x0'
+	run timeout 10 "$PT" pmu match "$tree" uncore_imc_1
+	assert_success
+	assert_output 'uncore_imc_1 type=13'
+	run timeout 10 "$PT" pmu "$tree" 'uncore_cha/event=1/'
+	assert_success
+	assert_output 'uncore_cha_0: type=10 config=0x1 config1=0x0 config2=0x0'
+
+	# The trap works: asking for the PMU behind it does block.
+	run timeout 2 "$PT" pmu "$tree" 'uncore_imc_0/event=1/'
+	assert_failure 124
+}
+
+@test "pmu: the real /sys has the software PMU" {
+	[ -r /sys/bus/event_source/devices/software/type ] ||
+		skip "no readable /sys/bus/event_source/devices/software here"
+	run "$PT" pmu /sys 'software/config=9/'
+	assert_success
+	assert_output 'type=1 config=0x9 config1=0x0 config2=0x0'
+}
+
+TRACEFS="$FIX/tracefs"
+
+@test "tracepoint: a plain subsystem:event gives its id" {
+	run "$PT" tracepoint "$TRACEFS" sched:sched_switch
+	assert_success
+	assert_output 'sched:sched_switch 316'
+}
+
+@test "tracepoint: a glob in the event expands to every match, sorted" {
+	run "$PT" tracepoint "$TRACEFS" 'sched:sched_wak*'
+	assert_success
+	assert_output "$(printf '%s\n' 'sched:sched_wakeup 318' \
+		'sched:sched_waking 319')"
+}
+
+@test "tracepoint: files such as enable and filter are not events" {
+	run "$PT" tracepoint "$TRACEFS" 'sched:*'
+	assert_success
+	assert_output "$(printf '%s\n' 'sched:sched_switch 316' \
+		'sched:sched_wakeup 318' 'sched:sched_waking 319')"
+}
+
+@test "tracepoint: a glob in the subsystem expands too" {
+	run "$PT" tracepoint "$TRACEFS" '*:sys_enter_write*'
+	assert_success
+	assert_output "$(printf '%s\n' 'syscalls:sys_enter_write 671' \
+		'syscalls:sys_enter_writev 669')"
+}
+
+@test "tracepoint: globs in both parts; an event without id is skipped" {
+	run "$PT" tracepoint "$TRACEFS" '*:*'
+	assert_success
+	assert_output "$(printf '%s\n' 'sched:sched_switch 316' \
+		'sched:sched_wakeup 318' 'sched:sched_waking 319' \
+		'syscalls:sys_enter_read 673' 'syscalls:sys_enter_write 671' \
+		'syscalls:sys_enter_writev 669' 'syscalls:sys_exit_write 670')"
+}
+
+@test "tracepoint: character classes work like fnmatch" {
+	run "$PT" tracepoint "$TRACEFS" 'syscalls:sys_[e]nter_?ead'
+	assert_success
+	assert_output 'syscalls:sys_enter_read 673'
+}
+
+@test "tracepoint: no match is an error" {
+	run "$PT" tracepoint "$TRACEFS" sched:nope
+	assert_failure 1
+	assert_output "error: no tracepoint matches 'sched:nope'"
+	run "$PT" tracepoint "$TRACEFS" nosys:sched_switch
+	assert_failure 1
+	assert_output "error: no tracepoint matches 'nosys:sched_switch'"
+	run "$PT" tracepoint "$TRACEFS" 'noid:*'
+	assert_failure 1
+	assert_output "error: no tracepoint matches 'noid:*'"
+}
+
+@test "tracepoint: a spec that is not subsystem:event is invalid" {
+	run "$PT" tracepoint "$TRACEFS" sched
+	assert_failure 1
+	assert_output "error: cannot resolve 'sched': Invalid argument"
+	run "$PT" tracepoint "$TRACEFS" '..:sched'
+	assert_failure 1
+	assert_output "error: cannot resolve '..:sched': Invalid argument"
+	run "$PT" tracepoint "$TRACEFS" 'sched:'
+	assert_failure 1
+	assert_output "error: cannot resolve 'sched:': Invalid argument"
+}
+
+@test "tracepoint: a root without events/ cannot be read" {
+	run "$PT" tracepoint "$BATS_TEST_TMPDIR" sched:sched_switch
+	assert_failure 1
+	assert_output "error: cannot resolve 'sched:sched_switch': No such file or directory"
+}
+
+@test "tracepoint: the real tracefs resolves syscalls:sys_enter_write" {
+	need_tracepoint syscalls/sys_enter_write
+	local dir id
+	for dir in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -r "$dir/events/syscalls/sys_enter_write/id" ] && break
+	done
+	id=$(cat "$dir/events/syscalls/sys_enter_write/id")
+	run "$PT" tracepoint - syscalls:sys_enter_write
+	assert_success
+	assert_output "syscalls:sys_enter_write $id"
+	run "$PT" tracepoint - 'syscalls:sys_enter_writ*'
+	assert_success
+	assert_line "syscalls:sys_enter_write $id"
+	assert_line --regexp '^syscalls:sys_enter_writev [0-9]+$'
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env bats
+# libpfm4 names through pfm_encode (pstat-test pfm). Which PMUs libpfm4
+# detects depends on the CPU, so core events are picked at run time and
+# checked against sources that do not go through pfm.c: the kernel's
+# generic constants, libpfm4's own check_events example (another encoding
+# path) and the kernel's sysfs alias for "instructions".
+
+load test_helper
+
+# The first core PMU libpfm4 detects, or skip.
+core_pmu() {
+	"$PT" pfm --pmus | awk '$2 == "core" { print $1; exit }'
+}
+
+need_core_pmu() {
+	CORE_PMU=$(core_pmu)
+	[ -n "$CORE_PMU" ] || skip "libpfm4 detects no core PMU on this machine"
+	CORE_EVENT=$("$PT" pfm --first-core-event) ||
+		skip "no event of $CORE_PMU encodes without a umask"
+}
+
+# libpfm4's "perf" PMU (the generic perf_event names) is there wherever
+# the kernel has perf_event, unless LIBPFM_FORCE_PMU narrows detection.
+need_perf_pmu() {
+	"$PT" pfm --pmus | grep -q '^perf ' ||
+		skip "libpfm4 does not detect its perf PMU here"
+}
+
+# A field of a "type=.. config=.. ..." line.
+field() {
+	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"
+}
+
+# libpfm4's check_events example, built once, or skip: it encodes with
+# PFM_OS_NONE, not the perf_event path pfm.c takes.
+check_events() {
+	local bin="$BATS_RUN_TMPDIR/check_events" dir="$BATS_RUN_TMPDIR/shim"
+	local src=/usr/share/doc/libpfm4-dev/examples/check_events.c
+	if [ ! -x "$bin" ]; then
+		if [ ! -r "$src" ] && [ -r "$src.gz" ]; then
+			gzip -dc "$src.gz" >"$BATS_RUN_TMPDIR/check_events.c"
+			src="$BATS_RUN_TMPDIR/check_events.c"
+		fi
+		[ -r "$src" ] || return 1
+		# Debian ships the example but not its <perfmon/err.h>.
+		mkdir -p "$dir/perfmon"
+		echo '#include <err.h>' >"$dir/perfmon/err.h"
+		cc -I"$dir" -o "$bin" "$src" -lpfm 2>/dev/null || return 1
+	fi
+	"$bin" "$@"
+}
+
+@test "pfm: perf::PERF_COUNT_HW_CPU_CYCLES is PERF_TYPE_HARDWARE, config 0" {
+	need_perf_pmu
+	run "$PT" pfm perf::PERF_COUNT_HW_CPU_CYCLES
+	assert_success
+	assert_output --regexp '^type=0 config=0x0 config1=0x0 config2=0x0 exclude_user=0 exclude_kernel=0 exclude_hv=[01] pmu=perf$'
+}
+
+@test "pfm: perf:: generic names follow <linux/perf_event.h>" {
+	need_perf_pmu
+	# PERF_TYPE_SOFTWARE = 1, PERF_COUNT_SW_TASK_CLOCK = 1,
+	# PERF_COUNT_HW_INSTRUCTIONS = 1, PERF_COUNT_SW_CONTEXT_SWITCHES = 3.
+	run "$PT" pfm perf::PERF_COUNT_SW_TASK_CLOCK
+	assert_success
+	assert_output --partial 'type=1 config=0x1 '
+	run "$PT" pfm perf::PERF_COUNT_HW_INSTRUCTIONS
+	assert_success
+	assert_output --partial 'type=0 config=0x1 '
+	run "$PT" pfm perf::PERF_COUNT_SW_CONTEXT_SWITCHES
+	assert_success
+	assert_output --partial 'type=1 config=0x3 '
+}
+
+@test "pfm: :u excludes the kernel, :k excludes user space" {
+	need_perf_pmu
+	run "$PT" pfm perf::PERF_COUNT_HW_CPU_CYCLES:u
+	assert_success
+	assert_output --partial 'exclude_user=0 exclude_kernel=1 '
+	run "$PT" pfm perf::PERF_COUNT_HW_CPU_CYCLES:k
+	assert_success
+	assert_output --partial 'exclude_user=1 exclude_kernel=0 '
+}
+
+@test "pfm: an unknown name is ENOENT" {
+	run "$PT" pfm NO_SUCH_EVENT_PSTAT
+	assert_failure 1
+	assert_output "error: libpfm4 does not know event 'NO_SUCH_EVENT_PSTAT' (ENOENT)"
+	run "$PT" pfm no_such_pmu::CYCLES
+	assert_failure 1
+	assert_output "error: libpfm4 does not know event 'no_such_pmu::CYCLES' (ENOENT)"
+}
+
+@test "pfm: the perf PMU is detected and is not a core PMU" {
+	need_perf_pmu
+	run "$PT" pfm --pmus
+	assert_success
+	assert_line --regexp '^perf other '
+}
+
+@test "pfm: --first-core-event names an event of a detected core PMU" {
+	need_core_pmu
+	[[ "$CORE_EVENT" == "$CORE_PMU"::* ]]
+	run "$PT" pfm "$CORE_EVENT"
+	assert_success
+	assert_output --regexp "^type=[0-9]+ config=0x[0-9a-f]+ .* pmu=$CORE_PMU\$"
+}
+
+@test "pfm: a core event counts user and kernel by default, :u narrows" {
+	need_core_pmu
+	run "$PT" pfm "$CORE_EVENT"
+	assert_success
+	assert_output --partial 'exclude_user=0 exclude_kernel=0 '
+	run "$PT" pfm "$CORE_EVENT:u"
+	assert_success
+	assert_output --partial 'exclude_user=0 exclude_kernel=1 '
+	# The modifier changes the exclusion bits, not the event.
+	local plain u
+	plain=$("$PT" pfm "$CORE_EVENT")
+	u=$("$PT" pfm "$CORE_EVENT:u")
+	[ "$(field "$plain" config)" = "$(field "$u" config)" ]
+}
+
+@test "pfm: a bad umask is a libpfm4 error, not ENOENT" {
+	need_core_pmu
+	run "$PT" pfm "$CORE_EVENT:NO_SUCH_UMASK"
+	assert_failure 1
+	assert_output --partial "error: libpfm4 cannot encode '$CORE_EVENT:NO_SUCH_UMASK': "
+	refute_output --partial ENOENT
+}
+
+@test "pfm: instructions retired is event 0xc0 on x86 (kernel's encoding)" {
+	need_core_pmu
+	[ "$(uname -m)" = x86_64 ] || skip "event 0xc0 is x86's"
+	local name
+	case "$CORE_PMU" in
+	amd64_*) name="$CORE_PMU::RETIRED_INSTRUCTIONS" ;;
+	*) name="$CORE_PMU::INST_RETIRED:ANY_P" ;;
+	esac
+	run "$PT" pfm "$name"
+	assert_success
+	# arch/x86/events/{amd,intel}/core.c map PERF_COUNT_HW_INSTRUCTIONS
+	# to event 0xc0 (umask 0) on both vendors.
+	assert_output --partial ' config=0xc0 '
+	assert_output --partial "pmu=$CORE_PMU"
+	# Where the kernel exposes its core PMU, its alias must agree.
+	local alias=/sys/bus/event_source/devices/cpu/events/instructions
+	if [ -r "$alias" ]; then
+		grep -qi 'event=0x0*c0' "$alias"
+	fi
+}
+
+@test "pfm: core encodings agree with libpfm4's check_events example" {
+	need_core_pmu
+	[ "$(uname -m)" = x86_64 ] || skip "the mask below is x86's PERFEVTSEL"
+	local ev codes config
+	for ev in "$CORE_EVENT" "$CORE_EVENT:u"; do
+		run check_events "$ev"
+		[ "$status" -eq 0 ] ||
+			skip "cannot build or run libpfm4's check_events example"
+		codes=$(sed -n 's/^Codes *: *//p' <<<"$output" | awk '{ print $1 }')
+		[ -n "$codes" ]
+		run "$PT" pfm "$ev"
+		assert_success
+		config=$(field "$output" config)
+		# PFM_OS_NONE gives the whole PERFEVTSEL value; perf_event takes
+		# the event without USR (16), OS (17), INT (20) and EN (22),
+		# which it sets itself from the exclusion bits.
+		[ $((codes & ~0x530000)) -eq $((config)) ]
+	done
+}

@@ -1,0 +1,493 @@
+#!/usr/bin/env bats
+# The JSON and CSV printers on synthetic reports (pstat-test print):
+# schema validity, values and types, invalid UTF-8, perf's CSV layout,
+# quoting, write errors and independence from LC_NUMERIC.
+
+load test_helper
+load json_helper
+
+JSON_CASES="basic header notsupported multiplexed repeats badutf8
+	sep-in-name percpu attach signal huge interval"
+CSV_FORMATS="csv csv-semicolon csv-tab csv-multi csv=. csv=0"
+
+# Print CASE as FORMAT into $BATS_TEST_TMPDIR/CASE.FORMAT; echo the path.
+pt_print() {
+	local f="$BATS_TEST_TMPDIR/$2.$1"
+	"$PT" print "$1" "$2" >"$f" || return 1
+	echo "$f"
+}
+
+# pycheck FILE EXPR: EXPR over the parsed document d must be true. Python,
+# not jq, where exact 64-bit integers matter (jq 1.6 reads doubles).
+pycheck() {
+	"$JSON_PYTHON" - "$1" "$2" <<'EOF'
+import json
+import sys
+
+with open(sys.argv[1], encoding="utf-8") as f:
+    d = json.load(f)
+if not eval(sys.argv[2]):
+    sys.exit("false: %s" % sys.argv[2])
+EOF
+}
+
+# csv_records FILE SEP: each record of a CSV file as a JSON array, one a
+# line. Quotes are honoured (a quoted field may hold SEP, "" or a line
+# break); a stray quote fails. '#' comment lines and blank lines are
+# skipped, as in perf's "# started on" header. A one-character SEP is
+# also read with Python's csv module, which must agree.
+csv_records() {
+	"$JSON_PYTHON" - "$1" "$2" <<'EOF'
+import csv
+import io
+import json
+import sys
+
+path, sep = sys.argv[1], sys.argv[2]
+with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+    text = f.read()
+
+
+def die(msg, at):
+    sys.exit("%s: offset %d: %s" % (path, at, msg))
+
+
+records, i, n = [], 0, len(text)
+while i < n:
+    if text[i] == "\n" or text[i] == "#":
+        j = text.find("\n", i)
+        i = n if j < 0 else j + 1
+        continue
+    fields = []
+    while True:
+        if text.startswith('"', i):
+            parts, j = [], i + 1
+            while True:
+                k = text.find('"', j)
+                if k < 0:
+                    die("unterminated quote", i)
+                parts.append(text[j:k])
+                if text.startswith('"', k + 1):
+                    parts.append('"')
+                    j = k + 2
+                    continue
+                i = k + 1
+                break
+            fields.append("".join(parts))
+            if text.startswith(sep, i):
+                i += len(sep)
+                continue
+            if i == n or text[i] == "\n":
+                i += 1
+                break
+            die("text after a closing quote", i)
+        kn = text.find("\n", i)
+        kn = n if kn < 0 else kn
+        ks = text.find(sep, i, kn)
+        end = ks < 0
+        field = text[i:kn] if end else text[i:ks]
+        if '"' in field:
+            die("quote inside an unquoted field", i)
+        fields.append(field)
+        i = kn + 1 if end else ks + len(sep)
+        if end:
+            break
+    records.append(fields)
+
+if len(sep) == 1:
+    body = "".join(l for l in io.StringIO(text, newline="")
+                   if l.strip("\r\n") and not l.startswith("#"))
+    theirs = list(csv.reader(io.StringIO(body, newline=""),
+                             delimiter=sep, strict=True))
+    if theirs != records:
+        sys.exit("%s: csv module disagrees:\n%r\n%r" % (path, theirs, records))
+for r in records:
+    print(json.dumps(r))
+EOF
+}
+
+# The field count every CSV record of CASE must have: perf's 7, one more
+# for each leading column (time, CPU, thread) and for -r's noise column.
+csv_width() {
+	case "$1" in
+	repeats | badutf8 | sep-in-name | percpu | interval) echo 8 ;;
+	*) echo 7 ;;
+	esac
+}
+
+# A locale whose decimal point is ',': installed, or built privately
+# with localedef (LOCPATH) when the locale sources are there.
+comma_locale() {
+	local l dir="$BATS_FILE_TMPDIR/locale"
+
+	for l in $(locale -a 2>/dev/null); do
+		if [ "$(LC_ALL=$l /usr/bin/printf '%.1f' 1.5 2>/dev/null)" = 1,5 ]; then
+			echo "$l"
+			return 0
+		fi
+	done
+	command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/de_DE ] ||
+		return 1
+	mkdir -p "$dir"
+	[ -d "$dir/de_DE.UTF-8" ] ||
+		localedef -i de_DE -f UTF-8 "$dir/de_DE.UTF-8" >/dev/null 2>&1 ||
+		[ -d "$dir/de_DE.UTF-8" ] || return 1
+	export LOCPATH="$dir"
+	[ "$(LC_ALL=de_DE.UTF-8 /usr/bin/printf '%.1f' 1.5 2>/dev/null)" = 1,5 ] ||
+		return 1
+	echo de_DE.UTF-8
+}
+
+@test "schemas are valid JSON Schema 2020-12 documents" {
+	need_jsonschema
+	for s in "$ROOT"/schema/pstat*.schema.json; do
+		"$JSON_PYTHON" -c '
+import json, sys
+from jsonschema import Draft202012Validator
+s = json.load(open(sys.argv[1]))
+assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+Draft202012Validator.check_schema(s)' "$s"
+	done
+}
+
+@test "json: every case is valid against pstat.schema.json" {
+	files=()
+	for c in $JSON_CASES; do
+		files+=("$(pt_print json "$c")")
+	done
+	validate_json_files "$ROOT/schema/pstat.schema.json" "${files[@]}"
+}
+
+@test "json: dry run and list are valid against their schemas" {
+	f=$(pt_print json dryrun)
+	validate_json "$f" "$ROOT/schema/pstat-dryrun.schema.json"
+	f=$(pt_print json list)
+	validate_json "$f" "$ROOT/schema/pstat-list.schema.json"
+}
+
+@test "json: the schema rejects what pstat must not write" {
+	f=$(pt_print json basic)
+	d="$BATS_TEST_TMPDIR"
+	jq '.counters[0].value = "0.63"' "$f" >"$d/string-value.json"
+	jq '.counters[1].status = "not_counted"' "$f" >"$d/value-not-null.json"
+	jq '.type = "interval"' "$f" >"$d/no-interval.json"
+	jq 'del(.counters[0].note)' "$f" >"$d/missing-note.json"
+	jq '.counters[0].extra = 1' "$f" >"$d/extra-key.json"
+	for bad in string-value value-not-null no-interval missing-note \
+		extra-key; do
+		run validate_json "$d/$bad.json"
+		assert_failure
+		assert_output --partial "$bad.json:1: "
+	done
+}
+
+@test "json: a run document is indented and ends with a newline" {
+	f=$(pt_print json basic)
+	[ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ]
+	[ "$(wc -l <"$f")" -gt 10 ]
+	[ "$(head -c 1 "$f")" = "{" ]
+}
+
+@test "json: top-level fields" {
+	f=$(pt_print json basic)
+	run jq -c '[.schema, .type, (.pstat_version | type), .kernel, .cpu_model,
+		.perf_event_paranoid, .command, .target, .started_at, .runs,
+		.exit, .time]' "$f"
+	assert_success
+	assert_output '["pstat/1","summary","string","6.1.0-test-amd64","Test CPU @ 2.00GHz",2,["./workload","20000000"],{"kind":"command","pids":[31337],"tids":[],"cpus":[]},"2026-11-22T06:09:00.123456Z",1,{"status":0,"signal":null},{"elapsed_ns":1254321,"user_ns":400000,"sys_ns":200000}]'
+}
+
+@test "json: counters carry numbers, and doubles read back exactly" {
+	f=$(pt_print json basic)
+	run jq -c '.counters[] | [.event, (.value | type), (.raw | type),
+		.unit, .running_pct, .metric.name]' "$f"
+	assert_success
+	assert_line --index 0 '["task-clock","number","number","msec",100,"CPUs utilized"]'
+	assert_line --index 5 '["power/energy-pkg/","number","number","Joules",100,null]'
+	pycheck "$f" 'd["counters"][0]["value"] == 0.634812'
+	pycheck "$f" 'd["counters"][0]["metric"]["value"] == 0.5061'
+	pycheck "$f" 'd["counters"][4]["metric"] == {"name": "of all branches", "value": 2.345678, "unit": "%"}'
+	pycheck "$f" 'all(type(c["raw"]) is int for c in d["counters"])'
+}
+
+@test "json: 64-bit counts and non-finite metrics" {
+	f=$(pt_print json huge)
+	validate_json "$f"
+	pycheck "$f" 'd["counters"][0]["raw"] == 18446744073709551615.0'
+	pycheck "$f" 'd["counters"][0]["metric"]["value"] is None'
+	pycheck "$f" 'd["counters"][1]["value"] == 2.3283064365386963e-10'
+	pycheck "$f" 'd["counters"][2]["raw"] == 9007199254740993'
+	pycheck "$f" 'd["counters"][2]["time_enabled_ns"] == 9223372036854775807'
+}
+
+@test "json: not supported, errors and notes" {
+	f=$(pt_print json notsupported)
+	run jq -c '.counters[] | [.event, .status, .value, .error, .note]' "$f"
+	assert_success
+	assert_output - <<'EOF'
+["cycles","not_supported",null,{"errno":"EOPNOTSUPP","message":"Operation not supported"},null]
+["task-clock","counted",0.5,null,"kernel excluded"]
+["msr/tsc/","error",null,{"errno":"EACCES","message":"Permission denied"},null]
+["cpu/nonsense/","not_supported",null,null,null]
+EOF
+}
+
+@test "json: multiplexed and not counted" {
+	f=$(pt_print json multiplexed)
+	run jq -c '.counters[] | [.status, .value, .raw, .time_enabled_ns,
+		.time_running_ns, .running_pct]' "$f"
+	assert_success
+	assert_output - <<'EOF'
+["multiplexed",200000000,100000000,2000000,1000000,50]
+["multiplexed",300000000,150000000,2000000,1000000,50]
+["multiplexed",3000001,999999,3000000,1000000,33.333333333333336]
+["not_counted",null,0,2000000,0,0]
+EOF
+	run jq -c '[.counters[].group]' "$f"
+	assert_output '[0,0,1,2]'
+}
+
+@test "json: repeats carry samples and statistics" {
+	f=$(pt_print json repeats)
+	run jq -c '[.runs, .exit, .time.mean, .time.stddev, .time.median]' "$f"
+	assert_output '[3,{"status":1,"signal":null,"runs":[0,0,1]},1250000,50000,1250000]'
+	pycheck "$f" 'd["counters"][0]["samples"] == [0.61, 0.53, 0.65]'
+	pycheck "$f" 'd["counters"][0]["value"] == d["counters"][0]["mean"]'
+	pycheck "$f" 'd["counters"][1]["stderr"] == 0.33333333333333331'
+	pycheck "$f" '"samples" not in d["counters"][2]'
+}
+
+@test "json: invalid UTF-8 becomes U+FFFD, never a broken document" {
+	f=$(pt_print json badutf8)
+	validate_json "$f"
+	jq . "$f" >/dev/null
+	pycheck "$f" 'd["command"] == ["./prog", "caf\ufffd", "line1\nline2", "\ufffd" * 3, "\ufffd" * 2, "\ufffd" * 2, "ok \u20ac"]'
+	pycheck "$f" 'd["cpu_model"] == "Bad \ufffd CPU"'
+	pycheck "$f" '[c["thread"] for c in d["counters"]] == ["caf\ufffd-101"] * 2'
+	pycheck "$f" 'd["counters"][1]["event"] == "name\ufffd\ufffd"'
+	pycheck "$f" 'd["counters"][1]["note"] == "bad \ufffd note"'
+	# The line break is escaped, not written raw.
+	grep -q 'line1\\nline2' "$f"
+}
+
+@test "json: attaching has no command" {
+	f=$(pt_print json attach)
+	run jq -c '[.command, .target, .kernel, .cpu_model]' "$f"
+	assert_output '[null,{"kind":"pid","pids":[4242,4243],"tids":[4242,4250,4251],"cpus":[]},null,null]'
+}
+
+@test "json: a signal is named" {
+	f=$(pt_print json signal)
+	run jq -c '.exit' "$f"
+	assert_output '{"status":143,"signal":"SIGTERM"}'
+}
+
+@test "json: per-CPU rows" {
+	f=$(pt_print json percpu)
+	run jq -c '[.target.kind, .target.cpus, [.counters[].cpu],
+		[.counters[].status]]' "$f"
+	assert_output '["system",[0,1,2,3],[0,1,2,3],["counted","counted","counted","not_counted"]]'
+}
+
+@test "json: intervals are JSON Lines ending with the summary" {
+	f=$(pt_print json interval)
+	validate_json "$f"
+	[ "$(wc -l <"$f")" = 4 ]
+	while IFS= read -r line; do
+		jq -e . <<<"$line" >/dev/null
+	done <"$f"
+	run jq -c '[.type, .interval, .exit]' "$f"
+	assert_output - <<'EOF'
+["interval",{"index":1,"start_ns":0,"end_ns":100220457,"partial":false},null]
+["interval",{"index":2,"start_ns":100220457,"end_ns":200594992,"partial":false},null]
+["interval",{"index":3,"start_ns":200594992,"end_ns":302344354,"partial":true},null]
+["summary",null,{"status":0,"signal":null}]
+EOF
+}
+
+@test "json: dry run attr fields are hex strings" {
+	f=$(pt_print json dryrun)
+	run jq -c '.events[] | [.name, .resolver, .group, .leader,
+		.attr.type, .attr.config, .attr.config1, .attr.config2]' "$f"
+	assert_output - <<'EOF'
+["cycles","generic",0,true,0,"0x0","0x0","0x0"]
+["instructions:u","libpfm4",1,true,0,"0x1","0x0","0x0"]
+["sched:sched_switch","tracepoint",1,false,2,"0x1234","0x0","0x0"]
+["r1c2","raw",2,true,4,"0x1c2","0xffffffffffffffff","0x8000000000000000"]
+["mem:0x7ffd12345678:rw","breakpoint",3,true,5,"0x0","0x7ffd12345678","0x8"]
+["power/energy-pkg/","sysfs",4,true,23,"0x2","0x0","0x0"]
+["bad� name","sysfs",5,true,23,"0x2","0x0","0x0"]
+EOF
+	run jq -c '.events[4].attr | [.bp_type, .bp_addr, .bp_len,
+		.exclude_user, .exclude_kernel]' "$f"
+	assert_output '[3,"0x7ffd12345678",8,true,false]'
+	run jq -c '.events[3].attr | [.exclude_host, .exclude_idle,
+		.exclusive, .pinned]' "$f"
+	assert_output '[true,true,true,false]'
+	pycheck "$f" 'd["events"][5]["scale"] == 2.3283064365386962890625e-10'
+	pycheck "$f" 'd["events"][6]["pmu"] is None and d["events"][6]["unit"] == ""'
+}
+
+@test "json: list" {
+	f=$(pt_print json list)
+	run jq -c '[.schema, .core_pmu_exposed, (.pmus | length),
+		(.events | length), .pmus[3], .events[5], .events[0].umasks]' "$f"
+	assert_output '["pstat-list/1",true,4,7,{"name":"skl","source":"libpfm4","type":-1,"kernel_exposed":true,"is_core":true},{"section":"libpfm4","pmu":"skl","name":"skl::INST_RETIRED","desc":"Instructions retired","unit":null,"encoding":"0xc0","umasks":["ANY_P","PREC_DIST"]},[]]'
+}
+
+@test "a write error is reported, not ignored" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	for c in "json basic" "json interval" "json dryrun" "json list" \
+		"csv basic" "csv interval"; do
+		run "$PT" print $c /dev/full
+		assert_failure 1
+		assert_output --partial "No space left on device"
+	done
+}
+
+@test "csv: perf's seven fields, values and metrics" {
+	f=$(pt_print csv basic)
+	assert_equal "$(cat "$f")" "$(cat <<'EOF'
+0.63,msec,task-clock,634812,100.00,0.506,CPUs utilized
+0,,context-switches,634812,100.00,0.000,/sec
+50,,page-faults,634812,100.00,77.713,K/sec
+1234567,,instructions,634812,100.00,0.95,insn per cycle
+4321,,branch-misses,634812,100.00,2.35,of all branches
+1.25,Joules,power/energy-pkg/,634812,100.00,,
+EOF
+)"
+}
+
+@test "csv: not supported and not counted as perf writes them" {
+	f=$(pt_print csv notsupported)
+	assert_equal "$(cat "$f")" "$(cat <<'EOF'
+<not supported>,,cycles,0,100.00,,
+0.50,msec,task-clock,500000,100.00,0.400,CPUs utilized
+<not counted>,,msr/tsc/,0,100.00,,
+<not supported>,,cpu/nonsense/,0,100.00,,
+EOF
+)"
+	f=$(pt_print csv multiplexed)
+	assert_equal "$(cat "$f")" "$(cat <<'EOF'
+200000000,,cycles,1000000,50.00,,
+300000000,,instructions,1000000,50.00,1.50,insn per cycle
+3000001,,branches,1000000,33.33,,
+<not counted>,,cache-misses,0,100.00,,
+EOF
+)"
+}
+
+@test "csv: repeats add perf's noise column after the event" {
+	f=$(pt_print csv repeats)
+	assert_equal "$(cat "$f")" "$(cat <<'EOF'
+0.60,msec,task-clock,5.91%,596667,100.00,0.477,CPUs utilized
+49,,page-faults,0.68%,596667,100.00,82.680,K/sec
+<not supported>,,cycles,0.00%,0,100.00,,
+EOF
+)"
+}
+
+@test "csv: intervals lead with perf's padded timestamps, then summary" {
+	f=$(pt_print csv interval)
+	assert_equal "$(cat "$f")" "$(cat <<'EOF'
+     0.100220457,0.97,msec,task-clock,969426,100.00,0.010,CPUs utilized
+     0.100220457,45,,page-faults,969426,100.00,46.420,K/sec
+     0.200594992,<not counted>,msec,task-clock,0,100.00,,
+     0.200594992,<not counted>,,page-faults,0,100.00,,
+     0.302344354,0.06,msec,task-clock,63283,100.00,0.001,CPUs utilized
+     0.302344354,2,,page-faults,63283,100.00,31.600,K/sec
+         summary,1.03,msec,task-clock,1032709,100.00,0.003,CPUs utilized
+         summary,47,,page-faults,1032709,100.00,45.510,K/sec
+EOF
+)"
+}
+
+@test "csv: per-CPU and per-thread columns" {
+	f=$(pt_print csv percpu)
+	run cut -d, -f1-2 "$f"
+	assert_output - <<'EOF'
+CPU0,11.78
+CPU1,11.87
+CPU2,0.01
+CPU3,<not counted>
+EOF
+	f=$(pt_print csv-semicolon badutf8)
+	run cut -d';' -f1,4 "$f"
+	assert_line --index 0 $'caf\xe9-101;task-clock'
+}
+
+@test "csv: every record of every case has the same field count" {
+	for fmt in $CSV_FORMATS; do
+		case "$fmt" in
+		csv) sep=, ;;
+		csv-semicolon) sep=';' ;;
+		csv-tab) sep=$'\t' ;;
+		csv-multi) sep=:: ;;
+		csv=*) sep=${fmt#csv=} ;;
+		esac
+		for c in $JSON_CASES; do
+			f=$(pt_print "$fmt" "$c")
+			csv_records "$f" "$sep" >"$f.rec"
+			run jq -sc 'map(length) | unique' "$f.rec"
+			assert_output "[$(csv_width "$c")]"
+		done
+	done
+}
+
+@test "csv: a field holding the separator, a quote or a line break is quoted" {
+	f=$(pt_print csv sep-in-name)
+	assert_equal "$(cat "$f")" "$(cat <<'EOF'
+"my,comm-17",3,,"a,b",1000,100.00,,
+tab	comm-18,4.00,u;nit,x;y,1000,100.00,,
+plain-19,5,,"quo""te",1000,100.00,,
+a::b-20,6,,"new
+line",1000,100.00,1.500,"per, thing"
+EOF
+)"
+	for fmt in csv csv-semicolon csv-tab csv-multi; do
+		case "$fmt" in
+		csv) sep=, ;;
+		csv-semicolon) sep=';' ;;
+		csv-tab) sep=$'\t' ;;
+		csv-multi) sep=:: ;;
+		esac
+		f=$(pt_print "$fmt" sep-in-name)
+		csv_records "$f" "$sep" >"$f.rec"
+		run jq -sc 'map([.[0], .[2], .[3], .[7]])' "$f.rec"
+		assert_output '[["my,comm-17","","a,b",""],["tab\tcomm-18","u;nit","x;y",""],["plain-19","","quo\"te",""],["a::b-20","","new\nline","per, thing"]]'
+	done
+}
+
+@test "csv: a separator that occurs in numbers still splits right" {
+	f=$(pt_print csv=. basic)
+	run head -n 1 "$f"
+	assert_output '"0.63".msec.task-clock.634812."100.00"."0.506".CPUs utilized'
+}
+
+@test "csv: the started-on header is perf's" {
+	f="$BATS_TEST_TMPDIR/header.csv"
+	TZ=UTC "$PT" print csv header >"$f"
+	assert_equal "$(sed -n 1,3p "$f")" "$(cat <<'EOF'
+# started on Sun Nov 22 06:09:00 2026
+
+0.63,msec,task-clock,634812,100.00,0.506,CPUs utilized
+EOF
+)"
+	[ "$(grep -c '^# started on' "$f")" = 1 ]
+}
+
+@test "json and csv ignore a locale with a decimal comma" {
+	loc=$(comma_locale) || skip "no locale with a decimal comma (install locales, or localedef de_DE.UTF-8)"
+	for fmt in json csv csv-semicolon; do
+		for c in $JSON_CASES; do
+			LC_ALL=C "$PT" print "$fmt" "$c" >"$BATS_TEST_TMPDIR/c"
+			LC_ALL=$loc "$PT" print "$fmt" "$c" >"$BATS_TEST_TMPDIR/l"
+			cmp "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/l"
+		done
+	done
+	for c in dryrun list; do
+		LC_ALL=C "$PT" print json "$c" >"$BATS_TEST_TMPDIR/c"
+		LC_ALL=$loc "$PT" print json "$c" >"$BATS_TEST_TMPDIR/l"
+		cmp "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/l"
+	done
+}

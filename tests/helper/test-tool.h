@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_TEST_TOOL_H
+#define PSTAT_TEST_TOOL_H
+
+/*
+ * tests/pstat-test: drives pstat's pure layers from bats (git's
+ * test-tool). Each t_* command takes its own arguments.
+ *
+ * "pstat-test table CMD FILE" runs a data table in jq's test format:
+ * groups of lines separated by blank lines; the first line is the input,
+ * the following lines the expected output of "pstat-test CMD <input>"
+ * (stdout, then "error: <msg>" for a failure). Lines starting with '#'
+ * are comments.
+ */
+
+int t_evspec(int argc, char **argv);
+int t_scale(int argc, char **argv);
+int t_read(int argc, char **argv);
+int t_stats(int argc, char **argv);
+int t_pmu(int argc, char **argv);
+int t_tracepoint(int argc, char **argv);
+int t_legacy(int argc, char **argv);
+int t_encode(int argc, char **argv);
+int t_pfm(int argc, char **argv);
+int t_print(int argc, char **argv);
+
+#endif
