@@ -19,15 +19,15 @@
 /* One pmus_find() result, remembered whether it succeeded or not. */
 struct pmus_slot {
 	char *name;
-	struct pstat_pmu *pmu;      /* NULL when loading failed */
-	int err;                    /* errno of the failed load */
+	struct pstat_pmu *pmu; /* NULL when loading failed */
+	int err; /* errno of the failed load */
 };
 
 struct pstat_pmus {
-	char *devices;              /* <root>/bus/event_source/devices */
+	char *devices; /* <root>/bus/event_source/devices */
 	struct pmus_slot *slots;
 	size_t nslots, aslots;
-	char **names;               /* directory listing, once scanned */
+	char **names; /* directory listing, once scanned */
 	size_t nnames;
 	bool scanned;
 };
@@ -219,15 +219,16 @@ int pmu_format_parse(const char *text, struct pstat_pmu_format *f,
 					 "bad bit range %lu-%lu in format '%s'",
 					 lo, hi, text);
 		if (n == PMU_FORMAT_MAX_RANGES)
-			return error_set(err, -1,
-					 "more than %d bit ranges in format '%s'",
-					 PMU_FORMAT_MAX_RANGES, text);
+			return error_set(
+				err, -1,
+				"more than %d bit ranges in format '%s'",
+				PMU_FORMAT_MAX_RANGES, text);
 		mask = (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1))
 		       << lo;
 		if (seen & mask)
-			return error_set(err, -1,
-					 "overlapping bit ranges in format '%s'",
-					 text);
+			return error_set(
+				err, -1,
+				"overlapping bit ranges in format '%s'", text);
 		seen |= mask;
 		f->ranges[n].lo = (uint8_t)lo;
 		f->ranges[n].hi = (uint8_t)hi;
@@ -647,8 +648,8 @@ const struct pstat_pmu_format *pmu_format_find(const struct pstat_pmu *pmu,
 
 	if (!pmu->nformats)
 		return NULL;
-	return bsearch(&key, pmu->formats, pmu->nformats,
-		       sizeof(*pmu->formats), cmp_format);
+	return bsearch(&key, pmu->formats, pmu->nformats, sizeof(*pmu->formats),
+		       cmp_format);
 }
 
 const struct pstat_pmu_alias *pmu_alias_find(const struct pstat_pmu *pmu,

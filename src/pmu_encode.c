@@ -19,22 +19,24 @@
 #define PMU_ALIAS_MAX_DEPTH 8
 
 static const char *const builtin_terms[] = {
-	"config", "config1", "config2", "name",
+	"config",
+	"config1",
+	"config2",
+	"name",
 };
 
 /* "unknown term" lists what would have worked, like perf does. */
-static int unknown_term(const struct pstat_pmu *pmu, const char *key,
-			long off, struct pstat_error *err)
+static int unknown_term(const struct pstat_pmu *pmu, const char *key, long off,
+			struct pstat_error *err)
 {
 	char list[384];
 	size_t len = 0;
 
 	list[0] = '\0';
-	for (size_t i = 0; i < pmu->nformats + ARRAY_SIZE(builtin_terms);
-	     i++) {
+	for (size_t i = 0; i < pmu->nformats + ARRAY_SIZE(builtin_terms); i++) {
 		const char *t = i < pmu->nformats ?
-				pmu->formats[i].name :
-				builtin_terms[i - pmu->nformats];
+					pmu->formats[i].name :
+					builtin_terms[i - pmu->nformats];
 		int w = snprintf(list + len, sizeof(list) - len, "%s%s",
 				 len ? ", " : "", t);
 
@@ -53,9 +55,8 @@ static int unknown_term(const struct pstat_pmu *pmu, const char *key,
  * The value of a term: 1 without '=', else decimal or 0x hex. bits is the
  * width of the field it goes to, for the message when it overflows.
  */
-static int term_value(const struct pstat_pmu *pmu,
-		      const struct pstat_term *t, long off, int bits,
-		      uint64_t *v, struct pstat_error *err)
+static int term_value(const struct pstat_pmu *pmu, const struct pstat_term *t,
+		      long off, int bits, uint64_t *v, struct pstat_error *err)
 {
 	int r;
 
@@ -65,14 +66,15 @@ static int term_value(const struct pstat_pmu *pmu,
 	}
 	r = parse_u64(t->val, UINT64_MAX, v);
 	if (r == -ERANGE)
-		return error_set(err, off,
-				 "value %s too large for '%s' of PMU '%s' (%d bit%s)",
-				 t->val, t->key, pmu->name, bits,
-				 bits == 1 ? "" : "s");
+		return error_set(
+			err, off,
+			"value %s too large for '%s' of PMU '%s' (%d bit%s)",
+			t->val, t->key, pmu->name, bits, bits == 1 ? "" : "s");
 	if (r)
-		return error_set(err, off,
-				 "invalid value '%s' for '%s' of PMU '%s' (expected decimal or 0x hex)",
-				 t->val, t->key, pmu->name);
+		return error_set(
+			err, off,
+			"invalid value '%s' for '%s' of PMU '%s' (expected decimal or 0x hex)",
+			t->val, t->key, pmu->name);
 	return 0;
 }
 
@@ -100,8 +102,7 @@ static int encode_terms(const struct pstat_pmu *pmu,
 
 static int encode_alias(const struct pstat_pmu *pmu,
 			const struct pstat_pmu_alias *a, long off, int depth,
-			struct pstat_pmu_encoding *enc,
-			struct pstat_error *err)
+			struct pstat_pmu_encoding *enc, struct pstat_error *err)
 {
 	struct pstat_error sub;
 	struct pstat_term *terms;
@@ -109,9 +110,10 @@ static int encode_alias(const struct pstat_pmu *pmu,
 	int r;
 
 	if (depth >= PMU_ALIAS_MAX_DEPTH)
-		return error_set(err, off,
-				 "alias '%s' of PMU '%s' nests more than %d deep",
-				 a->name, pmu->name, PMU_ALIAS_MAX_DEPTH);
+		return error_set(
+			err, off,
+			"alias '%s' of PMU '%s' nests more than %d deep",
+			a->name, pmu->name, PMU_ALIAS_MAX_DEPTH);
 	if (evspec_parse_terms(a->terms, &terms, &n, &sub))
 		return error_set(err, off,
 				 "cannot parse alias '%s' of PMU '%s': %s",
@@ -129,9 +131,8 @@ static int encode_alias(const struct pstat_pmu *pmu,
 	return 0;
 }
 
-static int encode_term(const struct pstat_pmu *pmu,
-		       const struct pstat_term *t, long off, int depth,
-		       struct pstat_pmu_encoding *enc,
+static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
+		       long off, int depth, struct pstat_pmu_encoding *enc,
 		       struct pstat_error *err)
 {
 	const struct pstat_pmu_format *f;
@@ -144,9 +145,10 @@ static int encode_term(const struct pstat_pmu *pmu,
 				 pmu->name);
 	if (!strcmp(t->key, "name")) {
 		if (!t->val || !*t->val)
-			return error_set(err, off,
-					 "term 'name' of PMU '%s' needs a value",
-					 pmu->name);
+			return error_set(
+				err, off,
+				"term 'name' of PMU '%s' needs a value",
+				pmu->name);
 		free(enc->name);
 		enc->name = xstrdup(t->val);
 		return 0;
@@ -180,15 +182,17 @@ static int encode_term(const struct pstat_pmu *pmu,
 		const char *hex = t->key + 1;
 
 		if (t->val)
-			return error_set(err, off,
-					 "raw term '%s' of PMU '%s' takes no value",
-					 t->key, pmu->name);
+			return error_set(
+				err, off,
+				"raw term '%s' of PMU '%s' takes no value",
+				t->key, pmu->name);
 		if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
 			hex += 2;
 		if (parse_u64_base(hex, 16, UINT64_MAX, &v))
-			return error_set(err, off,
-					 "value 0x%s too large for 'config' of PMU '%s' (64 bits)",
-					 hex, pmu->name);
+			return error_set(
+				err, off,
+				"value 0x%s too large for 'config' of PMU '%s' (64 bits)",
+				hex, pmu->name);
 		enc->config[0] = v;
 		return 0;
 	}

@@ -94,8 +94,7 @@ static int add_event(int sysfd, const char *sys, const char *ev,
  * glob characters is looked up directly instead of listing the directory.
  */
 static int each_match(int dirfd, const char *sub, const char *pattern,
-		      int (*fn)(int fd, const char *name, void *arg),
-		      void *arg)
+		      int (*fn)(int fd, const char *name, void *arg), void *arg)
 {
 	struct dirent *de;
 	DIR *d;

@@ -3,11 +3,12 @@
 
 load test_helper
 
-# The arm64-neoverse and vm-nopmu trees stand for a /sys whose PMU entries
-# are symlinks, but a checkout without symlink support stores each one as
-# a small file holding the link's target. Work on a copy where they are
-# real symlinks again, so the tests exercise what a real /sys has; the
-# hand-made tree joins the copy as "handmade".
+# The tables name trees relative to PSTAT_TEST_FIXTURES: a copy of the
+# fixtures with the hand-made tree joined as "handmade". The arm64-neoverse
+# and vm-nopmu trees stand for a /sys whose PMU entries are symlinks; a
+# checkout without symlink support stores each as a small file holding the
+# link's target, so the copy turns any such file back into a symlink and
+# the tests exercise what a real /sys has either way.
 setup_file() {
 	local tree="$BATS_FILE_TMPDIR/sysfs" f
 	mkdir -p "$tree"

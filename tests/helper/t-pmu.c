@@ -179,7 +179,8 @@ static const struct pstat_pmu *find(struct pstat_pmus *pmus, const char *name)
 
 	if (!pmu)
 		fail(errno == ENOENT ? "unknown PMU '%s'" :
-				       "cannot read PMU '%s': %m", name);
+				       "cannot read PMU '%s': %m",
+		     name);
 	return pmu;
 }
 
