@@ -230,34 +230,33 @@ static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
 static int parse_pid_list(const char *opt, const char *s, pid_t **out,
 			  size_t *n)
 {
-	char *copy = xstrdup(s), *save = NULL;
 	size_t alloc = 0;
 
 	*out = NULL;
 	*n = 0;
-	for (char *t = strtok_r(copy, ",", &save); t;
-	     t = strtok_r(NULL, ",", &save)) {
+	for (const char *p = s;; p++) {
+		const char *end = strchrnul(p, ',');
+		char *item = xstrndup(p, (size_t)(end - p));
 		uint64_t v;
-		int r = parse_u64(t, INT_MAX, &v);
+		int r = parse_u64(item, INT_MAX, &v);
 
 		if (r || v == 0) {
-			msg_error("invalid %s value '%s': %s", opt, t,
+			msg_error("invalid %s value '%s' in '%s': %s", opt,
+				  item, s,
 				  r == -ERANGE ? "out of range"
 					       : "not a process id");
-			free(copy);
+			free(item);
 			free(*out);
 			*out = NULL;
 			return -1;
 		}
+		free(item);
 		xgrow((void **)out, &alloc, *n + 1, sizeof(**out));
 		(*out)[(*n)++] = (pid_t)v;
+		if (!*end)
+			return 0;
+		p = end;
 	}
-	free(copy);
-	if (!*n) {
-		msg_error("empty %s list", opt);
-		return -1;
-	}
-	return 0;
 }
 
 /* Whether pid is a kernel thread (PF_KTHREAD in /proc/PID/stat flags). */
@@ -265,7 +264,7 @@ static int is_kernel_thread(pid_t pid)
 {
 	char path[64], *st, *p;
 	unsigned long flags = 0;
-	int field = 3;
+	int field = 2;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	st = read_file_str(path);
@@ -542,6 +541,7 @@ int main(int argc, char **argv)
 	cfg.ntids = t.ntids;
 	cfg.cpus = t.cpus;
 	cfg.ncpus = t.ncpus;
+	cfg.cpu_subset = o.cpu_list != NULL;
 	cfg.inherit = !o.no_inherit;
 	cfg.no_aggr = o.no_aggr;
 	cfg.per_thread = o.per_thread;

@@ -77,6 +77,7 @@ struct pstat_report {
 	const int *cpus;            /* CPUs counted, NULL when per-task */
 	size_t ncpus;
 	int system_wide;
+	int cpu_subset;             /* -C: the CPUs were chosen */
 
 	const struct pstat_row *rows;
 	size_t nrows;

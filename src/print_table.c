@@ -41,15 +41,41 @@ static void leave_user_locale(locale_t loc)
 	freelocale(loc);
 }
 
+/* The table printer's state across calls. */
+struct table_state {
+	int started;            /* "# started on" was printed */
+	size_t nrows;           /* rows per interval */
+	size_t nintervals;
+	double *rates;          /* [interval][row], per second */
+	size_t alloc;
+};
+
+static struct table_state *state(struct pstat_printer *p)
+{
+	if (!p->priv)
+		p->priv = xcalloc(1, sizeof(struct table_state));
+	return p->priv;
+}
+
+static void table_free(struct pstat_printer *p)
+{
+	struct table_state *st = p->priv;
+
+	if (st)
+		free(st->rates);
+	free(st);
+	p->priv = NULL;
+}
+
 static void print_started(struct pstat_printer *p,
 			  const struct pstat_report *r)
 {
 	char buf[64];
 	time_t t = r->started_at.tv_sec;
 
-	if (!p->cfg.started_header || p->priv)
+	if (!p->cfg.started_header || state(p)->started)
 		return;
-	p->priv = p; /* only once per printer */
+	state(p)->started = 1;
 	ctime_r(&t, buf);
 	fprintf(p->out, "# started on %s\n", buf);
 }
@@ -61,13 +87,23 @@ static void print_target(FILE *out, const struct pstat_report *r)
 	fputs(" Performance counter stats for ", out);
 	switch (r->target) {
 	case TARGET_COMMAND:
-		if (r->system_wide) {
-			fputs("'system wide'", out);
+		if (!r->system_wide) {
+			cmd = print_command_string(r->argv);
+			fprintf(out, "'%s'", cmd);
+			free(cmd);
 			break;
 		}
-		cmd = print_command_string(r->argv);
-		fprintf(out, "'%s'", cmd);
-		free(cmd);
+		/* a command counted system-wide */
+		__attribute__((fallthrough));
+	case TARGET_SYSTEM:
+		if (r->cpu_subset && r->cpus && r->ncpus) {
+			fputs("'CPU(s) ", out);
+			for (size_t i = 0; i < r->ncpus; i++)
+				fprintf(out, "%s%d", i ? "," : "", r->cpus[i]);
+			fputc('\'', out);
+		} else {
+			fputs("'system wide'", out);
+		}
 		break;
 	case TARGET_PID:
 	case TARGET_TID:
@@ -80,16 +116,6 @@ static void print_target(FILE *out, const struct pstat_report *r)
 				(int)(r->target == TARGET_PID ? r->pids[i]
 							      : r->tids[i]));
 		fputc('\'', out);
-		break;
-	case TARGET_SYSTEM:
-		if (r->cpus && r->ncpus) {
-			fputs("'CPU(s) ", out);
-			for (size_t i = 0; i < r->ncpus; i++)
-				fprintf(out, "%s%d", i ? "," : "", r->cpus[i]);
-			fputc('\'', out);
-		} else {
-			fputs("'system wide'", out);
-		}
 		break;
 	}
 	if (r->runs > 1)
@@ -161,8 +187,7 @@ static void print_value(struct pstat_printer *p, const struct pstat_row *row)
 						   row->value, p->cfg.big_num));
 		break;
 	}
-	fprintf(out, "%-4s ", row->status <= PSTAT_MULTIPLEXED ? row->unit
-								 : "");
+	fprintf(out, "%-4s ", row->unit);
 }
 
 static void print_row(struct pstat_printer *p, const struct pstat_row *row)
@@ -182,7 +207,10 @@ static void print_row(struct pstat_printer *p, const struct pstat_row *row)
 		fprintf(out, "%*s", NO_METRIC_PAD + 7, "");
 	else
 		fprintf(out, "%*s", NO_METRIC_PAD, "");
-	if (row->stats && row->stats->n > 1 && row->status <= PSTAT_MULTIPLEXED)
+	/* perf prints no noise column for a spread of exactly 0 */
+	if (row->stats && row->stats->n > 1 &&
+	    row->status <= PSTAT_MULTIPLEXED &&
+	    stats_rel_stderr_pct(row->stats) != 0)
 		fprintf(out, "  ( +-%6.2f%% )",
 			stats_rel_stderr_pct(row->stats));
 	if (row->status == PSTAT_MULTIPLEXED)
@@ -197,11 +225,19 @@ static void print_times(FILE *out, const struct pstat_report *r)
 	const struct pstat_summary *es = r->elapsed_stats;
 
 	fputc('\n', out);
-	if (es && es->n > 1)
-		fprintf(out,
-			" %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n",
-			es->mean / 1e9, es->stderr_mean / 1e9,
-			stats_rel_stderr_pct(es));
+	if (es && es->n > 1) {
+		/* as perf: two more digits than the error's first one */
+		double sd = es->stderr_mean / 1e9;
+		int prec = sd > 1 ? 2 : sd > 0 ? (int)ceil(-log10(sd)) + 2 : 9;
+
+		if (prec > 9)
+			prec = 9;
+		fprintf(out, " %17.*f +- %.*f seconds time elapsed", prec,
+			es->mean / 1e9, prec, sd);
+		if (sd > 0)
+			fprintf(out, "  ( +-%6.2f%% )", stats_rel_stderr_pct(es));
+		fputc('\n', out);
+	}
 	else
 		fprintf(out, " %17.9f seconds time elapsed\n",
 			(double)r->elapsed_ns / 1e9);
@@ -213,21 +249,73 @@ static void print_times(FILE *out, const struct pstat_report *r)
 	fputs("\n\n", out);
 }
 
+/*
+ * After an interval run on a terminal: one sparkline per event showing
+ * how its rate moved, scaled between its own minimum and maximum.
+ */
+static void print_sparklines(struct pstat_printer *p,
+			     const struct pstat_report *r)
+{
+	static const char *const bars[] = { "▁", "▂", "▃", "▄",
+					     "▅", "▆", "▇", "█" };
+	struct table_state *st = p->priv;
+
+	if (!st || !p->cfg.is_tty || st->nintervals < 2 ||
+	    st->nrows != r->nrows)
+		return;
+	fputs(" Rates per interval:\n\n", p->out);
+	for (size_t i = 0; i < st->nrows; i++) {
+		double lo = st->rates[i], hi = lo;
+
+		for (size_t k = 0; k < st->nintervals; k++) {
+			double v = st->rates[k * st->nrows + i];
+
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		fprintf(p->out, " %-*s ", NAME_W, r->rows[i].event);
+		for (size_t k = 0; k < st->nintervals; k++) {
+			double v = st->rates[k * st->nrows + i];
+			int b = hi > lo ? (int)((v - lo) / (hi - lo) * 7.0 + 0.5)
+					: 0;
+
+			fputs(bars[b < 0 ? 0 : b > 7 ? 7 : b], p->out);
+		}
+		fputc('\n', p->out);
+	}
+	fputc('\n', p->out);
+}
+
 static void table_summary(struct pstat_printer *p,
 			  const struct pstat_report *r)
 {
 	locale_t loc = enter_user_locale();
 
 	print_started(p, r);
-	if (p->lines)
-		fputc('\n', p->out);
-	else
-		fputc('\n', p->out);
+	fputc('\n', p->out);
 	print_target(p->out, r);
 	for (size_t i = 0; i < r->nrows; i++)
 		print_row(p, &r->rows[i]);
 	print_times(p->out, r);
+	print_sparklines(p, r);
 	leave_user_locale(loc);
+}
+
+static void remember_rates(struct pstat_printer *p,
+			   const struct pstat_report *r)
+{
+	struct table_state *st = state(p);
+	double secs = (double)(r->interval_end_ns - r->interval_start_ns) / 1e9;
+
+	if (st->nintervals && st->nrows != r->nrows)
+		return;
+	st->nrows = r->nrows;
+	xgrow((void **)&st->rates, &st->alloc,
+	      (st->nintervals + 1) * r->nrows, sizeof(*st->rates));
+	for (size_t i = 0; i < r->nrows; i++)
+		st->rates[st->nintervals * r->nrows + i] =
+			secs > 0 ? r->rows[i].value / secs : 0;
+	st->nintervals++;
 }
 
 static void table_interval(struct pstat_printer *p,
@@ -237,6 +325,7 @@ static void table_interval(struct pstat_printer *p,
 	uint64_t t = r->interval_end_ns;
 
 	print_started(p, r);
+	remember_rates(p, r);
 	/* the header once, and every 25 lines on a terminal */
 	if (p->lines == 0 || (p->cfg.is_tty && p->lines % 25 == 0))
 		fprintf(p->out, "#%*s %*s %-4s %s\n", 15, "time", VALUE_W,
@@ -258,5 +347,5 @@ static void table_interval(struct pstat_printer *p,
 const struct pstat_printer_ops print_table_ops = {
 	.summary = table_summary,
 	.interval = table_interval,
-	.free = NULL,
+	.free = table_free,
 };

@@ -96,6 +96,7 @@ struct session {
 	/* what ended the measurement */
 	int got_signal;
 	int timed_out;
+	int stopped;                 /* we ended the command (--interval-count) */
 };
 
 struct run_result {
@@ -263,6 +264,7 @@ static void report_init(struct session *s, struct pstat_report *rep)
 	rep->tids = cfg->tids;
 	rep->ntids = cfg->ntids;
 	rep->system_wide = s->system_wide;
+	rep->cpu_subset = cfg->cpu_subset;
 	if (s->system_wide) {
 		rep->cpus = s->cpus;
 		rep->ncpus = s->ncpus;
@@ -450,6 +452,7 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 					if (!ch)
 						goto out;
 					/* the command has served its purpose */
+					s->stopped = 1;
 					target_kill(ch, SIGTERM);
 					fd_kill = make_timer(
 						now_ns() + KILL_GRACE_MS *
@@ -758,6 +761,9 @@ int session_run(const struct pstat_session_cfg *cfg)
 			goto out;
 		}
 		code = s.timed_out ? EXIT_TIMEOUT :
+		       s.stopped && res.have_status &&
+				       WIFSIGNALED(res.status) &&
+				       WTERMSIG(res.status) == SIGTERM ? 0 :
 		       res.have_status ? target_exit_code(res.status) :
 		       s.got_signal ? 128 + s.got_signal : 0;
 		if (record) {

@@ -24,6 +24,7 @@ struct pstat_session_cfg {
 	size_t ntids;
 	const int *cpus;                   /* -a/-C: the CPUs, else NULL */
 	size_t ncpus;
+	int cpu_subset;                    /* -C rather than -a */
 	int inherit;
 	int no_aggr;                       /* -A */
 	int per_thread;                    /* --per-thread */

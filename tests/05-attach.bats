@@ -1,0 +1,194 @@
+#!/usr/bin/env bats
+# Attach (-p, -t) and system-wide (-a, -C) targets.
+
+load test_helper
+
+value_of() {
+	awk -v ev="$1" '$0 ~ (" " ev "( |$)") {
+		v = $1; gsub(/[^0-9.]/, "", v); print v; exit }'
+}
+
+# Start tests/progs/threads N WRITES DELAY_MS in the background and wait
+# until its threads exist; sets $tpid.
+start_threads() {
+	local t
+	t=$(prog threads)
+	"$t" "$@" >"$BATS_TEST_TMPDIR/ready" &
+	tpid=$!
+	for _ in $(seq 100); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+@test "-p counts a running program's writes in the window" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	# 20 writes a second for a long time
+	"$w" 100000 1 0 50 &
+	wpid=$!
+	run "$PSTAT" -p "$wpid" -e syscalls:sys_enter_write --timeout 1000
+	kill "$wpid"
+	assert_success
+	assert_output --partial "Performance counter stats for process id '$wpid'"
+	n=$(value_of syscalls:sys_enter_write <<<"$output")
+	# a second at one write per ~50 ms: about 20 (the sleep overshoots)
+	[ "$n" -ge 12 ] && [ "$n" -le 21 ]
+}
+
+@test "-p ends promptly when the process exits, with exact counts" {
+	need_perf_events
+	need_tracepoint
+	start_threads 8 100 300
+	start=$(date +%s%N)
+	run "$PSTAT" -p "$tpid" -e syscalls:sys_enter_write
+	end=$(date +%s%N)
+	assert_success
+	# 100 x (1 + 2 + ... + 8)
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 3600 ]
+	# noticed through a pidfd, not by polling once a second
+	[ $(( (end - start) / 1000000 )) -lt 900 ]
+}
+
+@test "--per-thread gives exact per-thread tracepoint counts" {
+	need_perf_events
+	need_tracepoint
+	start_threads 4 10 300
+	run "$PSTAT" --per-thread -p "$tpid" -e syscalls:sys_enter_write
+	assert_success
+	rows=$(grep sys_enter_write <<<"$output")
+	# one row per thread, named comm-tid, the main thread's first
+	[ "$(wc -l <<<"$rows")" = 5 ]
+	[ "$(awk '{ print $1 }' <<<"$rows" | head -1)" = "prog-threads-$tpid" ]
+	awk '{ exit !($1 ~ /^prog-threads-[0-9]+$/) }' <<<"$rows"
+	# the main thread wrote nothing; thread i wrote (i + 1) x 10
+	[ "$(awk '{ print $2 }' <<<"$rows" | sort -n | paste -sd' ')" = "0 10 20 30 40" ]
+}
+
+@test "-t counts exactly the given threads" {
+	need_perf_events
+	need_tracepoint
+	start_threads 3 50 300
+	tids=$(ls /proc/$tpid/task | sort -n | tail -n +2 | paste -sd,)
+	run "$PSTAT" -t "$tids" -e syscalls:sys_enter_write
+	assert_success
+	assert_output --partial "thread id '$tids'"
+	# 50 + 100 + 150
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 300 ]
+}
+
+@test "a pid that does not exist: exit 125 and a clear message" {
+	run "$PSTAT" -p 999999999 -e task-clock
+	assert_failure 125
+	assert_output "pstat: cannot attach to process 999999999: No such process"
+	for bad in abc -1 0 1,,2 99999999999; do
+		run "$PSTAT" -p "$bad" -e task-clock
+		assert_failure 125
+		assert_output --partial "pstat: "
+		[ "${#lines[@]}" = 1 ]
+	done
+	pid=$(sh -c 'echo $$')
+	run "$PSTAT" -p "$pid" -e task-clock
+	assert_failure 125
+	assert_output "pstat: cannot attach to process $pid: No such process"
+}
+
+@test "a kernel thread cannot be attached to" {
+	kt=$(ps -eo pid=,comm= | awk '$2 == "kthreadd" { print $1 }')
+	[ -n "$kt" ] || skip "no kthreadd here"
+	run "$PSTAT" -p "$kt" -e task-clock
+	assert_failure 125
+	assert_output --partial "is a kernel thread"
+}
+
+@test "-a counts a known syscall workload system-wide" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" -a -e syscalls:sys_enter_write -- "$w" 5000
+	assert_success
+	assert_output --partial "Performance counter stats for 'system wide'"
+	# at least the workload's own writes, whatever else runs
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" -ge 5000 ]
+}
+
+@test "-C 0 counts on one CPU; -A prints one row per CPU" {
+	need_perf_events
+	w=$(prog writer)
+	run taskset -c 0 "$PSTAT" -C 0 -e syscalls:sys_enter_write -- "$w" 3000
+	assert_success
+	assert_output --partial "'CPU(s) 0'"
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" -ge 3000 ]
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	run "$PSTAT" -a -A -e cs,task-clock --timeout 100
+	assert_success
+	[ "$(grep -c '^CPU[0-9]' <<<"$output")" -eq $((2 * ncpu)) ]
+}
+
+@test "-C with an offline or absurd CPU is refused" {
+	run "$PSTAT" -C 4096 -e cs true
+	assert_failure 125
+	assert_output "pstat: CPU 4096 in '4096' is not online"
+	run "$PSTAT" -C 3-1 -e cs true
+	assert_failure 125
+	run "$PSTAT" -C x -e cs true
+	assert_failure 125
+	assert_output "pstat: invalid CPU list 'x'"
+}
+
+@test "--timeout ends a long command with SIGTERM and exit 124" {
+	need_perf_events
+	start=$(date +%s%N)
+	run "$PSTAT" --timeout 300 -e task-clock sleep 10
+	end=$(date +%s%N)
+	assert_failure 124
+	assert_output --partial "task-clock"
+	[ $(( (end - start) / 1000000 )) -lt 2000 ]
+}
+
+@test "--timeout kills a command that ignores SIGTERM after the grace" {
+	need_perf_events
+	start=$(date +%s%N)
+	run "$PSTAT" --timeout 200 -e task-clock -- sh -c 'trap "" TERM; exec sleep 5'
+	end=$(date +%s%N)
+	assert_failure 124
+	ms=$(( (end - start) / 1000000 ))
+	[ "$ms" -ge 2000 ] && [ "$ms" -lt 4500 ]
+}
+
+@test "-D starts counting after the delay" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	# 40 writes 10 ms apart; the first ~200 ms are not counted
+	run "$PSTAT" -D 200 -e syscalls:sys_enter_write -- "$w" 40 1 0 10
+	assert_success
+	n=$(value_of syscalls:sys_enter_write <<<"$output")
+	[ "$n" -gt 5 ] && [ "$n" -lt 35 ]
+}
+
+@test "1000 threads x 5 events under a soft limit of 1024: raised, nothing lost" {
+	need_perf_events
+	need_tracepoint
+	hard=$(ulimit -Hn)
+	[ "$hard" = unlimited ] || [ "$hard" -ge 6000 ] ||
+		skip "the hard fd limit ($hard) is below what 5000 counters need"
+	start_threads 1000 2 1500
+	run bash -c "ulimit -Sn 1024; exec '$PSTAT' -p $tpid \
+		-e task-clock,cs,page-faults,cpu-migrations,syscalls:sys_enter_write"
+	assert_success
+	# 2 x (1 + ... + 1000) writes, none lost to a counter that failed to open
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 1001000 ]
+}
+
+@test "a hard fd limit too low fails before opening anything" {
+	need_perf_events
+	start_threads 200 1 300
+	run bash -c "ulimit -n 256; exec '$PSTAT' -p $tpid -e task-clock,cs"
+	assert_failure 125
+	assert_output --partial "counting needs"
+	assert_output --partial "but the limit is 256"
+	wait "$tpid" || true
+}
