@@ -526,6 +526,7 @@ int main(int argc, char **argv)
 
 	pc.format = o.json ? FORMAT_JSON : o.csv_sep ? FORMAT_CSV
 						     : FORMAT_TABLE;
+	msg_quiet = pc.format != FORMAT_TABLE && !o.output;
 	pc.csv_sep = o.csv_sep;
 	pc.is_tty = isatty(fileno(out.f));
 	pc.big_num = o.big_num >= 0 ? o.big_num : pc.is_tty;

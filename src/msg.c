@@ -5,6 +5,7 @@
 #include "msg.h"
 
 int msg_verbose;
+int msg_quiet;
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
@@ -34,6 +35,8 @@ void msg_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (msg_quiet)
+		return;
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);
@@ -43,6 +46,8 @@ void msg_hint(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (msg_quiet)
+		return;
 	va_start(ap, fmt);
 	vmsg("hint: ", fmt, ap);
 	va_end(ap);

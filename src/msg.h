@@ -14,6 +14,11 @@
 
 /* Verbosity set by -v (0 = quiet). */
 extern int msg_verbose;
+/*
+ * Set when a machine-readable report goes to stderr: warnings and hints
+ * would break the document there, and it carries the same facts.
+ */
+extern int msg_quiet;
 
 /* Print "pstat: <fmt>\n" to stderr. */
 void msg_error(const char *fmt, ...) PSTAT_FMT(1, 2);

@@ -84,6 +84,7 @@ struct pstat_report {
 
 	uint64_t elapsed_ns, user_ns, sys_ns;
 	const struct pstat_summary *elapsed_stats;  /* repeats only */
+	const double *elapsed_samples;  /* repeats: each run's elapsed ns */
 	int runs;
 	int exit_status;            /* what pstat exits with */
 	int exit_signal;            /* signal that ended the command, or 0 */
@@ -210,5 +211,21 @@ struct pstat_list {
 
 /* Print `pstat list -j` as one document. Returns 0 or -errno. */
 int print_json_list(FILE *out, const struct pstat_list *l);
+
+/* One check of `pstat doctor`, for `pstat doctor -j`. */
+struct pstat_doctor_check {
+	const char *name;       /* stable id: "perf_event_paranoid", ...,
+				   "probe:task-clock" */
+	const char *status;     /* "ok", "warn" or "fail" */
+	const char *detail;     /* the line a user reads */
+	const char *fix;        /* one line, or NULL */
+};
+
+/*
+ * Print the pstat-doctor/1 document: the n checks and the exit status
+ * doctor ends with. Returns 0 or -errno.
+ */
+int print_json_doctor(FILE *out, const struct pstat_doctor_check *c,
+		      size_t n, int exit_status);
 
 #endif

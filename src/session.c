@@ -727,6 +727,7 @@ static int print_summary(struct session *s, size_t nrows,
 		}
 		stats_summarize(s->elapsed, runs, esum);
 		rep.elapsed_stats = esum;
+		rep.elapsed_samples = s->elapsed;
 		rep.elapsed_ns = (uint64_t)esum->mean;
 	}
 	r = printer_summary(s->cfg->printer, &rep);
@@ -798,14 +799,16 @@ int session_run(const struct pstat_session_cfg *cfg)
 		ret = exit_status ? exit_status : 0;
 		goto out;
 	}
-	hint_no_core_pmu(&s);
 	sums = xcalloc(nrows + 1, sizeof(*sums));
 	if (!exit_status && cfg->fail_on && fail_on_matches(&s, nrows))
 		exit_status = EXIT_FAIL_ON;
 	ret = print_summary(&s, nrows, &res, exit_status, sums, &esum) ?
 		      EXIT_PSTAT_FAILED : exit_status;
+	if (ret != EXIT_PSTAT_FAILED)
+		hint_no_core_pmu(&s);
 	if (ret == EXIT_FAIL_ON)
-		msg_error("a counter ended in a state given to --fail-on");
+		msg_warn("a counter ended in a state given to --fail-on (exit %d)",
+			 EXIT_FAIL_ON);
 	counters_close(&s.ctr);
 out:
 	free(sums);

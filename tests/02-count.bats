@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Live tier: real counters on software events and tracepoints.
 
+bats_require_minimum_version 1.5.0
 load test_helper
 
 # The value of EVENT in a perf-style table on stdin (digits only).

@@ -2,6 +2,7 @@
 # --dry-run: the attrs pstat would open, checked against what perf stat
 # -vv opens for the same event on this machine.
 
+bats_require_minimum_version 1.5.0
 load test_helper
 
 setup() {

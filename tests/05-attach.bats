@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Attach (-p, -t) and system-wide (-a, -C) targets.
 
+bats_require_minimum_version 1.5.0
 load test_helper
 
 value_of() {

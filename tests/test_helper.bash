@@ -3,7 +3,10 @@ load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
 
 ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-PSTAT="$ROOT/pstat"
+# pstat through a wrapper that keeps every JSON document it writes, for
+# tests/99-schema.bats; it execs pstat itself for every other run
+PSTAT="$ROOT/tests/lib/pstat-json-keep"
+export PSTAT_JSON_KEEP="${BATS_RUN_TMPDIR:-/tmp}/json-docs"
 PT="$ROOT/tests/pstat-test"
 FIX="$ROOT/tests/fixtures"
 SYSFS="$FIX/sysfs"

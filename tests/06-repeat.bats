@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# Repeats (-r, --warmup) and interval mode (-I).
+
+bats_require_minimum_version 1.5.0
+load test_helper
+load json_helper
+
+value_of() {
+	awk -v ev="$1" '$0 ~ (" " ev "( |$)") {
+		v = $1; gsub(/[^0-9.]/, "", v); print v; exit }'
+}
+
+@test "-r N: a known tracepoint count has a spread of exactly 0" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	run --separate-stderr "$PSTAT" -j -r 5 -e syscalls:sys_enter_write,task-clock "$w" 100
+	assert_success
+	run jq -c '.runs, (.counters[0] | [.samples, .mean, .stddev, .stderr, .min, .median, .max, .value])' <<<"$stderr"
+	assert_line --index 0 5
+	assert_line --index 1 '[[100,100,100,100,100],100,0,0,100,100,100,100]'
+	run jq -c '.time.samples | length' <<<"$stderr"
+	assert_output 5
+}
+
+@test "-r N table: runs in the header, noise column, elapsed +- line" {
+	need_perf_events
+	run "$PSTAT" -r 4 -e task-clock,page-faults true
+	assert_success
+	assert_output --partial "Performance counter stats for 'true' (4 runs):"
+	assert_output --regexp 'msec task-clock +# +[0-9.]+ CPUs utilized +\( \+- +[0-9.]+% \)'
+	assert_output --regexp '[0-9.]+ \+- [0-9.]+ seconds time elapsed  \( \+- +[0-9.]+% \)'
+}
+
+@test "a failing run inside a repeat is reported and the rest still run" {
+	need_perf_events
+	f="$BATS_TEST_TMPDIR/n"
+	echo 0 >"$f"
+	# the third run exits 3, the fourth 4, the others 0
+	cmd='n=$(($(cat "$0") + 1)); echo $n > "$0"; case $n in 3|4) exit $n;; esac'
+	run --separate-stderr "$PSTAT" -j -r 5 -e task-clock -- sh -c "$cmd" "$f"
+	assert_failure 3
+	[ "$(cat "$f")" = 5 ]
+	run jq -c '.exit' <<<"$stderr"
+	assert_output '{"status":3,"signal":null,"runs":[0,0,3,4,0]}'
+}
+
+@test "--warmup runs are not counted" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	f="$BATS_TEST_TMPDIR/n"
+	echo 0 >"$f"
+	cmd='n=$(($(cat "$0") + 1)); echo $n > "$0"; exec "$1" $n'
+	run --separate-stderr "$PSTAT" -j --warmup 2 -r 3 -e syscalls:sys_enter_write -- sh -c "$cmd" "$f" "$w"
+	assert_success
+	[ "$(cat "$f")" = 5 ]
+	# runs 3, 4 and 5 write n times, plus the two writes of the shell
+	# itself (cat into the substitution, echo into the file)
+	run jq -c '.runs, .counters[0].samples' <<<"$stderr"
+	assert_line --index 0 3
+	assert_line --index 1 '[5,6,7]'
+}
+
+@test "-r needs a command; bad numbers are refused" {
+	run "$PSTAT" -r 3 -p 1
+	assert_failure 125
+	for bad in 0 -1 x 1.5 ''; do
+		run "$PSTAT" -r "$bad" true
+		assert_failure 125
+		assert_output --partial "invalid value '$bad' for -r"
+	done
+}
+
+# Timestamps (seconds) of the interval lines of a table on stdin.
+stamps() {
+	awk '/^ *[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9] +[0-9<]/ && !seen[$1]++ { print $1 }'
+}
+
+@test "-I: 100 intervals of 10 ms stay on their absolute deadlines" {
+	need_perf_events
+	run "$PSTAT" -I 10 --interval-count 100 -e task-clock -- sleep 5
+	assert_success
+	stamps <<<"$output" >"$BATS_TEST_TMPDIR/ts"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/ts")" = 100 ]
+	# the k-th line within 1 ms of k x 10 ms, the 100th included
+	awk '{ d = $1 - NR * 0.010; if (d < 0) d = -d;
+	       if (d > 0.001) { print NR, $1; bad = 1 } } END { exit bad }' \
+		"$BATS_TEST_TMPDIR/ts"
+}
+
+@test "-I: interval deltas of a tracepoint sum to the summary count" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	# 60 writes 5 ms apart: about 6 intervals, the last one partial
+	run "$PSTAT" -I 50 -e syscalls:sys_enter_write -- "$w" 60 1 0 5
+	assert_success
+	sum=$(awk '/^ *[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9] +[0-9]/ { s += $2 } END { print s }' <<<"$output")
+	total=$(awk '/Performance counter stats/ { on = 1 } on' <<<"$output" |
+		value_of syscalls:sys_enter_write)
+	[ "$total" = 60 ]
+	[ "$sum" = 60 ]
+	assert_output --partial "is partial"
+}
+
+@test "-I -j: JSON Lines, one document per interval then the summary" {
+	need_perf_events
+	need_tracepoint
+	need_jsonschema
+	w=$(prog writer)
+	"$ROOT/pstat" -j -I 50 -o "$BATS_TEST_TMPDIR/r.jsonl" \
+		-e syscalls:sys_enter_write -- "$w" 40 1 0 5
+	validate_json "$BATS_TEST_TMPDIR/r.jsonl"
+	run jq -s -c '[.[].type] | (.[-1], (.[:-1] | unique))' "$BATS_TEST_TMPDIR/r.jsonl"
+	assert_line --index 0 '"summary"'
+	assert_line --index 1 '["interval"]'
+	# deltas add up to the summary; indexes count from 1; last is partial
+	run jq -s -c '[([.[:-1][].counters[0].value] | add), .[-1].counters[0].value,
+		(.[:-1] | map(.interval.index) == [range(1; length + 1)]),
+		.[-2].interval.partial]' "$BATS_TEST_TMPDIR/r.jsonl"
+	assert_output '[40,40,true,true]'
+}
+
+@test "-I -x: the timestamp is the first CSV field" {
+	need_perf_events
+	run "$PSTAT" -x, -I 20 --interval-count 3 -e task-clock -- sleep 1
+	assert_success
+	lines=$(grep -c '^ *[0-9]*\.[0-9]*,' <<<"$output")
+	[ "$lines" -ge 3 ]
+}
+
+@test "--timeout works with -I" {
+	need_perf_events
+	run "$PSTAT" -I 100 --timeout 350 -e task-clock -- sleep 5
+	assert_failure 124
+	[ "$(stamps <<<"$output" | wc -l)" -ge 3 ]
+}
+
+@test "Ctrl-C during an interval run prints the partial interval and the summary" {
+	need_perf_events
+	"$ROOT/pstat" -I 100 -e task-clock sleep 10 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	sleep 0.35
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 130 ]
+	grep -q "is partial" "$BATS_TEST_TMPDIR/err"
+	grep -q "Performance counter stats for 'sleep 10'" "$BATS_TEST_TMPDIR/err"
+}
+
+@test "-I below 10 ms warns; 0 is refused" {
+	need_perf_events
+	run "$PSTAT" -I 5 --interval-count 2 -e task-clock -- sleep 1
+	assert_success
+	assert_output --partial "warning: intervals below 10 ms add measurable overhead"
+	run "$PSTAT" -I 0 -e task-clock true
+	assert_failure 125
+}
+
+@test "on a terminal, an interval run ends with a sparkline per event" {
+	need_perf_events
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run script -qc "'$ROOT/pstat' -I 30 --interval-count 5 -e task-clock,cs sleep 1" /dev/null
+	assert_output --partial "Rates per interval:"
+	assert_output --regexp 'task-clock +[▁▂▃▄▅▆▇█]{5}'
+}
