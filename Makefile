@@ -19,9 +19,11 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 PKG_CONFIG ?= pkg-config
 
-# libpfm4-dev ships no .pc file.
+# libpfm4-dev ships no .pc file. pstat needs its headers to build but
+# loads libpfm.so.4 with dlopen when an event name first reaches it (see
+# src/pfm.c), so it links only libdl.
 PFM_CFLAGS ?=
-PFM_LIBS ?= -lpfm
+PFM_LIBS ?= -ldl
 JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 JANSSON_LIBS ?= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
 

@@ -251,6 +251,7 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 		  struct pstat_open_error *oe)
 {
 	size_t n = evl->n * ncpus * nthreads;
+	/* read once here: the fallbacks and the advice depend on it */
 	int paranoid = counter_paranoid();
 
 	memset(c, 0, sizeof(*c));

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,62 @@
 #include "util.h"
 
 /*
+ * libpfm4 is loaded with dlopen on first use rather than linked: its
+ * tables carry some 40,000 relocations that the dynamic loader would
+ * otherwise process at every start of pstat, even for a run that never
+ * names a libpfm4 event (most of them). The header still gives the types.
+ */
+static struct {
+	void *handle;
+	int (*initialize)(void);
+	void (*terminate)(void);
+	const char *(*strerror)(int);
+	int (*get_os_event_encoding)(const char *, int, pfm_os_t, void *);
+	int (*get_event_info)(int, pfm_os_t, pfm_event_info_t *);
+	int (*get_pmu_info)(pfm_pmu_t, pfm_pmu_info_t *);
+	int (*get_event_next)(int);
+	int (*get_event_attr_info)(int, int, pfm_os_t,
+				   pfm_event_attr_info_t *);
+} lib;
+
+/* PFM_ERR_NOINIT stands for "the library itself could not be loaded". */
+static int pfm_load(void)
+{
+	static const char *const sonames[] = { "libpfm.so.4", "libpfm.so" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sonames) && !lib.handle; i++)
+		lib.handle = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+	if (!lib.handle)
+		return PFM_ERR_NOINIT;
+	*(void **)&lib.initialize = dlsym(lib.handle, "pfm_initialize");
+	*(void **)&lib.terminate = dlsym(lib.handle, "pfm_terminate");
+	*(void **)&lib.strerror = dlsym(lib.handle, "pfm_strerror");
+	*(void **)&lib.get_os_event_encoding =
+		dlsym(lib.handle, "pfm_get_os_event_encoding");
+	*(void **)&lib.get_event_info = dlsym(lib.handle, "pfm_get_event_info");
+	*(void **)&lib.get_pmu_info = dlsym(lib.handle, "pfm_get_pmu_info");
+	*(void **)&lib.get_event_next = dlsym(lib.handle, "pfm_get_event_next");
+	*(void **)&lib.get_event_attr_info =
+		dlsym(lib.handle, "pfm_get_event_attr_info");
+	if (!lib.initialize || !lib.terminate || !lib.strerror ||
+	    !lib.get_os_event_encoding || !lib.get_event_info ||
+	    !lib.get_pmu_info || !lib.get_event_next ||
+	    !lib.get_event_attr_info) {
+		dlclose(lib.handle);
+		memset(&lib, 0, sizeof(lib));
+		return PFM_ERR_NOINIT;
+	}
+	return PFM_SUCCESS;
+}
+
+static const char *pfm_errstr(int ret)
+{
+	if (!lib.strerror)
+		return "libpfm.so.4 cannot be loaded";
+	return lib.strerror(ret);
+}
+
+/*
  * 0: not tried yet, 1: initialised, < 0: pfm_initialize's error. A failure
  * is remembered so that a machine libpfm4 cannot handle pays only once.
  */
@@ -24,8 +81,10 @@ static int pfm_state;
 static int pfm_init(void)
 {
 	if (!pfm_state) {
-		int ret = pfm_initialize();
+		int ret = pfm_load();
 
+		if (ret == PFM_SUCCESS)
+			ret = lib.initialize();
 		pfm_state = ret == PFM_SUCCESS ? 1 : (ret < 0 ? ret : -1);
 	}
 	return pfm_state > 0 ? 0 : pfm_state;
@@ -34,7 +93,7 @@ static int pfm_init(void)
 void pfm_cleanup(void)
 {
 	if (pfm_state > 0)
-		pfm_terminate();
+		lib.terminate();
 	pfm_state = 0;
 }
 
@@ -42,14 +101,14 @@ static int pfm_pmu_info(pfm_pmu_t pmu, pfm_pmu_info_t *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
-	return pfm_get_pmu_info(pmu, info);
+	return lib.get_pmu_info(pmu, info);
 }
 
 static int pfm_event_info(int idx, pfm_event_info_t *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
-	return pfm_get_event_info(idx, PFM_OS_NONE, info);
+	return lib.get_event_info(idx, PFM_OS_NONE, info);
 }
 
 static int pfm_errno(int ret)
@@ -76,7 +135,7 @@ int pfm_encode(const char *name, struct perf_event_attr *attr,
 	ret = pfm_init();
 	if (ret) {
 		error_set(err, -1, "libpfm4 cannot initialise: %s",
-			  pfm_strerror(ret));
+			  pfm_errstr(ret));
 		return -1;
 	}
 
@@ -89,7 +148,7 @@ int pfm_encode(const char *name, struct perf_event_attr *attr,
 	 * User and kernel by default, like perf: a modifier in the name
 	 * (":u", ":k") narrows it.
 	 */
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+	ret = lib.get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
 					PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret == PFM_ERR_NOTFOUND) {
 		error_set(err, -1, "libpfm4 does not know event '%s'", name);
@@ -97,7 +156,7 @@ int pfm_encode(const char *name, struct perf_event_attr *attr,
 	}
 	if (ret != PFM_SUCCESS) {
 		error_set(err, -1, "libpfm4 cannot encode '%s': %s", name,
-			  pfm_strerror(ret));
+			  pfm_errstr(ret));
 		return pfm_errno(ret);
 	}
 
@@ -106,7 +165,7 @@ int pfm_encode(const char *name, struct perf_event_attr *attr,
 		ret = pfm_pmu_info(einfo.pmu, &pinfo);
 	if (ret != PFM_SUCCESS) {
 		error_set(err, -1, "libpfm4 cannot describe '%s': %s", name,
-			  pfm_strerror(ret));
+			  pfm_errstr(ret));
 		return pfm_errno(ret);
 	}
 
@@ -172,7 +231,7 @@ static void pfm_event_umasks(const pfm_event_info_t *einfo,
 	for (i = 0; i < einfo->nattrs; i++) {
 		memset(&ainfo, 0, sizeof(ainfo));
 		ainfo.size = sizeof(ainfo);
-		if (pfm_get_event_attr_info(einfo->idx, i, PFM_OS_NONE,
+		if (lib.get_event_attr_info(einfo->idx, i, PFM_OS_NONE,
 					    &ainfo) != PFM_SUCCESS ||
 		    ainfo.type != PFM_ATTR_UMASK)
 			continue;
@@ -192,7 +251,7 @@ static int pfm_walk_pmu_events(pfm_pmu_t pmu, const pfm_pmu_info_t *pinfo,
 
 	(void)pmu;
 	for (idx = pinfo->first_event; idx != -1;
-	     idx = pfm_get_event_next(idx)) {
+	     idx = lib.get_event_next(idx)) {
 		if (pfm_event_info(idx, &einfo) != PFM_SUCCESS)
 			continue;
 		memset(&ev, 0, sizeof(ev));
@@ -234,7 +293,7 @@ static int pfm_walk_pmu_names(pfm_pmu_t pmu, const pfm_pmu_info_t *pinfo,
 
 	(void)pmu;
 	for (idx = pinfo->first_event; idx != -1;
-	     idx = pfm_get_event_next(idx)) {
+	     idx = lib.get_event_next(idx)) {
 		if (pfm_event_info(idx, &einfo) != PFM_SUCCESS)
 			continue;
 		snprintf(buf, sizeof(buf), "%s::%s", pinfo->name, einfo.name);

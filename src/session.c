@@ -230,13 +230,12 @@ static size_t build_rows(struct session *s, const struct pstat_reading *rd,
 	return n;
 }
 
-static void report_init(struct session *s, struct pstat_report *rep)
+/* uname and /proc/cpuinfo are read only for the JSON document. */
+static void machine_info(const char **kernel, const char **cpu_model)
 {
 	static struct utsname uts;
 	static char *model;
-	const struct pstat_session_cfg *cfg = s->cfg;
 
-	memset(rep, 0, sizeof(*rep));
 	if (!model) {
 		FILE *f = fopen("/proc/cpuinfo", "re");
 		char line[512];
@@ -257,6 +256,19 @@ static void report_init(struct session *s, struct pstat_report *rep)
 		if (!model)
 			model = xstrdup("unknown");
 	}
+	*kernel = uts.release;
+	*cpu_model = model;
+}
+
+static void report_init(struct session *s, struct pstat_report *rep)
+{
+	const struct pstat_session_cfg *cfg = s->cfg;
+
+	memset(rep, 0, sizeof(*rep));
+	if (cfg->printer->cfg.format == FORMAT_JSON) {
+		machine_info(&rep->kernel, &rep->cpu_model);
+		rep->perf_event_paranoid = counter_paranoid();
+	}
 	rep->argv = cfg->argv;
 	rep->target = cfg->kind;
 	rep->pids = cfg->pids;
@@ -271,9 +283,6 @@ static void report_init(struct session *s, struct pstat_report *rep)
 	}
 	rep->rows = s->rows;
 	rep->started_at = s->started_at;
-	rep->kernel = uts.release;
-	rep->cpu_model = model;
-	rep->perf_event_paranoid = counter_paranoid();
 	rep->runs = 1;
 }
 

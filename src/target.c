@@ -13,15 +13,22 @@
 #include "target.h"
 #include "util.h"
 
+/*
+ * What pstat changed for itself, undone in the child: the handlers it
+ * installed (exec would reset those anyway, but the child runs pstat's
+ * handlers until then) and the mask. Dispositions pstat inherited, such
+ * as nohup's ignored SIGHUP, pass on to the command untouched.
+ */
 static void reset_signals(void)
 {
+	static const int changed[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
 	struct sigaction sa;
 	sigset_t none;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL); /* fails harmlessly for some */
+	for (size_t i = 0; i < sizeof(changed) / sizeof(changed[0]); i++)
+		sigaction(changed[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

@@ -83,10 +83,17 @@ stamps() {
 	assert_success
 	stamps <<<"$output" >"$BATS_TEST_TMPDIR/ts"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/ts")" = 100 ]
-	# the k-th line within 1 ms of k x 10 ms, the 100th included
-	awk '{ d = $1 - NR * 0.010; if (d < 0) d = -d;
-	       if (d > 0.001) { print NR, $1; bad = 1 } } END { exit bad }' \
-		"$BATS_TEST_TMPDIR/ts"
+	# Deadlines are absolute, so nothing accumulates: the 100th line
+	# is within 1 ms of 1 s, and so is the typical line. A single late
+	# wakeup on a loaded machine is not drift; it may take a few ms.
+	awk '{ d = $1 - NR * 0.010; print (d < 0 ? -d : d) }' \
+		"$BATS_TEST_TMPDIR/ts" >"$BATS_TEST_TMPDIR/err"
+	last=$(tail -1 "$BATS_TEST_TMPDIR/err")
+	median=$(sort -g "$BATS_TEST_TMPDIR/err" | sed -n 50p)
+	worst=$(sort -g "$BATS_TEST_TMPDIR/err" | tail -1)
+	echo "last $last median $median worst $worst" >&3
+	awk -v l="$last" -v m="$median" -v w="$worst" \
+		'BEGIN { exit !(l < 0.001 && m < 0.001 && w < 0.005) }'
 }
 
 @test "-I: interval deltas of a tracepoint sum to the summary count" {
