@@ -127,3 +127,21 @@ const char *print_group_digits(char *buf, size_t len, double v, int big)
 	buf[o] = '\0';
 	return buf;
 }
+
+const char *print_rate_unit(double *v)
+{
+	/* perf's convert_unit_double */
+	if (*v >= 1e9) {
+		*v /= 1e9;
+		return "G/sec";
+	}
+	if (*v >= 1e6) {
+		*v /= 1e6;
+		return "M/sec";
+	}
+	if (*v >= 1e3) {
+		*v /= 1e3;
+		return "K/sec";
+	}
+	return "/sec";
+}

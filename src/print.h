@@ -159,6 +159,11 @@ extern const struct pstat_printer_ops print_json_ops;
  * locale's thousands separator when big is set, into buf.
  */
 char *print_command_string(char *const *argv);
+/*
+ * A "/sec" metric scaled as perf shows it: divides *v and returns
+ * "G/sec", "M/sec", "K/sec" or "/sec" (static).
+ */
+const char *print_rate_unit(double *v);
 const char *print_group_digits(char *buf, size_t len, double v, int big);
 
 

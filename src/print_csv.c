@@ -129,6 +129,14 @@ static void csv_metric(struct csv_line *l, const struct pstat_row *row)
 		csv_field(l, "");
 		return;
 	}
+	if (m->name && !strcmp(m->name, "/sec")) {
+		double v = m->value;
+		const char *unit = print_rate_unit(&v);
+
+		csv_fieldf(l, "%.3f", v);
+		csv_field(l, unit);
+		return;
+	}
 	csv_fieldf(l, two ? "%.2f" : "%.3f", m->value);
 	csv_field(l, m->name ? m->name : "");
 }

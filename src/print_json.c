@@ -2,7 +2,7 @@
 /*
  * The JSON printer (-j) and the other JSON documents (--dry-run -j,
  * pstat list -j). This is the only file that includes <jansson.h>; the
- * layout is described by schema/pstat.schema.json and its two siblings.
+ * layout is described by schema/pstat.schema.json and its siblings.
  *
  * Every document is built whole as a jansson value, dumped to a string
  * and written with one fwrite, so a failing write can only leave a
@@ -38,6 +38,7 @@
 #define JSON_SCHEMA_RUN "pstat/1"
 #define JSON_SCHEMA_DRYRUN "pstat-dryrun/1"
 #define JSON_SCHEMA_LIST "pstat-list/1"
+#define JSON_SCHEMA_DOCTOR "pstat-doctor/1"
 
 /* 17 significant digits: every double reads back as the same double. */
 #define JSON_PRETTY (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
@@ -318,8 +319,17 @@ static json_t *json_time(const struct pstat_report *r)
 	json_object_set_new(o, "elapsed_ns", ju64(r->elapsed_ns));
 	json_object_set_new(o, "user_ns", ju64(r->user_ns));
 	json_object_set_new(o, "sys_ns", ju64(r->sys_ns));
-	if (r->elapsed_stats)
+	if (r->elapsed_stats) {
+		if (r->elapsed_samples) {
+			json_t *a = json_array();
+
+			for (size_t i = 0; i < r->elapsed_stats->n; i++)
+				json_array_append_new(
+					a, jreal(r->elapsed_samples[i]));
+			json_object_set_new(o, "samples", a);
+		}
 		json_set_summary(o, r->elapsed_stats);
+	}
 	return o;
 }
 
@@ -580,5 +590,29 @@ int print_json_list(FILE *out, const struct pstat_list *l)
 		json_array_append_new(events,
 				      json_list_entry(&l->entries[i]));
 	json_object_set_new(doc, "events", events);
+	return json_write(out, doc, JSON_PRETTY);
+}
+
+int print_json_doctor(FILE *out, const struct pstat_doctor_check *c,
+		      size_t n, int exit_status)
+{
+	json_t *doc, *checks;
+
+	json_init();
+	doc = json_object();
+	checks = json_array();
+	json_object_set_new(doc, "schema", json_string(JSON_SCHEMA_DOCTOR));
+	json_object_set_new(doc, "pstat_version", json_string(PSTAT_VERSION));
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", jstr(c[i].name));
+		json_object_set_new(o, "status", jstr(c[i].status));
+		json_object_set_new(o, "detail", jstr(c[i].detail));
+		json_object_set_new(o, "fix", jstr(c[i].fix));
+		json_array_append_new(checks, o);
+	}
+	json_object_set_new(doc, "checks", checks);
+	json_object_set_new(doc, "exit_status", json_integer(exit_status));
 	return json_write(out, doc, JSON_PRETTY);
 }

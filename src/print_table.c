@@ -123,24 +123,6 @@ static void print_target(FILE *out, const struct pstat_report *r)
 	fputs(":\n\n", out);
 }
 
-/* perf's convert_unit_double for rates. */
-static const char *rate_unit(double *v)
-{
-	if (*v >= 1e9) {
-		*v /= 1e9;
-		return "G/sec";
-	}
-	if (*v >= 1e6) {
-		*v /= 1e6;
-		return "M/sec";
-	}
-	if (*v >= 1e3) {
-		*v /= 1e3;
-		return "K/sec";
-	}
-	return "/sec";
-}
-
 static void print_metric(FILE *out, const struct pstat_row *row)
 {
 	char val[32], unit[48];
@@ -148,7 +130,7 @@ static void print_metric(FILE *out, const struct pstat_row *row)
 	const char *name = row->metric.name;
 
 	if (!strcmp(name, "/sec")) {
-		name = rate_unit(&v);
+		name = print_rate_unit(&v);
 		snprintf(val, sizeof(val), "%8.3f", v);
 	} else if (!strcmp(name, "insn per cycle")) {
 		snprintf(val, sizeof(val), "%7.2f ", v);
