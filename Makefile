@@ -95,6 +95,10 @@ check: deps
 
 bench: pstat
 	@bench/run
+	@echo
+	@bench/attach
+	@echo
+	@bench/interval
 
 install: pstat
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -126,3 +130,68 @@ clean:
 		.build-flags bench/workload bench/floor
 
 -include $(ALL_OBJ:.o=.d)
+
+# ---------------------------------------------------------------------
+# Fuzzing and memory checking (issue 8). libFuzzer targets in fuzz/,
+# built with clang into fuzz/build/ from their own instrumented objects.
+#
+#   make fuzz FUZZ_SECONDS=N   run each target N seconds (default 60) on
+#                              a scratch copy of fuzz/corpus/<target>/
+#   make fuzz-build            build the targets only
+#   make check-valgrind        the live tests with pstat under valgrind
+#
+# A target's findings (crash-*, leak-*, timeout-*) land in $(FUZZ_WORK);
+# each becomes a corpus file and a regression test.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_WORK ?= $(or $(TMPDIR),/tmp)/pstat-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPSTAT_VERSION='"$(VERSION)"' \
+	-Isrc $(WARNINGS) $(PFM_CFLAGS) $(JANSSON_CFLAGS) -g -O1 \
+	-fno-omit-frame-pointer $(FUZZ_SAN) \
+	-DFUZZ_FIXTURES='"$(CURDIR)/tests/fixtures"'
+FUZZ_TARGETS := $(basename $(notdir $(wildcard fuzz/fuzz_*.c)))
+FUZZ_BINS := $(addprefix fuzz/build/,$(FUZZ_TARGETS))
+FUZZ_OBJ := $(patsubst src/%.c,fuzz/build/obj/%.o,$(LIB_SRC))
+
+.PHONY: fuzz fuzz-build fuzz-clean check-valgrind
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz/build/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
+		-MMD -MP -c -o $@ $<
+
+fuzz/build/%: fuzz/%.c $(FUZZ_OBJ)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP \
+		-MF $@.d -o $@ $< $(FUZZ_OBJ) $(LIBS)
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_WORK)
+	@for t in $(FUZZ_TARGETS); do \
+		w=$(FUZZ_WORK)/$$t; rm -rf $$w; mkdir -p $$w/corpus; \
+		cp fuzz/corpus/$$t/* $$w/corpus/ 2>/dev/null; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s in $$w"; \
+		fuzz/build/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			-print_final_stats=1 -artifact_prefix=$$w/ \
+			$$w/corpus > $$w/log 2>&1; rc=$$?; \
+		echo "fuzz: $$t: exit $$rc, $$(ls $$w/corpus | wc -l) corpus files," \
+			"$$(sed -n 's/^stat::average_exec_per_sec: *//p' $$w/log) exec/s"; \
+		[ $$rc = 0 ] || { tail -40 $$w/log; exit 1; }; \
+	done
+
+fuzz-clean:
+	rm -rf fuzz/build
+
+clean: fuzz-clean
+
+# The live tests (tests/0*.bats) with every pstat run under memcheck:
+# tests/lib/pstat-json-keep prefixes $PSTAT_WRAP to the real pstat.
+VALGRIND ?= valgrind
+check-valgrind: pstat tests/pstat-test
+	@PSTAT_WRAP='$(VALGRIND) -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --trace-children=no' \
+		BATS_FILTER='$(or $(BATS_FILTER),$(wildcard tests/0*.bats) tests/61-robust.bats)' \
+		tests/run-tests
+
+-include $(FUZZ_OBJ:.o=.d) $(FUZZ_BINS:=.d)
