@@ -134,6 +134,7 @@ struct encoder {
 	int group;
 	int leader;     /* evlist index of the current group's leader, -1 */
 	int row;
+	int tracefs_err;  /* errno when tracefs could not be read, else 0 */
 	struct pstat_error *err;
 };
 
@@ -324,7 +325,11 @@ static int unknown_event(struct encoder *e, const struct pstat_evspec *sp)
 {
 	char *hint = suggest_name(e, sp->name ? sp->name : sp->text);
 
-	if (hint)
+	if (e->tracefs_err && strchr(sp->text, ':'))
+		error_set(e->err, sp->off,
+			  "unknown event '%s' (tracefs cannot be read: %s)",
+			  sp->text, strerror(e->tracefs_err));
+	else if (hint)
 		error_set(e->err, sp->off,
 			  "unknown event '%s' (did you mean '%s'?)", sp->text,
 			  hint);
@@ -420,6 +425,9 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	if (strchr(name, ':') && !strstr(name, "::")) {
 		struct pstat_tracepoint *tps = NULL;
 		long n = tracepoint_resolve(e->ctx->tracefs_root, name, &tps);
+
+		if (n < 0 && n != -ENOENT)
+			e->tracefs_err = (int)-n;
 
 		for (long i = 0; i < n; i++) {
 			/* a glob names each match; a plain name as written */

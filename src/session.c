@@ -565,9 +565,6 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		if (s->ctr.state[i] == COUNTER_NOT_SUPPORTED)
 			msg_debug(1, "event '%s' is not supported: %s",
 				  ev->name, strerror(s->ctr.err[i]));
-		if (s->ctr.flags[i] & COUNTER_USER_ONLY)
-			msg_warn("event '%s': kernel counting refused, counting user space only",
-				 ev->name);
 	}
 	if (!s->started_at.tv_sec)
 		clock_gettime(CLOCK_REALTIME, &s->started_at);
