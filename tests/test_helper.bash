@@ -43,3 +43,28 @@ prog() {
 	fi
 	echo "$bin"
 }
+
+# A locale whose decimal point is ',': installed, or built privately
+# with localedef (LOCPATH) when the locale sources are there. Sets $loc
+# (and exports LOCPATH); call it directly, not in $(...), or LOCPATH is
+# lost with the subshell.
+comma_locale() {
+	local l dir="$BATS_FILE_TMPDIR/locale"
+
+	for l in $(locale -a 2>/dev/null); do
+		if [ "$(LC_ALL=$l /usr/bin/printf '%.1f' 1.5 2>/dev/null)" = 1,5 ]; then
+			loc=$l
+			return 0
+		fi
+	done
+	command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/de_DE ] ||
+		return 1
+	mkdir -p "$dir"
+	[ -d "$dir/de_DE.UTF-8" ] ||
+		localedef -i de_DE -f UTF-8 "$dir/de_DE.UTF-8" >/dev/null 2>&1 ||
+		[ -d "$dir/de_DE.UTF-8" ] || return 1
+	export LOCPATH="$dir"
+	[ "$(LC_ALL=de_DE.UTF-8 /usr/bin/printf '%.1f' 1.5 2>/dev/null)" = 1,5 ] ||
+		return 1
+	loc=de_DE.UTF-8
+}
