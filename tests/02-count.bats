@@ -4,11 +4,6 @@
 bats_require_minimum_version 1.5.0
 load test_helper
 
-# The value of EVENT in a perf-style table on stdin (digits only).
-value_of() {
-	awk -v ev="$1" '$0 ~ (" " ev "( |$)") {
-		v = $1; gsub(/[^0-9.]/, "", v); print v; exit }'
-}
 
 @test "the table has perf's layout for software events" {
 	need_perf_events

@@ -4,10 +4,6 @@
 bats_require_minimum_version 1.5.0
 load test_helper
 
-value_of() {
-	awk -v ev="$1" '$0 ~ (" " ev "( |$)") {
-		v = $1; gsub(/[^0-9.]/, "", v); print v; exit }'
-}
 
 # Start tests/progs/threads N WRITES DELAY_MS in the background and wait
 # until its threads exist; sets $tpid.

@@ -5,10 +5,6 @@ bats_require_minimum_version 1.5.0
 load test_helper
 load json_helper
 
-value_of() {
-	awk -v ev="$1" '$0 ~ (" " ev "( |$)") {
-		v = $1; gsub(/[^0-9.]/, "", v); print v; exit }'
-}
 
 @test "-r N: a known tracepoint count has a spread of exactly 0" {
 	need_perf_events

@@ -18,6 +18,12 @@ run_table() {
 	assert_success
 }
 
+# The value of EVENT in a perf-style table on stdin (digits only).
+value_of() {
+	awk -v ev="$1" '$0 ~ (" " ev "( |$)") {
+		v = $1; gsub(/[^0-9.]/, "", v); print v; exit }'
+}
+
 # Skip unless perf_event_open works for software events here.
 need_perf_events() {
 	"$PSTAT" -e task-clock true 2>/dev/null ||
