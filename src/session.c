@@ -331,6 +331,17 @@ static void report_open_error(struct session *s,
 	else
 		msg_error("cannot open event '%s': %s", ev->name,
 			  strerror(oe->err));
+	if ((oe->err == EACCES || oe->err == EPERM) && oe->tid > 0 &&
+	    s->cfg->kind != TARGET_COMMAND) {
+		uid_t owner;
+
+		/* which rule refused: ptrace access to another user's task */
+		if (target_owner(oe->tid, &owner) == 0 && owner != geteuid()) {
+			msg_hint("thread %d belongs to uid %u: attaching needs ptrace access to it (the same user, or CAP_SYS_PTRACE and CAP_PERFMON)",
+				 (int)oe->tid, (unsigned)owner);
+			return;
+		}
+	}
 	if (oe->advice[0])
 		msg_hint("%s", oe->advice);
 }

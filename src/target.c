@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -227,6 +228,18 @@ int target_alive(pid_t tid)
 	alive = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 	free(st);
 	return alive;
+}
+
+int target_owner(pid_t tid, uid_t *uid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	if (stat(path, &st) < 0)
+		return -errno;
+	*uid = st.st_uid;
+	return 0;
 }
 
 int target_pidfd(pid_t pid)

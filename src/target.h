@@ -71,6 +71,9 @@ char *target_thread_name(pid_t tid);
 /* Whether a process or thread still exists (not a zombie). */
 int target_alive(pid_t tid);
 
+/* The real uid owning a thread (from /proc). Returns 0 or -errno. */
+int target_owner(pid_t tid, uid_t *uid);
+
 /* A pidfd for pid (pidfd_open), or -errno. */
 int target_pidfd(pid_t pid);
 
