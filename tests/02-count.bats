@@ -157,3 +157,19 @@ load test_helper
 	run jq -r '.counters[0].note' <<<"$output"
 	assert_output "user only: kernel counting refused"
 }
+
+@test "a tracepoint glob expands to every match, one row each" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_writev
+	w=$(prog writer)
+	run "$PSTAT" -e 'syscalls:sys_enter_write*' "$w" 25
+	assert_success
+	[ "$(value_of 'syscalls:sys_enter_write' <<<"$output")" = 25 ]
+	[ "$(value_of 'syscalls:sys_enter_writev' <<<"$output")" = 0 ]
+	# as many rows as tracefs has matches
+	n=$(ls -d /sys/kernel/tracing/events/syscalls/sys_enter_write* | wc -l)
+	[ "$(grep -c 'syscalls:sys_enter_write' <<<"$output")" = "$n" ]
+	run "$PSTAT" -e 'syscalls:no_such_*' true
+	assert_failure 125
+	assert_output "pstat: no tracepoint matches 'syscalls:no_such_*'"
+}
