@@ -383,12 +383,19 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 		fd_timeout = make_timer(t0 + cfg->timeout_ms * 1000000ull, 0);
 	if (cfg->delay_ms)
 		fd_delay = make_timer(t0 + cfg->delay_ms * 1000000ull, 0);
-	if (!ch && cfg->kind == TARGET_PID) {
-		for (size_t i = 0; i < cfg->npids && npidfds < 64; i++) {
+	/* more processes than pidfds: watch them all by polling instead */
+	if (!ch && cfg->kind == TARGET_PID && cfg->npids <= 64) {
+		for (size_t i = 0; i < cfg->npids; i++) {
 			int fd = target_pidfd(cfg->pids[i]);
 
-			if (fd >= 0)
+			if (fd >= 0) {
 				pidfds[npidfds++] = fd;
+			} else if (fd != -ESRCH) {
+				/* no pidfds here (ENOSYS): poll them all */
+				while (npidfds)
+					close(pidfds[--npidfds]);
+				break;
+			}
 		}
 	}
 	alive_pids = npidfds;
