@@ -140,7 +140,6 @@ static int build_events(const struct pstat_opts *o,
 			struct pstat_encode_ctx *ctx,
 			struct pstat_evlist *evl)
 {
-	struct pstat_evtree tree = { 0 };
 	struct pstat_error err = { "", -1 };
 	size_t n = o->nevents ? o->nevents : 1;
 	int r = 0;
@@ -159,9 +158,8 @@ static int build_events(const struct pstat_opts *o,
 			msg_error("%s", err.msg);
 			r = -1;
 		}
-		/* groups of later lists continue the numbering */
+		/* encode_evlist continues the numbering of earlier lists */
 		evspec_tree_free(&one);
-		(void)tree;
 	}
 	if (!r) {
 		for (size_t i = 0; i < evl->n; i++)
