@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare_cli.h"
 #include "counter.h"
 #include "cpumap.h"
+#include "doctor.h"
 #include "encode.h"
 #include "evspec.h"
 #include "list.h"
@@ -52,21 +55,32 @@ static int output_open(struct output *o, const char *path, int append)
 		return 0;
 	}
 	o->path = xstrdup(path);
+	/* the rename below would replace a file we may not write */
+	if (!append && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, W_OK) < 0) {
+		msg_error("cannot open output file '%s': %s", path,
+			  strerror(errno));
+		return -1;
+	}
 	if (!append && (stat(path, &st) < 0 || S_ISREG(st.st_mode))) {
 		const char *slash = strrchr(path, '/');
+		mode_t mask;
 
 		o->tmp = slash ? xasprintf("%.*s/.%s.XXXXXX",
 					   (int)(slash - path), path, slash + 1)
 			       : xasprintf(".%s.XXXXXX", path);
 		fd = mkostemp(o->tmp, O_CLOEXEC);
-		if (fd < 0 && errno != EEXIST) {
+		if (fd < 0) {
 			int e = errno;
 
 			msg_error("cannot open output file '%s': %s", path,
 				  strerror(e));
 			return -1;
 		}
-		fchmod(fd, 0666 & ~(mode_t)umask(umask(0)));
+		/* mkostemp makes it 0600; give it the mode open(2) would */
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
 	} else {
 		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
 					(append ? O_APPEND : O_TRUNC),
@@ -97,6 +111,9 @@ static int output_close(struct output *o, int ok)
 			r = -1;
 		return r;
 	}
+	/* a run that printed nothing (the command did not start) */
+	if (ok && o->tmp && ftell(o->f) == 0)
+		ok = 0;
 	if (fclose(o->f) == EOF && ok) {
 		msg_error("cannot write the results to '%s': %s", o->path,
 			  strerror(errno));
@@ -324,6 +341,10 @@ static int build_targets(const struct pstat_opts *o, struct targets *t)
 			size_t n;
 			int r = target_list_threads(t->pids[i], &th, &n);
 
+			if (!r && !target_alive(t->pids[i])) {
+				free(th); /* a zombie: it has exited */
+				r = -ESRCH;
+			}
 			if (r) {
 				msg_error("cannot attach to process %d: %s",
 					  (int)t->pids[i],
@@ -480,6 +501,45 @@ static int cmd_list(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP wait, blocked, until the session installs
+ * its handlers: one that comes while a long event list is resolved or
+ * the counters open must still end in a report, not kill pstat first.
+ * The session unblocks them only while it waits (see session.c).
+ */
+static void block_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	struct pstat_doctor_opts d = { 0 };
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			d.json = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			puts("usage: pstat doctor [-j]");
+			return 0;
+		} else {
+			msg_error("unknown option '%s' for 'pstat doctor'",
+				  argv[i]);
+			msg_hint("usage: pstat doctor [-j]");
+			return EXIT_PSTAT_FAILED;
+		}
+	}
+	d.sysfs_root = env_root("PSTAT_SYSFS_ROOT");
+	d.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
+	return doctor_run(&d, stdout);
+}
+
 int main(int argc, char **argv)
 {
 	struct pstat_opts o;
@@ -490,14 +550,27 @@ int main(int argc, char **argv)
 	struct pstat_printer *printer = NULL;
 	struct targets t = { 0 };
 	struct output out = { 0 };
+	struct pstat_baseline baseline = { 0 };
 	int r, status = EXIT_PSTAT_FAILED;
 
 	if (argc > 1 && !strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_cli_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "doctor"))
+		return cmd_doctor(argc - 1, argv + 1);
+	block_signals();
 
 	r = options_parse(argc, argv, &o);
-	if (r)
+	if (r) {
+		options_free(&o);
 		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
+	}
+	/* a baseline that cannot be read fails before anything runs */
+	if (o.baseline && (r = compare_cli_baseline_load(&baseline, &o))) {
+		status = r;
+		goto out;
+	}
 	ctx.pmus = pmus_new(env_root("PSTAT_SYSFS_ROOT"));
 	ctx.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
 	if (build_events(&o, &ctx, &evl))
@@ -530,6 +603,8 @@ int main(int argc, char **argv)
 	pc.big_num = o.big_num >= 0 ? o.big_num : pc.is_tty;
 	pc.started_header = o.output != NULL;
 	printer = printer_new(&pc, out.f);
+	if (o.baseline)
+		printer = printer_capture_new(printer);
 
 	cfg.evl = &evl;
 	cfg.argv = o.argv;
@@ -558,7 +633,10 @@ int main(int argc, char **argv)
 	status = session_run(&cfg);
 	if (output_close(&out, status != EXIT_PSTAT_FAILED))
 		status = EXIT_PSTAT_FAILED;
+	if (o.baseline)
+		status = compare_cli_baseline_finish(&baseline, printer, status);
 out:
+	compare_cli_baseline_free(&baseline);
 	printer_free(printer);
 	targets_free(&t);
 	evlist_free(&evl);

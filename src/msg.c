@@ -7,7 +7,8 @@
 int msg_verbose;
 int msg_quiet;
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
+				   va_list ap)
 {
 	/*
 	 * Build the line first and write it with one call, so a message is

@@ -10,12 +10,16 @@
 #include "util.h"
 
 enum {
-	OPT_APPEND = 256,
+	OPT_ALPHA = 256,
+	OPT_APPEND,
+	OPT_BASELINE,
+	OPT_COMPARE_FORMAT,
 	OPT_DRY_RUN,
 	OPT_FAIL_ON,
 	OPT_INTERVAL_COUNT,
 	OPT_NO_BIG_NUM,
 	OPT_PER_THREAD,
+	OPT_THRESHOLD,
 	OPT_TIMEOUT,
 	OPT_WARMUP,
 };
@@ -23,8 +27,11 @@ enum {
 /* Sorted by long name. */
 static const struct option long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "append", no_argument, NULL, OPT_APPEND },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "big-num", no_argument, NULL, 'B' },
+	{ "compare-format", required_argument, NULL, OPT_COMPARE_FORMAT },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'D' },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -42,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "repeat", required_argument, NULL, 'r' },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "tid", required_argument, NULL, 't' },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -53,9 +61,11 @@ static const struct option long_opts[] = {
 void options_usage(void)
 {
 	fputs("usage: pstat [options] [--] command [args...]\n"
-	      "       pstat [options] -p PID | -t TID | -a\n"
-	      "       pstat list [--tracepoints] [--names] [-j] [GLOB]\n"
+	      "       pstat [options] -p PID | -t TID | -a | -C LIST\n"
 	      "       pstat --dry-run [-e LIST] [-j]\n"
+	      "       pstat list [--tracepoints] [--names] [-j] [GLOB]\n"
+	      "       pstat compare [--threshold SPEC]... [--alpha A] [--format table|json|markdown] [-o FILE] BASE.json NEW.json\n"
+	      "       pstat doctor [-j]\n"
 	      "\n"
 	      "Count performance events while a command runs.\n"
 	      "\n"
@@ -71,16 +81,20 @@ void options_usage(void)
 	      "      --warmup K           uncounted runs first\n"
 	      "  -I, --interval MS        print deltas every MS milliseconds\n"
 	      "      --interval-count N   stop after N intervals\n"
-	      "      --timeout MS         stop after MS milliseconds\n"
+	      "      --timeout MS         stop after MS milliseconds (exit 124)\n"
 	      "  -D, --delay MS           start counting MS after the command\n"
 	      "  -o, --output FILE        write the results to FILE\n"
 	      "      --append             append to the -o FILE\n"
 	      "  -j, --json               one JSON document (schema pstat/1)\n"
 	      "  -x, --field-separator SEP  CSV output\n"
-	      "  -B, --big-num            group digits (the default)\n"
+	      "  -B, --big-num            group digits (default on a terminal)\n"
 	      "      --no-big-num         no digit grouping\n"
-	      "      --fail-on STATES     exit 3 if a counter is not-supported,\n"
+	      "      --fail-on STATES     exit 5 if a counter is not-supported,\n"
 	      "                           not-counted or multiplexed\n"
+	      "      --baseline FILE      compare the run with a saved pstat -j\n"
+	      "      --threshold SPEC     with --baseline: limits, e.g. '*=5%'\n"
+	      "      --alpha A            with --baseline: significance (0.05)\n"
+	      "      --compare-format FMT with --baseline: table, json, markdown\n"
 	      "      --dry-run            print the encoded events, run nothing\n"
 	      "  -v, --verbose            say how events were resolved\n"
 	      "  -h, --help               this help\n"
@@ -136,7 +150,7 @@ static int parse_fail_on(const char *arg, unsigned *out)
 
 int options_parse(int argc, char **argv, struct pstat_opts *o)
 {
-	size_t ealloc = 0;
+	size_t ealloc = 0, talloc = 0;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -207,8 +221,17 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 			}
 			o->csv_sep = optarg;
 			break;
+		case OPT_ALPHA:
+			o->alpha = optarg;
+			break;
 		case OPT_APPEND:
 			o->append = 1;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
+			break;
+		case OPT_COMPARE_FORMAT:
+			o->compare_format = optarg;
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = 1;
@@ -227,6 +250,11 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 			break;
 		case OPT_PER_THREAD:
 			o->per_thread = 1;
+			break;
+		case OPT_THRESHOLD:
+			xgrow((void **)&o->thresholds, &talloc,
+			      o->nthresholds + 1, sizeof(*o->thresholds));
+			o->thresholds[o->nthresholds++] = optarg;
 			break;
 		case OPT_TIMEOUT:
 			if (number("--timeout", optarg, 1, UINT32_MAX,
@@ -262,6 +290,16 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 		msg_error("--append needs -o FILE");
 		return -1;
 	}
+	if (!o->baseline && (o->nthresholds || o->alpha || o->compare_format)) {
+		msg_error("%s needs --baseline FILE",
+			  o->nthresholds ? "--threshold" :
+			  o->alpha ? "--alpha" : "--compare-format");
+		return -1;
+	}
+	if (o->baseline && o->dry_run) {
+		msg_error("--baseline and --dry-run cannot be combined");
+		return -1;
+	}
 	if (optind < argc) {
 		o->argv = argv + optind;
 		o->argc = argc - optind;
@@ -273,4 +311,6 @@ void options_free(struct pstat_opts *o)
 {
 	free(o->events);
 	o->events = NULL;
+	free(o->thresholds);
+	o->thresholds = NULL;
 }

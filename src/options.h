@@ -33,6 +33,11 @@ struct pstat_opts {
 	uint64_t warmup;         /* --warmup */
 	uint64_t interval_ms;    /* -I, 0 = none */
 	uint64_t interval_count; /* --interval-count, 0 = unlimited */
+	const char *baseline;    /* --baseline FILE: compare the run to it */
+	char **thresholds;       /* each --threshold SPEC (compare.h) */
+	size_t nthresholds;
+	const char *alpha;       /* --alpha A, checked by compare_cli */
+	const char *compare_format; /* --compare-format FMT */
 	char **argv;             /* the command, NULL-terminated, or NULL */
 	int argc;
 };

@@ -1,0 +1,320 @@
+# bash completion for pstat                                  -*- shell-script -*-
+# SPDX-License-Identifier: MIT
+#
+# Works with or without the bash-completion package; with it, the command
+# after pstat's options is completed by that command's own completion.
+
+# pstat's long options: the same set as `pstat --help` shows, which
+# tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
+_pstat_opts_long='--all-cpus --append --big-num --cpu --delay --dry-run
+--event --fail-on --field-separator --help --interval --interval-count
+--json --no-aggr --no-big-num --no-inherit --output --per-thread --pid
+--repeat --tid --timeout --verbose --version --warmup'
+# Run, then compare with a baseline as `pstat compare` does.
+_pstat_opts_compare='--alpha --baseline --compare-format --threshold'
+_pstat_opts_short='-A -a -B -C -D -e -h -I -i -j -o -p -r -t -V -v -x'
+_pstat_opts_arg=' --alpha --baseline --compare-format --cpu --delay --event
+--fail-on --field-separator --interval --interval-count --output --pid
+--repeat --threshold --tid --timeout --warmup -C -D -e -I -o -p -r -t -x '
+_pstat_opts_arg=${_pstat_opts_arg//$'\n'/ }
+# The options of `pstat compare`, as its --help shows them.
+_pstat_compare_opts='--alpha --format -h --help -o --output --threshold'
+# The short options that take a value, as getopt reads a cluster.
+_pstat_short_arg='CDeIoprtx'
+
+# Event names that may complete the fragment $1 (the text after the last
+# ',' or '{' of an event list), from the pstat on PATH.
+_pstat_event_names()
+{
+	case $1 in
+	*::*) ;;
+	*:*)
+		# tracepoints are listed only when a subsystem is named
+		pstat list --names "${1%%:*}:*" 2>/dev/null
+		return
+		;;
+	esac
+	pstat list --names 2>/dev/null
+}
+
+# Complete the last element of the comma list $2 from the words $1,
+# keeping the elements before it.
+_pstat_list_words()
+{
+	local frag=${2##*,}
+	compgen -P "${2%"$frag"}" -W "$1" -- "$frag"
+}
+
+# "PID (comm)" for each process whose PID starts with the last element
+# of the comma list $1.
+_pstat_pids()
+{
+	local frag=${1##*,} d pid comm
+	local prefix=${1%"$frag"}
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		[[ $pid == "$frag"* ]] || continue
+		comm=
+		read -r comm 2>/dev/null <"$d/comm"
+		printf '%s%s (%s)\n' "$prefix" "$pid" "$comm"
+	done
+}
+
+# The online CPUs, one a line, from a list such as "0-3,7".
+_pstat_cpus()
+{
+	local online r i IFS=,
+	read -r online 2>/dev/null </sys/devices/system/cpu/online || return
+	for r in $online; do
+		if [[ $r == *-* ]]; then
+			for ((i = ${r%-*}; i <= ${r#*-}; i++)); do
+				echo "$i"
+			done
+		else
+			echo "$r"
+		fi
+	done
+}
+
+# Values of option $1 that complete the text $2.
+_pstat_value()
+{
+	local frag
+	case $1 in
+	-e | --event)
+		frag=${2##*[,\{]}
+		compgen -P "${2%"$frag"}" -W "$(_pstat_event_names "$frag")" \
+			-- "$frag"
+		;;
+	-p | --pid | -t | --tid)
+		_pstat_pids "$2"
+		;;
+	-C | --cpu)
+		_pstat_list_words "$(_pstat_cpus)" "$2"
+		;;
+	--fail-on)
+		_pstat_list_words 'not-supported not-counted multiplexed' "$2"
+		;;
+	-o | --output)
+		compgen -f -- "$2"
+		;;
+	--baseline)
+		compgen -d -S / -- "$2"
+		compgen -f -X '!*.json' -- "$2"
+		;;
+	--compare-format)
+		compgen -W 'table json markdown' -- "$2"
+		;;
+	esac
+}
+
+# Arguments of `pstat list`, `pstat compare` and `pstat doctor`.
+_pstat_subcommand()
+{
+	local sub=$1 cur=$2 prev=$3
+	case $sub in
+	list)
+		if [[ $cur == -* ]]; then
+			compgen -W '--tracepoints --names -j --json -h --help' \
+				-- "$cur"
+		else
+			compgen -W "$(_pstat_event_names "$cur")" -- "$cur"
+		fi
+		;;
+	compare)
+		case $prev in
+		--format)
+			compgen -W 'table json markdown' -- "$cur"
+			return
+			;;
+		-o | --output)
+			compgen -f -- "$cur"
+			return
+			;;
+		--threshold | --alpha)
+			return
+			;;
+		esac
+		if [[ $cur == -* ]]; then
+			compgen -W "$_pstat_compare_opts" -- "$cur"
+		else
+			compgen -d -S / -- "$cur"
+			compgen -f -X '!*.json' -- "$cur"
+		fi
+		;;
+	doctor)
+		compgen -W '-j --json -h --help' -- "$cur"
+		;;
+	esac
+}
+
+# The words of the line up to the cursor split at blanks only, so that
+# "--event=sys:write" stays one word as pstat sees it; sets words, cword.
+_pstat_split_line()
+{
+	local line=${COMP_LINE:0:COMP_POINT}
+	read -ra words <<<"$line"
+	if [[ -z $line || $line == *[[:blank:]] ]]; then
+		words+=("")
+	fi
+	cword=$((${#words[@]} - 1))
+}
+
+# Index in words where the command starts (after pstat's options and
+# their values, or after --), or 0 when there is none before the cursor.
+_pstat_command_index()
+{
+	local i j w
+	for ((i = 1; i < cword; i++)); do
+		w=${words[i]}
+		case $w in
+		--)
+			echo $((i + 1))
+			return
+			;;
+		--*=*) ;;
+		--*)
+			[[ $_pstat_opts_arg == *" $w "* ]] && ((i++))
+			;;
+		-?*)
+			for ((j = 1; j < ${#w}; j++)); do
+				if [[ $_pstat_short_arg == *"${w:j:1}"* ]]; then
+					((j + 1 == ${#w})) && ((i++))
+					break
+				fi
+			done
+			;;
+		*)
+			echo "$i"
+			return
+			;;
+		esac
+	done
+	echo 0
+}
+
+# The index in COMP_WORDS of words[$1]: bash splits words at ':' and '='
+# too, and the command's own completion counts in COMP_WORDS.
+_pstat_comp_index()
+{
+	local n=$1 pos=0 k rest pre target
+	for ((k = 0; k <= n; k++)); do
+		rest=${COMP_LINE:pos}
+		pre=${rest%%"${words[k]}"*}
+		target=$((pos + ${#pre}))
+		pos=$((target + ${#words[k]}))
+	done
+	pos=0
+	for ((k = 0; k < ${#COMP_WORDS[@]}; k++)); do
+		rest=${COMP_LINE:pos}
+		pre=${rest%%"${COMP_WORDS[k]}"*}
+		if ((pos + ${#pre} >= target)); then
+			echo "$k"
+			return
+		fi
+		pos=$((pos + ${#pre} + ${#COMP_WORDS[k]}))
+	done
+	echo "$COMP_CWORD"
+}
+
+_pstat()
+{
+	local cur prev words cword i k opt= val
+	local -a reply=()
+
+	_pstat_split_line
+	cur=${words[cword]}
+	prev=${words[cword - 1]}
+	# inside an open quote readline completes the text after the quote
+	case $cur in
+	\'* | \"*) cur=${cur:1} ;;
+	esac
+
+	i=0
+	if ((cword > 1)) && [[ ${words[1]} == @(list|compare|doctor) ]]; then
+		mapfile -t reply < <(_pstat_subcommand "${words[1]}" "$cur" \
+			"$prev")
+	elif i=$(_pstat_command_index) && ((i > 0 && cword > i)); then
+		i=$(_pstat_comp_index "$i")
+		if declare -F _comp_command_offset >/dev/null; then
+			_comp_command_offset "$i"
+		elif declare -F _command_offset >/dev/null; then
+			_command_offset "$i"
+		else
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
+		return 0
+	elif ((i > 0)); then
+		# the command's name, after --
+		mapfile -t reply < <(compgen -c -- "$cur")
+	else
+		if [[ $cur == --*=* ]]; then
+			opt=${cur%%=*}
+			val=${cur#*=}
+		elif [[ $cur == -[!-]?* ]]; then
+			# -eLIST, -ip1234: a value attached to a short option
+			for ((k = 1; k < ${#cur} - 1; k++)); do
+				if [[ $_pstat_short_arg == *"${cur:k:1}"* ]]; then
+					opt=-${cur:k:1}
+					val=${cur:k+1}
+					break
+				fi
+			done
+		fi
+		if [[ -z $opt && $prev == --* ]]; then
+			opt=$prev
+			val=$cur
+		elif [[ -z $opt && $prev == -[!-]* ]]; then
+			# a cluster such as -ie whose last letter takes a value
+			for ((k = 1; k < ${#prev}; k++)); do
+				[[ $_pstat_short_arg == *"${prev:k:1}"* ]] || continue
+				((k + 1 == ${#prev})) && opt=-${prev:k:1} val=$cur
+				break
+			done
+		fi
+		[[ $_pstat_opts_arg == *" $opt "* ]] || opt=
+		if [[ -n $opt ]]; then
+			mapfile -t reply < <(_pstat_value "$opt" "$val")
+			# the values come without the "--opt=" or "-e" before them
+			if [[ $cur != "$val" ]]; then
+				reply=("${reply[@]/#/${cur%"$val"}}")
+			fi
+			case $opt in
+			-o | --output | --baseline)
+				compopt -o filenames 2>/dev/null
+				;;
+			*) compopt -o nospace 2>/dev/null ;;
+			esac
+		elif [[ $cur == -* ]]; then
+			mapfile -t reply < <(compgen -W \
+				"$_pstat_opts_long $_pstat_opts_compare $_pstat_opts_short" \
+				-- "$cur")
+		elif ((cword == 1)); then
+			mapfile -t reply < <(compgen -W 'list compare doctor' \
+				-- "$cur"
+			compgen -c -- "$cur")
+		else
+			mapfile -t reply < <(compgen -c -- "$cur")
+		fi
+	fi
+
+	# one pid left: insert the number, not the "(comm)" shown beside it
+	if ((${#reply[@]} == 1)) && [[ ${reply[0]} == *" ("*")" ]]; then
+		reply[0]=${reply[0]%% (*}
+	fi
+	# readline replaces only the text after the last word-break
+	# character in the word (':' and '=' by default): drop what precedes
+	local wb=${COMP_WORDBREAKS//[[:space:]]/} pre
+	if [[ -n $wb ]]; then
+		pre=${cur%[$wb]*}
+		if [[ $pre != "$cur" ]]; then
+			pre=${cur:0:${#pre}+1}
+			reply=("${reply[@]/#"$pre"/}")
+		fi
+	fi
+	COMPREPLY=("${reply[@]}")
+	return 0
+}
+
+complete -F _pstat pstat

@@ -1,0 +1,191 @@
+# fish completion for pstat
+# SPDX-License-Identifier: MIT
+
+# pstat's options that take a value, short and long: where they stand,
+# the next word is theirs, not the command's.
+set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
+    -C --cpu -D --delay -e --event --fail-on -x --field-separator \
+    -I --interval --interval-count -o --output -p --pid -r --repeat \
+    --threshold -t --tid --timeout --warmup
+
+# Where the cursor is: "options" (among pstat's options), "sub NAME"
+# (after a subcommand), "command-name" (right after --) or "command"
+# (in the arguments of the command pstat runs).
+function __fish_pstat_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l skip 0
+    set -l n 0
+    for t in $tokens
+        set n (math $n + 1)
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $t
+            case --
+                if test $n -lt (count $tokens)
+                    echo command
+                else
+                    echo command-name
+                end
+                return
+            case '--*=*'
+            case '--*'
+                contains -- $t $__fish_pstat_arg_opts; and set skip 1
+            case '-?*'
+                # a cluster whose first value-taking letter ends it
+                string match -qr -- '^-[^CDeIoprtx]*[CDeIoprtx]$' $t
+                and set skip 1
+            case '*'
+                if test $n = 1; and contains -- $t list compare doctor
+                    echo "sub $t"
+                else
+                    echo command
+                end
+                return
+        end
+    end
+    echo options
+end
+
+function __fish_pstat_in_options
+    test (__fish_pstat_state) = options
+end
+
+function __fish_pstat_first_word
+    test (count (commandline -opc)) -eq 1
+end
+
+function __fish_pstat_sub
+    test (__fish_pstat_state) = "sub $argv[1]"
+end
+
+function __fish_pstat_in_command
+    test (__fish_pstat_state) = command
+end
+
+function __fish_pstat_at_command_name
+    test (__fish_pstat_state) = command-name
+end
+
+# The current token without an "--opt=" or "-o" before its value.
+function __fish_pstat_value
+    set -l tok (commandline -ct)
+    set -q tok[1]; or set tok ''
+    string replace -r -- '^(--[a-z-]+=|-[A-Za-z]+(?=[^-]))' '' $tok
+end
+
+# Event names for the last element of an event list (after the last ','
+# or '{'), keeping what comes before it. Tracepoints are listed only when
+# a subsystem is named ("sched:<TAB>").
+function __fish_pstat_events
+    set -l tok (__fish_pstat_value)
+    set -l frag (string replace -r -- '^.*[,{]' '' $tok)
+    set -l prefix (string sub -l (math (string length -- $tok) - (string length -- $frag)) -- $tok)
+    set -l names
+    if string match -qr -- '^[^:]+:[^:]*$' $frag
+        set names (pstat list --names (string split -m1 : -- $frag)[1]':*' 2>/dev/null)
+    else
+        set names (pstat list --names 2>/dev/null)
+    end
+    printf '%s\n' $prefix$names
+end
+
+# The elements after the last ',' of a list, keeping the ones before.
+function __fish_pstat_list_prefix
+    set -l tok (__fish_pstat_value)
+    string match -qr -- ',' $tok; or return
+    string replace -r -- '[^,]*$' '' $tok
+end
+
+# Process ids with their command names, in a comma list.
+function __fish_pstat_pids
+    set -l prefix (__fish_pstat_list_prefix)
+    for d in /proc/*
+        set -l pid (string replace /proc/ '' -- $d)
+        string match -qr -- '^[0-9]+$' $pid; or continue
+        set -l comm (cat $d/comm 2>/dev/null)
+        printf '%s%s\t%s\n' "$prefix" $pid "$comm"
+    end
+end
+
+# The online CPUs, in a comma list.
+function __fish_pstat_cpus
+    set -l prefix (__fish_pstat_list_prefix)
+    set -l online (cat /sys/devices/system/cpu/online 2>/dev/null)
+    for r in (string split , -- $online)
+        set -l ends (string split - -- $r)
+        for c in (seq $ends[1] $ends[-1])
+            printf '%s%s\n' "$prefix" $c
+        end
+    end
+end
+
+function __fish_pstat_fail_on
+    set -l prefix (__fish_pstat_list_prefix)
+    printf "$prefix%s\n" not-supported not-counted multiplexed
+end
+
+complete -c pstat -e
+
+# Subcommands, as the first word.
+complete -c pstat -f -n __fish_pstat_first_word -a list -d 'List the events that can be counted here'
+complete -c pstat -f -n __fish_pstat_first_word -a compare -d 'Compare two pstat -j results'
+complete -c pstat -f -n __fish_pstat_first_word -a doctor -d 'Tell why counting does or does not work here'
+
+# pstat's options: the same set as `pstat --help` shows, which
+# tests/90-docs.bats checks.
+complete -c pstat -n __fish_pstat_in_options -s a -l all-cpus -d 'Count on every online CPU'
+complete -c pstat -n __fish_pstat_in_options -l alpha -x -d 'Significance level of the comparison, with --baseline'
+complete -c pstat -n __fish_pstat_in_options -l append -d 'Append to the -o file'
+complete -c pstat -n __fish_pstat_in_options -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Then compare with this pstat -j result'
+complete -c pstat -n __fish_pstat_in_options -s B -l big-num -d 'Group digits'
+complete -c pstat -n __fish_pstat_in_options -l compare-format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
+complete -c pstat -n __fish_pstat_in_options -s C -l cpu -x -a '(__fish_pstat_cpus)' -d 'Count on these CPUs'
+complete -c pstat -n __fish_pstat_in_options -s D -l delay -x -d 'Start counting MS after the command'
+complete -c pstat -n __fish_pstat_in_options -l dry-run -d 'Print the encoded events, run nothing'
+complete -c pstat -n __fish_pstat_in_options -s e -l event -x -a '(__fish_pstat_events)' -d 'Events to count'
+complete -c pstat -n __fish_pstat_in_options -l fail-on -x -a '(__fish_pstat_fail_on)' -d 'Exit 5 when a counter ends in these states'
+complete -c pstat -n __fish_pstat_in_options -s x -l field-separator -x -d 'CSV output with this separator'
+complete -c pstat -n __fish_pstat_in_options -s h -l help -d 'Show the usage'
+complete -c pstat -n __fish_pstat_in_options -s I -l interval -x -d 'Print deltas every MS milliseconds'
+complete -c pstat -n __fish_pstat_in_options -l interval-count -x -d 'Stop after N intervals'
+complete -c pstat -n __fish_pstat_in_options -s j -l json -d 'One JSON document (pstat/1)'
+complete -c pstat -n __fish_pstat_in_options -s A -l no-aggr -d 'One row per CPU'
+complete -c pstat -n __fish_pstat_in_options -l no-big-num -d 'No digit grouping'
+complete -c pstat -n __fish_pstat_in_options -s i -l no-inherit -d "Do not count the command's children"
+complete -c pstat -n __fish_pstat_in_options -s o -l output -r -F -d 'Write the results to FILE'
+complete -c pstat -n __fish_pstat_in_options -l per-thread -d 'One row per thread'
+complete -c pstat -n __fish_pstat_in_options -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Attach to processes'
+complete -c pstat -n __fish_pstat_in_options -s r -l repeat -x -d 'Run the command N times'
+complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_pids)' -d 'Attach to threads'
+complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change per event, with --baseline'
+complete -c pstat -n __fish_pstat_in_options -l timeout -x -d 'Stop after MS milliseconds'
+complete -c pstat -n __fish_pstat_in_options -s v -l verbose -d 'Say how events were resolved'
+complete -c pstat -n __fish_pstat_in_options -s V -l version -d 'Print the version'
+complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs first'
+
+# The command pstat runs, then that command's own completion.
+complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
+complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --threshold)'
+
+# pstat list [--tracepoints] [--names] [-j] [GLOB]
+complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'
+complete -c pstat -f -n '__fish_pstat_sub list' -l tracepoints -d 'List every tracepoint'
+complete -c pstat -f -n '__fish_pstat_sub list' -l names -d 'One name per line'
+complete -c pstat -f -n '__fish_pstat_sub list' -s j -l json -d 'One JSON document (pstat-list/1)'
+complete -c pstat -f -n '__fish_pstat_sub list' -s h -l help -d 'Show the usage'
+
+# pstat compare [--threshold SPEC]... [--alpha A] [--format FMT] [-o FILE] BASE.json NEW.json
+complete -c pstat -n '__fish_pstat_sub compare' -l threshold -x -d 'Allowed change per event, e.g. cycles=3%,*=5%'
+complete -c pstat -n '__fish_pstat_sub compare' -l alpha -x -d 'Significance level (default 0.05)'
+complete -c pstat -n '__fish_pstat_sub compare' -l format -x -a 'table json markdown' -d 'Output format'
+complete -c pstat -n '__fish_pstat_sub compare' -s o -l output -r -F -d 'Write the comparison to FILE'
+complete -c pstat -n '__fish_pstat_sub compare' -s h -l help -d 'Show the usage'
+complete -c pstat -n '__fish_pstat_sub compare' -k -x -a '(__fish_complete_suffix .json)'
+
+# pstat doctor [-j]
+complete -c pstat -f -n '__fish_pstat_sub doctor' -s j -l json -d 'One JSON document (pstat-doctor/1)'
+complete -c pstat -f -n '__fish_pstat_sub doctor' -s h -l help -d 'Show the usage'

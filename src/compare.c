@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `pstat compare`: threshold rules, matching two runs, verdicts. Pure:
+ * the documents are read by print_json.c and the results printed by
+ * print_compare.c and print_json.c.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "stats.h"
+#include "util.h"
+
+struct pstat_compare_counter *compare_run_add(struct pstat_compare_run *run)
+{
+	struct pstat_compare_counter *c;
+
+	xgrow((void **)&run->counters, &run->alloc, run->ncounters + 1,
+	      sizeof(*run->counters));
+	c = &run->counters[run->ncounters++];
+	memset(c, 0, sizeof(*c));
+	c->cpu = -1;
+	c->value = NAN;
+	c->metric_value = NAN;
+	return c;
+}
+
+void compare_run_free(struct pstat_compare_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; i < run->ncounters; i++) {
+		struct pstat_compare_counter *c = &run->counters[i];
+
+		free(c->event);
+		free(c->thread);
+		free(c->unit);
+		free(c->samples);
+		free(c->metric_name);
+		free(c->metric_unit);
+	}
+	free(run->counters);
+	free(run->label);
+	memset(run, 0, sizeof(*run));
+}
+
+/*
+ * A decimal number: digits with at most one '.', nothing else, at most
+ * 15 significant digits so that the integer mantissa and the power of
+ * ten are both exact and their quotient is correctly rounded. strtod
+ * would follow LC_NUMERIC and accept hex, exponents, "inf" and blanks.
+ */
+static int parse_decimal(const char *s, double *out)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+		1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	};
+	uint64_t mant = 0;
+	int digits = 0, frac = 0, dot = 0;
+
+	for (const char *p = s; *p; p++) {
+		if (*p == '.' && !dot) {
+			dot = 1;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		if (mant || *p != '0')
+			digits++;
+		if (digits > 15)
+			return -ERANGE;
+		mant = mant * 10 + (uint64_t)(*p - '0');
+		if (dot)
+			frac++;
+	}
+	/* at least one digit: not "", ".", "5." is fine, ".5" too */
+	if (!*s || (dot && strlen(s) == 1))
+		return -EINVAL;
+	if (frac > 15)
+		return -ERANGE;
+	*out = (double)mant / pow10[frac];
+	return 0;
+}
+
+int compare_parse_alpha(const char *s, double *alpha)
+{
+	double v;
+	int r = parse_decimal(s, &v);
+
+	if (r)
+		return r;
+	if (!(v > 0 && v < 1))
+		return -ERANGE;
+	*alpha = v;
+	return 0;
+}
+
+/* The limit of one rule: "N%" or "+N". */
+static int parse_limit(const char *s, struct pstat_compare_rule *r,
+		       struct pstat_error *err, long off, const char *text)
+{
+	size_t len = strlen(s);
+	char *num;
+	int ret;
+
+	if (s[0] == '+') {
+		r->kind = LIMIT_ABSOLUTE;
+		num = xstrdup(s + 1);
+	} else if (len > 1 && s[len - 1] == '%') {
+		r->kind = LIMIT_RELATIVE;
+		num = xstrndup(s, len - 1);
+	} else {
+		return error_set(err, off,
+				 "invalid limit in '%s': write N%% (relative) or +N (absolute)",
+				 text);
+	}
+	ret = parse_decimal(num, &r->limit);
+	free(num);
+	if (ret == -ERANGE ||
+	    (!ret && r->kind == LIMIT_RELATIVE && r->limit > 1e6))
+		return error_set(err, off, "limit out of range in '%s'", text);
+	if (ret)
+		return error_set(err, off,
+				 "invalid limit in '%s': write N%% (relative) or +N (absolute)",
+				 text);
+	return 0;
+}
+
+static void rule_free(struct pstat_compare_rule *r)
+{
+	free(r->pattern);
+	free(r->text);
+}
+
+int compare_rules_parse(struct pstat_compare_rules *rules, const char *spec,
+			struct pstat_error *err)
+{
+	size_t first = rules->n;
+	const char *p = spec;
+
+	for (;;) {
+		/* a comma between a PMU's slashes is part of the event */
+		const char *end = p, *eq = NULL;
+		int in_pmu = 0;
+		struct pstat_compare_rule r = { 0 };
+		long off = (long)(p - spec);
+
+		for (; *end && (*end != ',' || in_pmu); end++) {
+			if (*end == '/')
+				in_pmu = !in_pmu;
+			else if (*end == '=')
+				eq = end;
+		}
+		r.text = xstrndup(p, (size_t)(end - p));
+		if (!eq || eq == p) {
+			error_set(err, off, "%s in '%s': write NAME=N%% or NAME=+N",
+				  end == p ? "empty rule" :
+				  eq ? "missing event name" :
+				       "missing limit",
+				  r.text);
+			goto fail;
+		}
+		r.pattern = xstrndup(p, (size_t)(eq - p));
+		if (parse_limit(r.text + (eq - p) + 1, &r, err, off, r.text))
+			goto fail;
+		xgrow((void **)&rules->rule, &rules->alloc, rules->n + 1,
+		      sizeof(*rules->rule));
+		rules->rule[rules->n++] = r;
+		if (!*end)
+			return 0;
+		p = end + 1;
+		continue;
+fail:
+		rule_free(&r);
+		while (rules->n > first)
+			rule_free(&rules->rule[--rules->n]);
+		return -1;
+	}
+}
+
+void compare_rules_free(struct pstat_compare_rules *rules)
+{
+	if (!rules)
+		return;
+	for (size_t i = 0; i < rules->n; i++)
+		rule_free(&rules->rule[i]);
+	free(rules->rule);
+	memset(rules, 0, sizeof(*rules));
+}
+
+const char *compare_verdict_name(enum pstat_compare_verdict v, int json)
+{
+	switch (v) {
+	case VERDICT_REGRESSED:
+		return "regressed";
+	case VERDICT_IMPROVED:
+		return "improved";
+	case VERDICT_UNCHANGED:
+		return "unchanged";
+	case VERDICT_NOISE:
+		return json ? "within_noise" : "within noise";
+	case VERDICT_MISSING:
+		return "missing";
+	case VERDICT_INVALID:
+		break;
+	}
+	return "invalid";
+}
+
+/*
+ * The metrics of metrics.c with a direction that says something about
+ * the code measured. CPUs utilized, GHz and the /sec rates restate the
+ * counters and the time they ran, which are compared themselves, and
+ * with no samples of their own they would only add noise to a gate.
+ */
+static const struct {
+	const char *name;
+	int higher_is_better;
+} compared_metrics[] = {
+	{ "insn per cycle", 1 },
+	{ "of all branches", 0 },
+	{ "of all cache refs", 0 },
+};
+
+int compare_metric_direction(const char *name, int *higher_is_better)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(compared_metrics); i++) {
+		if (!strcmp(compared_metrics[i].name, name)) {
+			*higher_is_better = compared_metrics[i].higher_is_better;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int is_pattern(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * The rule for an item: an exact entry, event or metric name first, then
+ * patterns, then "*"; within each kind the last given wins, so a later
+ * --threshold overrides an earlier one. A pattern meets a metric by the
+ * metric's name only: "instructions*" is about counters, "insn*" about
+ * the metric.
+ */
+static const struct pstat_compare_rule *
+find_rule(const struct pstat_compare_rules *rules,
+	  const struct pstat_compare_item *it)
+{
+	const struct pstat_compare_rule *best[3] = { NULL, NULL, NULL };
+
+	for (size_t i = 0; i < rules->n; i++) {
+		const struct pstat_compare_rule *r = &rules->rule[i];
+		const char *pat = r->pattern;
+
+		if (!strcmp(pat, it->name) ||
+		    (!it->metric && !strcmp(pat, it->event)) ||
+		    (it->metric && !strcmp(pat, it->metric)))
+			best[0] = r;
+		else if (!strcmp(pat, "*"))
+			best[2] = r;
+		else if (is_pattern(pat) &&
+			 !fnmatch(pat, it->metric ? it->metric : it->name, 0))
+			best[1] = r;
+	}
+	return best[0] ? best[0] : best[1] ? best[1] : best[2];
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_key(const struct pstat_compare_counter *a,
+		    const struct pstat_compare_counter *b)
+{
+	return !strcmp(a->event, b->event) && a->cpu == b->cpu &&
+	       same_str(a->thread, b->thread);
+}
+
+/* 1 + how many counters before run->counters[i] share its key. */
+static size_t occurrence(const struct pstat_compare_run *run, size_t i)
+{
+	size_t n = 1;
+
+	for (size_t k = 0; k < i; k++)
+		n += same_key(&run->counters[k], &run->counters[i]);
+	return n;
+}
+
+static char *counter_name(const struct pstat_compare_counter *c, size_t occ)
+{
+	char cpu[32] = "", nth[32] = "";
+
+	if (c->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " (CPU %d)", c->cpu);
+	if (occ > 1)
+		snprintf(nth, sizeof(nth), " #%zu", occ);
+	return xasprintf("%s%s%s%s%s%s", c->event, cpu, c->thread ? " (" : "",
+			 c->thread ? c->thread : "", c->thread ? ")" : "", nth);
+}
+
+static int all_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return 0;
+	return 1;
+}
+
+/* Why a counter cannot be compared, or NULL when it can. */
+static const char *invalid_reason(const struct pstat_compare_counter *c,
+				  int is_new)
+{
+	static const char *const why[][2] = {
+		[PSTAT_COUNTED] = { "no value in base", "no value in new" },
+		[PSTAT_MULTIPLEXED] = { "multiplexed in base",
+					"multiplexed in new" },
+		[PSTAT_NOT_COUNTED] = { "not counted in base",
+					"not counted in new" },
+		[PSTAT_NOT_SUPPORTED] = { "not supported in base",
+					  "not supported in new" },
+		[PSTAT_ERROR] = { "error in base", "error in new" },
+	};
+
+	if (c->status != PSTAT_COUNTED)
+		return why[c->status][is_new];
+	if (!isfinite(c->value))
+		return why[PSTAT_COUNTED][is_new];
+	if (!all_finite(c->samples, c->nsamples))
+		return is_new ? "a sample is not finite in new" :
+				"a sample is not finite in base";
+	return NULL;
+}
+
+static void side_set(struct pstat_compare_side *s,
+		     const struct pstat_compare_counter *c)
+{
+	struct pstat_summary sum;
+
+	s->present = 1;
+	s->status = c->status;
+	s->value = c->status == PSTAT_COUNTED ? c->value : NAN;
+	s->n = c->nsamples;
+	s->stddev = NAN;
+	if (c->nsamples >= 2 && all_finite(c->samples, c->nsamples)) {
+		stats_summarize(c->samples, c->nsamples, &sum);
+		s->stddev = sum.stddev;
+	}
+}
+
+/* The delta, the test and the verdict of two valid sides. */
+static void judge(struct pstat_compare_item *it,
+		  const struct pstat_compare_counter *b,
+		  const struct pstat_compare_counter *n, double alpha)
+{
+	double base = it->base.value, d;
+	int exceeds, worse, significant = 1;
+
+	it->delta = d = it->new.value - base;
+	it->delta_pct = base != 0 ? 100.0 * d / fabs(base) : d == 0 ? 0 : NAN;
+	if (b && n && b->nsamples >= 2 && n->nsamples >= 2) {
+		struct pstat_summary sb, sn;
+
+		stats_summarize(b->samples, b->nsamples, &sb);
+		stats_summarize(n->samples, n->nsamples, &sn);
+		/* a is the new run, so the interval is that of new - base */
+		it->tested = 1;
+		it->t = stats_welch_t(&sn, &sb, &it->df);
+		it->p = stats_welch_p(&sn, &sb);
+		stats_welch_ci(&sn, &sb, 1 - alpha, &it->ci_lo, &it->ci_hi);
+		significant = it->p < alpha;
+	}
+	if (it->limit_kind == LIMIT_ABSOLUTE)
+		exceeds = fabs(d) > it->limit;
+	else if (base == 0)
+		exceeds = d != 0;
+	else
+		exceeds = fabs(d) > it->limit / 100.0 * fabs(base);
+	worse = it->higher_is_better ? d < 0 : d > 0;
+	if (!exceeds)
+		it->verdict = VERDICT_UNCHANGED;
+	else if (!significant)
+		it->verdict = VERDICT_NOISE;
+	else
+		it->verdict = worse ? VERDICT_REGRESSED : VERDICT_IMPROVED;
+}
+
+static struct pstat_compare_item *item_new(struct pstat_compare *c, char *name,
+					   const char *event, const char *unit)
+{
+	struct pstat_compare_item *it = &c->items[c->nitems++];
+
+	memset(it, 0, sizeof(*it));
+	it->name = name;
+	it->event = event;
+	it->unit = unit ? unit : "";
+	it->delta = it->delta_pct = NAN;
+	it->t = it->df = it->p = it->ci_lo = it->ci_hi = NAN;
+	it->base.value = it->new.value = NAN;
+	it->base.stddev = it->new.stddev = NAN;
+	return it;
+}
+
+static void item_limit(struct pstat_compare_item *it,
+		       const struct pstat_compare_rules *rules)
+{
+	it->rule = rules ? find_rule(rules, it) : NULL;
+	if (it->rule) {
+		it->limit_kind = it->rule->kind;
+		it->limit = it->rule->limit;
+	} else {
+		it->limit_kind = LIMIT_RELATIVE;
+		it->limit = COMPARE_DEFAULT_LIMIT_PCT;
+	}
+}
+
+/* The metric item of a matched, valid counter pair, if it has one. */
+static void add_metric(struct pstat_compare *c,
+		       const struct pstat_compare_item *counter,
+		       const struct pstat_compare_counter *b,
+		       const struct pstat_compare_counter *n,
+		       const struct pstat_compare_rules *rules)
+{
+	const struct pstat_compare_counter *one = b->has_metric ? b : n;
+	struct pstat_compare_item *it;
+	int higher;
+
+	if (!b->has_metric && !n->has_metric)
+		return;
+	if (!compare_metric_direction(one->metric_name, &higher))
+		return;
+	if (b->has_metric && n->has_metric &&
+	    (strcmp(b->metric_name, n->metric_name) ||
+	     !isfinite(b->metric_value) || !isfinite(n->metric_value)))
+		return;
+	it = item_new(c, xasprintf("%s: %s", counter->name, one->metric_name),
+		      counter->event, one->metric_unit);
+	it->metric = one->metric_name;
+	it->higher_is_better = higher;
+	item_limit(it, rules);
+	if (!b->has_metric || !n->has_metric) {
+		struct pstat_compare_side *s = b->has_metric ? &it->base :
+							       &it->new;
+
+		s->present = 1;
+		s->status = PSTAT_COUNTED;
+		s->value = one->metric_value;
+		it->verdict = VERDICT_MISSING;
+		it->reason = b->has_metric ? "only in base" : "only in new";
+		return;
+	}
+	it->base.present = it->new.present = 1;
+	it->base.status = it->new.status = PSTAT_COUNTED;
+	it->base.value = b->metric_value;
+	it->new.value = n->metric_value;
+	judge(it, NULL, NULL, 0);
+}
+
+void compare_runs(const struct pstat_compare_run *base,
+		  const struct pstat_compare_run *new,
+		  const struct pstat_compare_rules *rules, double alpha,
+		  struct pstat_compare *out)
+{
+	size_t nb = base->ncounters, nn = new->ncounters;
+	char *matched = xcalloc(nn + 1, 1);
+	size_t *occ_new = xcalloc(nn + 1, sizeof(*occ_new));
+	size_t compared = 0, broken = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->base_label = base->label;
+	out->new_label = new->label;
+	out->base_runs = base->runs;
+	out->new_runs = new->runs;
+	out->alpha = alpha;
+	out->items = xcalloc(2 * (nb + nn) + 1, sizeof(*out->items));
+	for (size_t j = 0; j < nn; j++)
+		occ_new[j] = occurrence(new, j);
+
+	for (size_t i = 0; i < nb; i++) {
+		const struct pstat_compare_counter *b = &base->counters[i];
+		const struct pstat_compare_counter *n = NULL;
+		size_t occ = occurrence(base, i);
+		struct pstat_compare_item *it;
+		const char *why;
+
+		for (size_t j = 0; j < nn && !n; j++) {
+			if (!matched[j] && occ_new[j] == occ &&
+			    same_key(b, &new->counters[j])) {
+				matched[j] = 1;
+				n = &new->counters[j];
+			}
+		}
+		it = item_new(out, counter_name(b, occ), b->event, b->unit);
+		item_limit(it, rules);
+		side_set(&it->base, b);
+		if (!n) {
+			it->verdict = VERDICT_MISSING;
+			it->reason = "only in base";
+			broken++;
+			continue;
+		}
+		side_set(&it->new, n);
+		why = invalid_reason(b, 0);
+		if (!why)
+			why = invalid_reason(n, 1);
+		if (why) {
+			it->verdict = VERDICT_INVALID;
+			it->reason = why;
+			broken++;
+			continue;
+		}
+		judge(it, b, n, alpha);
+		compared++;
+		add_metric(out, it, b, n, rules);
+	}
+	for (size_t j = 0; j < nn; j++) {
+		const struct pstat_compare_counter *n = &new->counters[j];
+		struct pstat_compare_item *it;
+
+		if (matched[j])
+			continue;
+		it = item_new(out, counter_name(n, occ_new[j]), n->event,
+			      n->unit);
+		item_limit(it, rules);
+		side_set(&it->new, n);
+		it->verdict = VERDICT_MISSING;
+		it->reason = "only in new";
+		broken++;
+	}
+	for (size_t i = 0; i < out->nitems; i++)
+		out->count[out->items[i].verdict]++;
+
+	/* a regression found stands whatever else could not be compared */
+	if (!compared)
+		out->status = COMPARE_EXIT_INCOMPARABLE;
+	else if (out->count[VERDICT_REGRESSED])
+		out->status = COMPARE_EXIT_REGRESSION;
+	else if (broken)
+		out->status = COMPARE_EXIT_INCOMPARABLE;
+	else
+		out->status = COMPARE_EXIT_OK;
+	free(matched);
+	free(occ_new);
+}
+
+void compare_free(struct pstat_compare *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nitems; i++)
+		free(c->items[i].name);
+	free(c->items);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `pstat compare` and `pstat --baseline`: options, files, messages and
+ * the exit status around the pure comparison in compare.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare_cli.h"
+#include "msg.h"
+#include "session.h"
+#include "util.h"
+
+/* A run document larger than this is not one pstat wrote. */
+#define RUN_MAX_BYTES (256u << 20)
+
+static const char COMPARE_USAGE[] =
+	"usage: pstat compare [--threshold SPEC]... [--alpha A] "
+	"[--format table|json|markdown] [-o FILE] BASE.json NEW.json";
+
+static void compare_help(void)
+{
+	printf("%s\n"
+	       "\n"
+	       "Compare two runs written by 'pstat -j', counter by counter.\n"
+	       "\n"
+	       "      --threshold SPEC  limits: NAME=N%% (relative) or NAME=+N (absolute),\n"
+	       "                        comma-separated, NAME an event, a metric or a\n"
+	       "                        pattern; repeatable; unmatched entries use *=5%%\n"
+	       "      --alpha A         significance level of Welch's t-test when both\n"
+	       "                        runs have samples (-r N); default 0.05\n"
+	       "      --format FMT      table (default), json (pstat-compare/1) or\n"
+	       "                        markdown\n"
+	       "  -o, --output FILE     write the comparison to FILE, not stdout\n"
+	       "  -h, --help            this help\n"
+	       "\n"
+	       "Exit status: 0 no regression, 3 a regression, 4 not comparable,\n"
+	       "125 usage error.\n",
+	       COMPARE_USAGE);
+}
+
+/* Read path ("-": stdin) whole into a new buffer. Returns 0 or -errno. */
+static int read_all(const char *path, char **buf, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	size_t alloc = 0, n = 0;
+	char *b = NULL;
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (n == RUN_MAX_BYTES) {
+			r = -EFBIG;
+			break;
+		}
+		xgrow((void **)&b, &alloc, n + 65536 + 1, 1);
+		if (alloc - 1 > RUN_MAX_BYTES)
+			alloc = RUN_MAX_BYTES + 1;
+		got = fread(b + n, 1, alloc - 1 - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				r = errno ? -errno : -EIO;
+			break;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	if (r) {
+		free(b);
+		return r;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/*
+ * Read the run in path into run, labelled label. Returns 0, or
+ * COMPARE_EXIT_INCOMPARABLE after reporting why not.
+ */
+static int load_run(const char *path, struct pstat_compare_run *run)
+{
+	struct pstat_error err = { "", -1 };
+	char *buf = NULL;
+	size_t len = 0;
+	int r = read_all(path, &buf, &len);
+
+	memset(run, 0, sizeof(*run));
+	if (r) {
+		msg_error("cannot read '%s': %s", path,
+			  r == -EFBIG ? "larger than any run pstat writes" :
+					strerror(-r));
+		return COMPARE_EXIT_INCOMPARABLE;
+	}
+	r = print_json_read_run(buf, len, run, &err);
+	free(buf);
+	run->label = xstrdup(strcmp(path, "-") ? path : "stdin");
+	if (r) {
+		msg_error("cannot read the run in '%s': %s", path, err.msg);
+		if (str_starts_with(err.msg, "schema is") ||
+		    str_starts_with(err.msg, "not a pstat run") ||
+		    str_starts_with(err.msg, "not JSON"))
+			msg_hint("compare files written by 'pstat -j -o FILE'");
+		return COMPARE_EXIT_INCOMPARABLE;
+	}
+	return 0;
+}
+
+static int parse_format(const char *opt, const char *s,
+			enum pstat_compare_format *f)
+{
+	if (!strcmp(s, "table"))
+		*f = COMPARE_TABLE;
+	else if (!strcmp(s, "json"))
+		*f = COMPARE_JSON;
+	else if (!strcmp(s, "markdown"))
+		*f = COMPARE_MARKDOWN;
+	else {
+		msg_error("invalid value '%s' for %s: use table, json or markdown",
+			  s, opt);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_threshold(struct pstat_compare_rules *rules, const char *spec)
+{
+	struct pstat_error err = { "", -1 };
+
+	if (compare_rules_parse(rules, spec, &err)) {
+		msg_error("invalid --threshold '%s': %s", spec, err.msg);
+		msg_hint("e.g. --threshold 'instructions:u=0.5%%,page-faults=+100,*=5%%'");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_alpha(const char *s, double *alpha)
+{
+	int r = compare_parse_alpha(s, alpha);
+
+	if (r) {
+		msg_error("invalid value '%s' for --alpha: %s", s,
+			  r == -ERANGE ? "not between 0 and 1" :
+					 "not a decimal number");
+		return -1;
+	}
+	return 0;
+}
+
+/* A rule that no entry ended up using is most likely a typo. */
+static void warn_unused_rules(const struct pstat_compare_rules *rules,
+			      const struct pstat_compare *c)
+{
+	for (size_t i = 0; i < rules->n; i++) {
+		size_t k = 0;
+
+		while (k < c->nitems && c->items[k].rule != &rules->rule[i])
+			k++;
+		if (k == c->nitems)
+			msg_warn("--threshold rule '%s' applies to no counter",
+				 rules->rule[i].text);
+	}
+}
+
+/*
+ * Write buf to path. A regular file (or a new one) is written under a
+ * temporary name and renamed into place, so a failed write never leaves
+ * half a comparison; a special file (a pipe, /dev/full) is written
+ * directly and never removed. Returns 0 or -1 (reported).
+ */
+static int write_file(const char *path, const char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = NULL;
+	struct stat st;
+	FILE *f;
+	int fd, r = 0, werr;
+	mode_t mask;
+
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode)) {
+		tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path),
+					path, slash + 1)
+			    : xasprintf(".%s.XXXXXX", path);
+		fd = mkostemp(tmp, O_CLOEXEC);
+		if (fd >= 0) {
+			/* mkostemp makes it 0600: give it open(2)'s mode */
+			mask = umask(0);
+			umask(mask);
+			fchmod(fd, 0666 & ~mask);
+		}
+	} else {
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	}
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		msg_error("cannot open output file '%s': %s", path,
+			  strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		r = -1;
+		goto out;
+	}
+	errno = 0;
+	werr = fwrite(buf, 1, len, f) != len;
+	if (fclose(f) == EOF)
+		werr = 1;
+	if (werr || (tmp && rename(tmp, path) < 0)) {
+		msg_error("cannot write the comparison to '%s': %s", path,
+			  strerror(errno ? errno : EIO));
+		r = -1;
+	}
+out:
+	if (r && tmp)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}
+
+/*
+ * Print c to path (NULL: stdout). Returns the comparison's status, or
+ * 125 after reporting a failed write.
+ */
+static int emit(const struct pstat_compare *c, enum pstat_compare_format fmt,
+		const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	if (!path) {
+		r = print_compare(stdout, fmt, c);
+		if (r) {
+			msg_error("cannot write the comparison to 'stdout': %s",
+				  strerror(-r));
+			return EXIT_PSTAT_FAILED;
+		}
+		return c->status;
+	}
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		msg_error("cannot write the comparison: %s", strerror(errno));
+		return EXIT_PSTAT_FAILED;
+	}
+	r = print_compare(mem, fmt, c);
+	if (fclose(mem) == EOF && !r)
+		r = -ENOMEM;
+	if (r)
+		msg_error("cannot write the comparison: %s", strerror(-r));
+	else if (write_file(path, buf, len))
+		r = -1;
+	free(buf);
+	return r ? EXIT_PSTAT_FAILED : c->status;
+}
+
+enum {
+	OPT_ALPHA = 256,
+	OPT_FORMAT,
+	OPT_THRESHOLD,
+};
+
+/* Sorted by long name. */
+static const struct option compare_opts[] = {
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ NULL, 0, NULL, 0 },
+};
+
+int compare_cli_main(int argc, char **argv)
+{
+	struct pstat_compare_rules rules = { 0 };
+	struct pstat_compare_run base = { 0 }, new = { 0 };
+	struct pstat_compare cmp = { 0 };
+	enum pstat_compare_format fmt = COMPARE_TABLE;
+	double alpha = COMPARE_DEFAULT_ALPHA;
+	const char *output = NULL;
+	int c, status = EXIT_PSTAT_FAILED;
+
+	opterr = 0;
+	optind = 0; /* 0: glibc starts over, argument permutation too */
+	while ((c = getopt_long(argc, argv, ":ho:", compare_opts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'h':
+			compare_help();
+			status = 0;
+			goto out;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_ALPHA:
+			if (parse_alpha(optarg, &alpha))
+				goto out;
+			break;
+		case OPT_FORMAT:
+			if (parse_format("--format", optarg, &fmt))
+				goto out;
+			break;
+		case OPT_THRESHOLD:
+			if (parse_threshold(&rules, optarg))
+				goto out;
+			break;
+		case ':':
+			msg_error("option '%s' needs a value", argv[optind - 1]);
+			msg_hint("%s", COMPARE_USAGE);
+			goto out;
+		default:
+			if (optopt && optopt < 256)
+				msg_error("unknown option '-%c' for 'pstat compare'",
+					  optopt);
+			else
+				msg_error("unknown option '%s' for 'pstat compare'",
+					  argv[optind - 1]);
+			msg_hint("%s", COMPARE_USAGE);
+			goto out;
+		}
+	}
+	if (argc - optind != 2) {
+		msg_error("'pstat compare' takes two runs, BASE.json and NEW.json");
+		msg_hint("%s", COMPARE_USAGE);
+		goto out;
+	}
+	status = load_run(argv[optind], &base);
+	if (!status)
+		status = load_run(argv[optind + 1], &new);
+	if (status)
+		goto out;
+	compare_runs(&base, &new, &rules, alpha, &cmp);
+	warn_unused_rules(&rules, &cmp);
+	status = emit(&cmp, fmt, output);
+out:
+	compare_free(&cmp);
+	compare_run_free(&base);
+	compare_run_free(&new);
+	compare_rules_free(&rules);
+	return status;
+}
+
+int compare_cli_baseline_load(struct pstat_baseline *b,
+			      const struct pstat_opts *o)
+{
+	memset(b, 0, sizeof(*b));
+	b->alpha = COMPARE_DEFAULT_ALPHA;
+	b->format = COMPARE_TABLE;
+	for (size_t i = 0; i < o->nthresholds; i++)
+		if (parse_threshold(&b->rules, o->thresholds[i]))
+			return EXIT_PSTAT_FAILED;
+	if (o->alpha && parse_alpha(o->alpha, &b->alpha))
+		return EXIT_PSTAT_FAILED;
+	if (o->compare_format &&
+	    parse_format("--compare-format", o->compare_format, &b->format))
+		return EXIT_PSTAT_FAILED;
+	return load_run(o->baseline, &b->base);
+}
+
+int compare_cli_baseline_finish(struct pstat_baseline *b,
+				struct pstat_printer *p, int run_status)
+{
+	struct pstat_error err = { "", -1 };
+	struct pstat_compare_run run = { 0 };
+	struct pstat_compare cmp = { 0 };
+	const char *json;
+	size_t len = 0;
+	int status;
+
+	if (run_status) {
+		msg_warn("not compared with '%s': the run failed (exit %d)",
+			 b->base.label, run_status);
+		return run_status;
+	}
+	json = printer_capture_json(p, &len);
+	if (!json) {
+		msg_error("cannot compare with '%s': the run left no results",
+			  b->base.label);
+		return COMPARE_EXIT_INCOMPARABLE;
+	}
+	if (print_json_read_run(json, len, &run, &err)) {
+		/* our own document: only a bug gets here */
+		msg_error("cannot read this run's results: %s", err.msg);
+		compare_run_free(&run);
+		return EXIT_PSTAT_FAILED;
+	}
+	run.label = xstrdup("this run");
+	compare_runs(&b->base, &run, &b->rules, b->alpha, &cmp);
+	warn_unused_rules(&b->rules, &cmp);
+	status = emit(&cmp, b->format, NULL);
+	compare_free(&cmp);
+	compare_run_free(&run);
+	return status;
+}
+
+void compare_cli_baseline_free(struct pstat_baseline *b)
+{
+	if (!b)
+		return;
+	compare_run_free(&b->base);
+	compare_rules_free(&b->rules);
+}

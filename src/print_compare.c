@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The printers of `pstat compare`: an aligned table for terminals and CI
+ * logs, and Markdown for a pull-request comment (the JSON document is in
+ * print_json.c). Also the capture printer behind --baseline, which keeps
+ * the run's summary as a pstat/1 document so that a run is compared
+ * through exactly the reader `pstat compare` uses on saved files.
+ *
+ * Numbers are grouped with ',' here, not with the locale's separator:
+ * a comparison is read in CI logs and pasted into reviews, where a
+ * stable spelling matters more than LC_NUMERIC.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "print.h"
+#include "util.h"
+
+/* v rounded, with ',' between groups of three digits. */
+static void group(char *buf, size_t len, double v, int sign)
+{
+	char digits[400];
+	size_t n, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	n = strlen(digits);
+	if (v < 0 && strcmp(digits, "0") && o + 1 < len)
+		buf[o++] = '-';
+	else if (sign && v > 0 && strcmp(digits, "0") && o + 1 < len)
+		buf[o++] = '+';
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+/*
+ * A value for people: counts grouped, fractions (msec, means of a few
+ * small counts, metrics) with two decimals, or three digits below 1.
+ * sign: a '+' on positive numbers (deltas).
+ */
+static const char *num(char *buf, size_t len, double v, int sign)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v))
+		snprintf(buf, len, "%sinf", v < 0 ? "-" : sign ? "+" : "");
+	else if (a >= 1000 || v == floor(v))
+		group(buf, len, v, sign);
+	else if (a >= 1)
+		snprintf(buf, len, sign ? "%+.2f" : "%.2f", v);
+	else
+		snprintf(buf, len, sign ? "%+.3g" : "%.3g", v);
+	return buf;
+}
+
+static int item_valid(const struct pstat_compare_item *it)
+{
+	return it->verdict != VERDICT_MISSING && it->verdict != VERDICT_INVALID;
+}
+
+static const char *pct(char *buf, size_t len,
+		       const struct pstat_compare_item *it)
+{
+	if (!item_valid(it))
+		snprintf(buf, len, "-");
+	else if (isnan(it->delta_pct))
+		snprintf(buf, len, "n/a");
+	else if (it->delta_pct == 0)
+		snprintf(buf, len, "0.00%%");
+	else
+		snprintf(buf, len, "%+.2f%%", it->delta_pct);
+	return buf;
+}
+
+static const char *pval(char *buf, size_t len,
+			const struct pstat_compare_item *it)
+{
+	if (!it->tested || isnan(it->p))
+		snprintf(buf, len, "-");
+	else if (it->p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", it->p);
+	return buf;
+}
+
+static const char *limit(char *buf, size_t len,
+			 const struct pstat_compare_item *it)
+{
+	if (it->limit_kind == LIMIT_ABSOLUTE)
+		snprintf(buf, len, "+%g", it->limit);
+	else
+		snprintf(buf, len, "%g%%", it->limit);
+	return buf;
+}
+
+/* "regressed (limit 0.5%)", "invalid: multiplexed in new", ... */
+static char *verdict_text(const struct pstat_compare_item *it)
+{
+	char lim[64];
+
+	if (it->reason)
+		return xasprintf("%s: %s", compare_verdict_name(it->verdict, 0),
+				 it->reason);
+	if (it->verdict == VERDICT_UNCHANGED)
+		return xstrdup("unchanged");
+	return xasprintf("%s (limit %s)", compare_verdict_name(it->verdict, 0),
+			 limit(lim, sizeof(lim), it));
+}
+
+static char *item_label(const struct pstat_compare_item *it)
+{
+	if (*it->unit)
+		return xasprintf("%s (%s)", it->name, it->unit);
+	return xstrdup(it->name);
+}
+
+/* "regression: 1 regressed, 5 unchanged" */
+static char *summary_line(const struct pstat_compare *c)
+{
+	static const char *const outcome[] = {
+		[COMPARE_EXIT_OK] = "no regression",
+		[COMPARE_EXIT_REGRESSION] = "regression",
+		[COMPARE_EXIT_INCOMPARABLE] = "not comparable",
+	};
+	const char *what = "?";
+	char *s;
+	int first = 1;
+
+	if (c->status >= 0 && (size_t)c->status < ARRAY_SIZE(outcome) &&
+	    outcome[c->status])
+		what = outcome[c->status];
+	s = xstrdup(what);
+
+	for (int v = VERDICT_REGRESSED; v <= VERDICT_INVALID; v++) {
+		char *t;
+
+		if (!c->count[v])
+			continue;
+		t = xasprintf("%s%s %zu %s", s, first ? ":" : ",", c->count[v],
+			      compare_verdict_name(v, 0));
+		free(s);
+		s = t;
+		first = 0;
+	}
+	return s;
+}
+
+enum {
+	COL_EVENT,
+	COL_BASE,
+	COL_NEW,
+	COL_DELTA,
+	COL_PCT,
+	COL_P,
+	COL_VERDICT,
+	NCOLS
+};
+
+/* The cells of one row; free each with free(). */
+static void cells(const struct pstat_compare_item *it, char *cell[NCOLS])
+{
+	char buf[512];
+
+	cell[COL_EVENT] = item_label(it);
+	cell[COL_BASE] = xstrdup(num(buf, sizeof(buf), it->base.value, 0));
+	cell[COL_NEW] = xstrdup(num(buf, sizeof(buf), it->new.value, 0));
+	cell[COL_DELTA] = xstrdup(num(buf, sizeof(buf), it->delta, 1));
+	cell[COL_PCT] = xstrdup(pct(buf, sizeof(buf), it));
+	cell[COL_P] = xstrdup(pval(buf, sizeof(buf), it));
+	cell[COL_VERDICT] = verdict_text(it);
+}
+
+static void print_table(FILE *out, const struct pstat_compare *c)
+{
+	static const char *const head[NCOLS] = {
+		"event", "base", "new", "delta", "delta%", "p", "verdict",
+	};
+	size_t w[NCOLS];
+	char *(*rows)[NCOLS] = xcalloc(c->nitems + 1, sizeof(*rows));
+	char *sum;
+
+	for (int k = 0; k < NCOLS; k++)
+		w[k] = strlen(head[k]);
+	for (size_t i = 0; i < c->nitems; i++) {
+		cells(&c->items[i], rows[i]);
+		for (int k = 0; k < NCOLS; k++)
+			if (strlen(rows[i][k]) > w[k])
+				w[k] = strlen(rows[i][k]);
+	}
+	fprintf(out, "base: %s (%d run%s), new: %s (%d run%s), alpha %g\n\n",
+		c->base_label, c->base_runs, c->base_runs == 1 ? "" : "s",
+		c->new_label, c->new_runs, c->new_runs == 1 ? "" : "s",
+		c->alpha);
+	fprintf(out, "%-*s", (int)w[0], head[0]);
+	for (int k = 1; k < COL_VERDICT; k++)
+		fprintf(out, "  %*s", (int)w[k], head[k]);
+	fprintf(out, "  %s\n", head[COL_VERDICT]);
+	for (size_t i = 0; i < c->nitems; i++) {
+		fprintf(out, "%-*s", (int)w[0], rows[i][0]);
+		for (int k = 1; k < COL_VERDICT; k++)
+			fprintf(out, "  %*s", (int)w[k], rows[i][k]);
+		fprintf(out, "  %s\n", rows[i][COL_VERDICT]);
+		for (int k = 0; k < NCOLS; k++)
+			free(rows[i][k]);
+	}
+	free(rows);
+	sum = summary_line(c);
+	fprintf(out, "\n%s\n", sum);
+	free(sum);
+}
+
+/* Text for a Markdown table cell: no '|', no markup taken from names. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_[]<>|#~", *s))
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+static void print_markdown(FILE *out, const struct pstat_compare *c)
+{
+	char *sum = summary_line(c), *colon = strchr(sum, ':');
+
+	/* the outcome in bold, then the counts: one line for the review */
+	fprintf(out, "**pstat: %.*s**%s (base ",
+		colon ? (int)(colon - sum) : (int)strlen(sum), sum,
+		colon ? colon : "");
+	md_text(out, c->base_label);
+	fprintf(out, ", %d run%s; new ", c->base_runs,
+		c->base_runs == 1 ? "" : "s");
+	md_text(out, c->new_label);
+	fprintf(out, ", %d run%s; alpha %g)\n\n", c->new_runs,
+		c->new_runs == 1 ? "" : "s", c->alpha);
+	free(sum);
+	fprintf(out, "| event | base | new | delta | delta %% | %g%% CI of delta | p | verdict |\n",
+		100 * (1 - c->alpha));
+	fprintf(out, "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | :--- |\n");
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct pstat_compare_item *it = &c->items[i];
+		char *cell[NCOLS], lo[128], hi[128];
+
+		cells(it, cell);
+		fputs("| ", out);
+		md_text(out, cell[COL_EVENT]);
+		for (int k = COL_BASE; k <= COL_PCT; k++)
+			fprintf(out, " | %s", cell[k]);
+		if (it->tested)
+			fprintf(out, " | %s .. %s",
+				num(lo, sizeof(lo), it->ci_lo, 1),
+				num(hi, sizeof(hi), it->ci_hi, 1));
+		else
+			fputs(" | -", out);
+		fprintf(out, " | %s | ", cell[COL_P]);
+		if (it->verdict == VERDICT_REGRESSED)
+			fputs("**", out);
+		md_text(out, cell[COL_VERDICT]);
+		if (it->verdict == VERDICT_REGRESSED)
+			fputs("**", out);
+		fputs(" |\n", out);
+		for (int k = 0; k < NCOLS; k++)
+			free(cell[k]);
+	}
+}
+
+int print_compare(FILE *out, enum pstat_compare_format fmt,
+		  const struct pstat_compare *c)
+{
+	switch (fmt) {
+	case COMPARE_JSON:
+		return print_json_compare(out, c);
+	case COMPARE_MARKDOWN:
+		print_markdown(out, c);
+		break;
+	case COMPARE_TABLE:
+		print_table(out, c);
+		break;
+	}
+	errno = 0;
+	if (fflush(out) == EOF || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+struct capture {
+	struct pstat_printer *inner;
+	char *json;
+	size_t len;
+	int ok;
+};
+
+static void capture_summary(struct pstat_printer *p,
+			    const struct pstat_report *r)
+{
+	struct capture *c = p->priv;
+	struct pstat_print_cfg cfg = { .format = FORMAT_JSON };
+	struct pstat_printer *jp;
+	FILE *mem;
+	int ret = printer_summary(c->inner, r);
+
+	free(c->json);
+	c->json = NULL;
+	c->len = 0;
+	c->ok = 0;
+	mem = open_memstream(&c->json, &c->len);
+	if (mem) {
+		jp = printer_new(&cfg, mem);
+		c->ok = printer_summary(jp, r) == 0;
+		printer_free(jp);
+		if (fclose(mem))
+			c->ok = 0;
+	}
+	/* the caller reports a failure of the real output through errno */
+	errno = ret ? -ret : 0;
+}
+
+static void capture_interval(struct pstat_printer *p,
+			     const struct pstat_report *r)
+{
+	struct capture *c = p->priv;
+	int ret = printer_interval(c->inner, r);
+
+	errno = ret ? -ret : 0;
+}
+
+static void capture_free(struct pstat_printer *p)
+{
+	struct capture *c = p->priv;
+
+	if (!c)
+		return;
+	printer_free(c->inner);
+	free(c->json);
+	free(c);
+	p->priv = NULL;
+}
+
+static const struct pstat_printer_ops capture_ops = {
+	.summary = capture_summary,
+	.interval = capture_interval,
+	.free = capture_free,
+};
+
+struct pstat_printer *printer_capture_new(struct pstat_printer *inner)
+{
+	struct pstat_printer *p = xcalloc(1, sizeof(*p));
+	struct capture *c = xcalloc(1, sizeof(*c));
+
+	c->inner = inner;
+	p->ops = &capture_ops;
+	/* the session asks the format (JSON needs machine facts): inner's */
+	p->cfg = inner->cfg;
+	p->out = inner->out;
+	p->priv = c;
+	return p;
+}
+
+const char *printer_capture_json(struct pstat_printer *p, size_t *len)
+{
+	struct capture *c;
+
+	if (!p || p->ops != &capture_ops)
+		return NULL;
+	c = p->priv;
+	if (!c->ok || !c->json)
+		return NULL;
+	*len = c->len;
+	return c->json;
+}

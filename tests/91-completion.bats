@@ -1,0 +1,258 @@
+#!/usr/bin/env bats
+# Shell completions: bash (with bash-completion when installed), fish and
+# zsh, each completing event lists, pids, CPUs and the command after
+# pstat's options. The completions call the pstat built here.
+
+load test_helper
+
+setup() {
+	export PATH="$ROOT:$PATH"
+}
+
+# bash_complete LINE WORD...: complete LINE (the cursor at its end) in a
+# fresh bash; the WORDs are COMP_WORDS as bash splits LINE. Prints one
+# COMPREPLY entry a line.
+bash_complete() {
+	run bash -c '
+		if [ -r /usr/share/bash-completion/bash_completion ]; then
+			. /usr/share/bash-completion/bash_completion
+		fi
+		. "$1/completions/pstat.bash"
+		COMP_LINE=$2
+		COMP_POINT=${#2}
+		shift 2
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		_pstat pstat "${COMP_WORDS[COMP_CWORD]}" \
+			"${COMP_WORDS[COMP_CWORD - 1]}" || exit
+		printf "%s\n" "${COMPREPLY[@]}"
+	' _ "$ROOT" "$@"
+}
+
+# fish_complete LINE: what fish offers for LINE, "candidate<TAB>desc".
+fish_complete() {
+	command -v fish >/dev/null || skip "fish is not installed"
+	# an empty home, so no user configuration takes part
+	HOME=$BATS_TEST_TMPDIR XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config \
+		XDG_DATA_HOME=$BATS_TEST_TMPDIR/data \
+		run fish -c 'source $argv[1]; complete -C $argv[2]' \
+		"$ROOT/completions/pstat.fish" "$1"
+}
+
+# The online CPUs expanded, one a line.
+online_cpus() {
+	local r i
+	for r in $(tr ',' ' ' </sys/devices/system/cpu/online); do
+		for ((i = ${r%-*}; i <= ${r#*-}; i++)); do
+			echo "$i"
+		done
+	done
+}
+
+fake_tracefs() {
+	local t="$BATS_TEST_TMPDIR/tracefs"
+	mkdir -p "$t/events/pstatfake/first" "$t/events/pstatfake/second"
+	echo 101 >"$t/events/pstatfake/first/id"
+	echo 102 >"$t/events/pstatfake/second/id"
+	echo "$t"
+}
+
+@test "bash: an event name" {
+	bash_complete 'pstat -e task-' pstat -e task-
+	assert_success
+	assert_output 'task-clock'
+}
+
+@test "bash: the last event of a list keeps the ones before it" {
+	bash_complete 'pstat -e task-clock,page-' pstat -e task-clock,page-
+	assert_success
+	assert_output 'task-clock,page-faults'
+}
+
+@test "bash: an event inside a group" {
+	bash_complete 'pstat -e {task-clock,cs' pstat -e '{task-clock,cs'
+	assert_success
+	assert_output '{task-clock,cs'
+	# inside an open quote, as typed: pstat -e '{task-clock,cs
+	bash_complete "pstat -e '{task-clock,cs" pstat -e "'{task-clock,cs"
+	assert_success
+	assert_output '{task-clock,cs'
+}
+
+@test "bash: an event after --event= and in a short cluster" {
+	bash_complete 'pstat --event=task-' pstat --event = task-
+	assert_success
+	assert_output 'task-clock'
+	bash_complete 'pstat -ietask-' pstat -ietask-
+	assert_success
+	assert_output '-ietask-clock'
+}
+
+@test "bash: tracepoints of a subsystem, after the colon bash splits at" {
+	local t
+	t=$(fake_tracefs)
+	PSTAT_TRACEFS_ROOT=$t bash_complete 'pstat -e cs,pstatfake:f' \
+		pstat -e cs,pstatfake : f
+	assert_success
+	assert_output 'first'
+}
+
+@test "bash: long options" {
+	bash_complete 'pstat --no-' pstat --no-
+	assert_success
+	assert_output "$(printf '%s\n' --no-aggr --no-big-num --no-inherit)"
+}
+
+@test "bash: CPUs after -C" {
+	[ -r /sys/devices/system/cpu/online ] || skip "no online CPU list"
+	bash_complete 'pstat -C ' pstat -C ''
+	assert_success
+	assert_output "$(online_cpus)"
+}
+
+@test "bash: process ids with their names after -p" {
+	bash_complete 'pstat -p ' pstat -p ''
+	assert_success
+	assert_line --regexp '^1 \(.*\)$'
+	# every entry is "PID (comm)"
+	refute_line --regexp '^([^0-9]|[0-9]+([^0-9 ]| [^(]))'
+}
+
+@test "bash: one process left is inserted as its number" {
+	bash_complete 'pstat -p 1,1' pstat -p 1,1
+	assert_success
+	assert_line --regexp '^1,1 \(.*\)$'
+	# a pid that no other pid starts with, a long-lived one first
+	local pid= p
+	for p in $$ $PPID $(ls /proc | grep -E '^[0-9]+$'); do
+		if [ "$(ls /proc | grep -c "^$p")" = 1 ]; then
+			pid=$p
+			break
+		fi
+	done
+	[ -n "$pid" ] || skip "every pid is the prefix of another"
+	bash_complete "pstat -p $pid" pstat -p "$pid"
+	assert_success
+	assert_output "$pid"
+}
+
+@test "bash: --fail-on states" {
+	bash_complete 'pstat --fail-on not-counted,m' pstat --fail-on not-counted,m
+	assert_success
+	assert_output 'not-counted,multiplexed'
+}
+
+@test "bash: subcommands as the first word only" {
+	bash_complete 'pstat doc' pstat doc
+	assert_success
+	assert_line 'doctor'
+	bash_complete 'pstat -e cs doc' pstat -e cs doc
+	assert_success
+	refute_line 'doctor'
+	bash_complete 'pstat list --na' pstat list --na
+	assert_success
+	assert_output '--names'
+	bash_complete 'pstat compare --format ' pstat compare --format ''
+	assert_success
+	assert_output "$(printf '%s\n' table json markdown)"
+}
+
+@test "bash: the command after pstat's options, and its own completion" {
+	bash_complete 'pstat -e task-clock -r 3 tru' pstat -e task-clock -r 3 tru
+	assert_success
+	assert_line 'true'
+	[ -r /usr/share/bash-completion/bash_completion ] ||
+		skip "bash-completion is not installed"
+	# kill's completion offers signal names
+	bash_complete 'pstat --event=a:b -r 3 -- kill -TE' \
+		pstat --event = a : b -r 3 -- kill -TE
+	assert_success
+	assert_output '-TERM'
+}
+
+@test "fish: an event name, in a list and in a group" {
+	fish_complete 'pstat -e task-'
+	assert_success
+	assert_line --regexp $'^task-clock\t'
+	fish_complete 'pstat -e task-clock,page-'
+	assert_success
+	assert_line --regexp $'^task-clock,page-faults\t'
+	fish_complete 'pstat -e {task-clock,cs'
+	assert_success
+	assert_line --regexp $'^\\{task-clock,cs\t'
+	fish_complete 'pstat --event=task-'
+	assert_success
+	assert_line --regexp $'^--event=task-clock\t'
+}
+
+@test "fish: options, CPUs, pids, subcommands, the command" {
+	fish_complete 'pstat --no-'
+	assert_success
+	assert_line --regexp $'^--no-inherit\t'
+	fish_complete 'pstat -p 1'
+	assert_success
+	assert_line --regexp $'^1\t'
+	if [ -r /sys/devices/system/cpu/online ]; then
+		fish_complete 'pstat -C '
+		assert_success
+		[ "$(cut -f1 <<<"$output")" = "$(online_cpus)" ]
+	fi
+	fish_complete 'pstat doc'
+	assert_success
+	assert_line --regexp $'^doctor\t'
+	fish_complete 'pstat -e cs -- tru'
+	assert_success
+	assert_line --regexp $'^true\t'
+	fish_complete 'pstat compare --format '
+	assert_success
+	assert_line --regexp $'^markdown\t'
+}
+
+@test "zsh: the completion parses and loads with compinit" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh -n "$ROOT/completions/_pstat"
+	assert_success
+	mkdir -p "$BATS_TEST_TMPDIR/fpath"
+	cp "$ROOT/completions/_pstat" "$BATS_TEST_TMPDIR/fpath/"
+	run zsh -f -c '
+		fpath=("$1" $fpath)
+		autoload -Uz compinit
+		compinit -u -d "$1/zcompdump"
+		[[ $_comps[pstat] == _pstat ]] || exit 3
+		autoload +X _pstat' _ "$BATS_TEST_TMPDIR/fpath"
+	assert_success
+	assert_output ''
+}
+
+@test "zsh: completing in a terminal offers events, CPUs and subcommands" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	zsh -f -c 'zmodload zsh/zpty' 2>/dev/null || skip "no zsh/zpty module"
+	mkdir -p "$BATS_TEST_TMPDIR/fpath"
+	cp "$ROOT/completions/_pstat" "$BATS_TEST_TMPDIR/fpath/"
+	# An interactive zsh in a pseudo-terminal completes the line; compadd
+	# is wrapped to print each match, and the shell exits afterwards.
+	zsh_complete() {
+		timeout 30 zsh -f -c '
+			zmodload zsh/zpty
+			zpty z zsh -f -i
+			zpty -w z "PROMPT= ; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D"
+			zpty -w z '\''compadd () { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi; local -a h; builtin compadd -A h "$@"; local m; for m in $h; do print -r -- "MA""TCH:$IPREFIX$m"; done; builtin compadd "$@"; }'\''
+			zpty -w z "comppostfuncs=(exit); bindkey \"^I\" complete-word"
+			zpty -w z "$2"$'\''\t'\''
+			while zpty -r z line; do
+				[[ $line == *MATCH:* ]] && print -r -- "${line#*MATCH:}"
+			done
+			zpty -d z' _ "$BATS_TEST_TMPDIR/fpath" "$1" |
+			tr -d '\r' | sed 's/[[:space:]]*$//' | sort -u
+	}
+	run zsh_complete 'pstat -e task-'
+	assert_line 'task-clock'
+	run zsh_complete 'pstat -e task-clock,page-'
+	assert_line --regexp '^(task-clock,)?page-faults$'
+	run zsh_complete 'pstat --no-'
+	assert_line '--no-big-num'
+	run zsh_complete 'pstat '
+	assert_line 'doctor'
+	run zsh_complete 'pstat compare --format '
+	assert_line 'markdown'
+}

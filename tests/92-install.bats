@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# make install / make uninstall under a DESTDIR: exactly the expected
+# files with the expected modes, a working installed binary, and nothing
+# left behind.
+
+load test_helper
+
+setup() {
+	DEST="$BATS_TEST_TMPDIR/dest"
+}
+
+# The files make install PREFIX=/usr must create, sorted.
+expected_files() {
+	local s
+	{
+		echo usr/bin/pstat
+		echo usr/share/man/man1/pstat.1
+		echo usr/share/man/man5/pstat-json.5
+		echo usr/share/bash-completion/completions/pstat
+		echo usr/share/zsh/site-functions/_pstat
+		echo usr/share/fish/vendor_completions.d/pstat.fish
+		for s in "$ROOT"/schema/*.json; do
+			echo "usr/share/pstat/${s##*/}"
+		done
+	} | LC_ALL=C sort
+}
+
+installed_files() {
+	(cd "$DEST" && find . \( -type f -o -type l \) | sed 's|^\./||' |
+		LC_ALL=C sort)
+}
+
+do_install() {
+	run make -s -C "$ROOT" install PREFIX=/usr DESTDIR="$DEST"
+	assert_success
+}
+
+@test "install: exactly the binary, man pages, completions and schemas" {
+	do_install
+	run installed_files
+	assert_success
+	assert_output "$(expected_files)"
+}
+
+@test "install: modes, and files identical to the sources" {
+	do_install
+	[ "$(stat -c %a "$DEST/usr/bin/pstat")" = 755 ]
+	local f
+	while IFS= read -r f; do
+		[ "$f" = usr/bin/pstat ] && continue
+		[ "$(stat -c %a "$DEST/$f")" = 644 ] || {
+			echo "$f: mode $(stat -c %a "$DEST/$f")" >&2
+			return 1
+		}
+	done < <(expected_files)
+	cmp "$ROOT/man/pstat.1" "$DEST/usr/share/man/man1/pstat.1"
+	cmp "$ROOT/man/pstat-json.5" "$DEST/usr/share/man/man5/pstat-json.5"
+	cmp "$ROOT/completions/pstat.bash" \
+		"$DEST/usr/share/bash-completion/completions/pstat"
+	cmp "$ROOT/completions/_pstat" "$DEST/usr/share/zsh/site-functions/_pstat"
+	cmp "$ROOT/completions/pstat.fish" \
+		"$DEST/usr/share/fish/vendor_completions.d/pstat.fish"
+	cmp "$ROOT/schema/pstat.schema.json" \
+		"$DEST/usr/share/pstat/pstat.schema.json"
+}
+
+@test "install: the installed binary runs" {
+	do_install
+	run "$DEST/usr/bin/pstat" --version
+	assert_success
+	assert_output --regexp '^pstat [0-9]+\.[0-9]+'
+	run "$DEST/usr/bin/pstat" --help
+	assert_success
+	assert_line --partial 'usage: pstat'
+	need_perf_events
+	run "$DEST/usr/bin/pstat" -e task-clock true
+	assert_success
+	assert_output --partial 'task-clock'
+	assert_output --partial 'seconds time elapsed'
+}
+
+@test "install: the installed man page renders" {
+	command -v man >/dev/null || skip "man is not installed"
+	do_install
+	run env MANWIDTH=80 MANPAGER=cat PAGER=cat \
+		man -l "$DEST/usr/share/man/man1/pstat.1"
+	assert_success
+	assert_output --partial 'EXIT STATUS'
+}
+
+@test "uninstall: removes every installed file" {
+	do_install
+	run make -s -C "$ROOT" uninstall PREFIX=/usr DESTDIR="$DEST"
+	assert_success
+	run installed_files
+	assert_success
+	assert_output ''
+	[ ! -e "$DEST/usr/share/pstat" ]
+}
+
+@test "uninstall: leaves other files in shared directories alone" {
+	do_install
+	mkdir -p "$DEST/usr/share/bash-completion/completions"
+	echo other >"$DEST/usr/share/bash-completion/completions/other"
+	echo other >"$DEST/usr/bin/other"
+	run make -s -C "$ROOT" uninstall PREFIX=/usr DESTDIR="$DEST"
+	assert_success
+	run installed_files
+	assert_output "$(printf '%s\n' usr/bin/other \
+		usr/share/bash-completion/completions/other)"
+}
