@@ -205,27 +205,6 @@ static void check_caps(struct doctor *d, int readable)
 }
 
 /*
- * A core PMU counts cycles and instructions on the CPUs: "cpu" on x86,
- * "cpu_core" and "cpu_atom" on hybrid parts, armv8_pmuv3_N on arm64, and
- * any PMU with a "cpus" file, which the kernel gives only to per-CPU core
- * PMUs (uncore PMUs have a "cpumask" instead). The same rule as list.c.
- */
-static bool pmu_is_core(const char *root, const char *name)
-{
-	char *path;
-	bool core;
-
-	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
-	    !strcmp(name, "cpu_atom") || str_starts_with(name, "armv8_pmuv3"))
-		return true;
-	path = xasprintf("%s/bus/event_source/devices/%s/cpus",
-			 root ? root : "/sys", name);
-	core = access(path, F_OK) == 0;
-	free(path);
-	return core;
-}
-
-/*
  * Where a VM shows: /sys/hypervisor/type (Xen and others), the
  * "hypervisor" CPUID bit in the x86 flags, or the DMI vendor. A new
  * string naming what was found, or NULL on bare metal.

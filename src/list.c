@@ -179,27 +179,6 @@ static void list_legacy_cb(enum legacy_kind kind, const char *name,
 	}
 }
 
-/*
- * A core PMU is the one that counts cycles and instructions on the CPUs:
- * "cpu" on x86 ("cpu_core"/"cpu_atom" on hybrid parts), armv8_pmuv3_N on
- * arm64, and in general any PMU with a "cpus" file, which the kernel only
- * gives to per-CPU core PMUs (uncore PMUs have a "cpumask" instead).
- */
-static bool list_pmu_is_core(const char *sysfs_root, const char *name)
-{
-	char *path;
-	bool core;
-
-	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
-	    !strcmp(name, "cpu_atom") || str_starts_with(name, "armv8_pmuv3"))
-		return true;
-	path = xasprintf("%s/bus/event_source/devices/%s/cpus",
-			 sysfs_root ? sysfs_root : "/sys", name);
-	core = access(path, F_OK) == 0;
-	free(path);
-	return core;
-}
-
 /* The PMUs under the sysfs root, and whether one of them is a core PMU. */
 static void list_sysfs_pmus(struct list_ctx *c, struct pstat_pmus *pmus)
 {
@@ -213,7 +192,7 @@ static void list_sysfs_pmus(struct list_ctx *c, struct pstat_pmus *pmus)
 		lp->source = "sysfs";
 		lp->type = (int)all[i]->type;
 		lp->kernel_exposed = 1;
-		lp->is_core = list_pmu_is_core(c->o->sysfs_root, all[i]->name);
+		lp->is_core = pmu_is_core(c->o->sysfs_root, all[i]->name);
 		if (lp->is_core)
 			c->core_exposed = true;
 	}

@@ -660,3 +660,24 @@ const struct pstat_pmu_alias *pmu_alias_find(const struct pstat_pmu *pmu,
 			return &pmu->aliases[i];
 	return NULL;
 }
+
+/*
+ * A core PMU is the one that counts cycles and instructions on the CPUs:
+ * "cpu" on x86 ("cpu_core"/"cpu_atom" on hybrid parts), armv8_pmuv3_N on
+ * arm64, and in general any PMU with a "cpus" file, which the kernel only
+ * gives to per-CPU core PMUs (uncore PMUs have a "cpumask" instead).
+ */
+bool pmu_is_core(const char *sysfs_root, const char *name)
+{
+	char *path;
+	bool core;
+
+	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
+	    !strcmp(name, "cpu_atom") || str_starts_with(name, "armv8_pmuv3"))
+		return true;
+	path = xasprintf("%s/bus/event_source/devices/%s/cpus",
+			 sysfs_root ? sysfs_root : "/sys", name);
+	core = access(path, F_OK) == 0;
+	free(path);
+	return core;
+}

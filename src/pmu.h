@@ -74,6 +74,13 @@ size_t pmus_match(struct pstat_pmus *pmus, const char *name,
 /* Every PMU under the root, sorted by name; as pmus_match. */
 size_t pmus_all(struct pstat_pmus *pmus, const struct pstat_pmu ***out);
 
+/*
+ * Whether the PMU called name under sysfs_root (NULL: /sys) is a core
+ * hardware PMU: cpu, cpu_core, cpu_atom, armv8_pmuv3*, or any PMU with a
+ * "cpus" file (uncore PMUs have a "cpumask" instead).
+ */
+bool pmu_is_core(const char *sysfs_root, const char *name);
+
 /* The format term called name, or NULL (borrowed). */
 const struct pstat_pmu_format *pmu_format_find(const struct pstat_pmu *pmu,
 					       const char *name);
