@@ -9,7 +9,7 @@
 _pstat_opts_long='--all-cpus --append --big-num --cpu --delay --dry-run
 --event --fail-on --field-separator --help --interval --interval-count
 --json --no-aggr --no-big-num --no-inherit --output --per-thread --pid
---repeat --tid --timeout --verbose --version --warmup'
+--repeat --tid --timeout --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
 _pstat_opts_compare='--alpha --baseline --compare-format --threshold'
 _pstat_opts_short='-A -a -B -C -D -e -h -I -i -j -o -p -r -t -V -v -x'

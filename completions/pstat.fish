@@ -164,6 +164,7 @@ complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change 
 complete -c pstat -n __fish_pstat_in_options -l timeout -x -d 'Stop after MS milliseconds'
 complete -c pstat -n __fish_pstat_in_options -s v -l verbose -d 'Say how events were resolved'
 complete -c pstat -n __fish_pstat_in_options -s V -l version -d 'Print the version'
+complete -c pstat -n __fish_pstat_in_options -l wait-close -d 'Wait for the counters teardown before exiting'
 complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs first'
 
 # The command pstat runs, then that command's own completion.

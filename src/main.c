@@ -60,7 +60,7 @@ static int output_open(struct output *o, const char *path, int append)
 	    access(path, W_OK) < 0) {
 		msg_error("cannot open output file '%s': %s", path,
 			  strerror(errno));
-		return -1;
+		goto fail;
 	}
 	if (!append && (stat(path, &st) < 0 || S_ISREG(st.st_mode))) {
 		const char *slash = strrchr(path, '/');
@@ -75,7 +75,7 @@ static int output_open(struct output *o, const char *path, int append)
 
 			msg_error("cannot open output file '%s': %s", path,
 				  strerror(e));
-			return -1;
+			goto fail;
 		}
 		/* mkostemp makes it 0600; give it the mode open(2) would */
 		mask = umask(0);
@@ -88,7 +88,7 @@ static int output_open(struct output *o, const char *path, int append)
 		if (fd < 0) {
 			msg_error("cannot open output file '%s': %s", path,
 				  strerror(errno));
-			return -1;
+			goto fail;
 		}
 	}
 	o->f = fdopen(fd, append ? "a" : "w");
@@ -96,9 +96,16 @@ static int output_open(struct output *o, const char *path, int append)
 		msg_error("cannot open output file '%s': %s", path,
 			  strerror(errno));
 		close(fd);
-		return -1;
+		if (o->tmp)
+			unlink(o->tmp);
+		goto fail;
 	}
 	return 0;
+fail:
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return -1;
 }
 
 /* Finish the output: keep it when ok, else remove what was written. */
@@ -625,6 +632,7 @@ int main(int argc, char **argv)
 	cfg.interval_count = o.interval_count;
 	cfg.repeat = (unsigned)o.repeat;
 	cfg.warmup = (unsigned)o.warmup;
+	cfg.wait_close = o.wait_close;
 	cfg.fail_on = o.fail_on;
 	cfg.printer = printer;
 	cfg.output_name = o.output;

@@ -21,6 +21,7 @@ enum {
 	OPT_PER_THREAD,
 	OPT_THRESHOLD,
 	OPT_TIMEOUT,
+	OPT_WAIT_CLOSE,
 	OPT_WARMUP,
 };
 
@@ -54,6 +55,7 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "wait-close", no_argument, NULL, OPT_WAIT_CLOSE },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,6 +97,8 @@ void options_usage(void)
 	      "      --threshold SPEC     with --baseline: limits, e.g. '*=5%'\n"
 	      "      --alpha A            with --baseline: significance (0.05)\n"
 	      "      --compare-format FMT with --baseline: table, json, markdown\n"
+	      "      --wait-close         wait for the kernel to tear the counters\n"
+	      "                           down before exiting\n"
 	      "      --dry-run            print the encoded events, run nothing\n"
 	      "  -v, --verbose            say how events were resolved\n"
 	      "  -h, --help               this help\n"
@@ -260,6 +264,9 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 			if (number("--timeout", optarg, 1, UINT32_MAX,
 				   &o->timeout_ms))
 				return -1;
+			break;
+		case OPT_WAIT_CLOSE:
+			o->wait_close = 1;
 			break;
 		case OPT_WARMUP:
 			if (number("--warmup", optarg, 0, 1000000, &o->warmup))

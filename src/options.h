@@ -31,6 +31,7 @@ struct pstat_opts {
 	uint64_t delay_ms;       /* -D */
 	uint64_t repeat;         /* -r, default 1 */
 	uint64_t warmup;         /* --warmup */
+	int wait_close;          /* --wait-close */
 	uint64_t interval_ms;    /* -I, 0 = none */
 	uint64_t interval_count; /* --interval-count, 0 = unlimited */
 	const char *baseline;    /* --baseline FILE: compare the run to it */

@@ -62,6 +62,19 @@ static void signals_install(sigset_t *waitmask)
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
 	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++) {
+		struct sigaction old;
+
+		/*
+		 * nohup's ignored SIGHUP stays ignored, by pstat and, as
+		 * target.c leaves it, by the command: a hangup must not end
+		 * a run that was meant to survive it. (SIGINT and SIGTERM
+		 * are caught even when a shell made a background pstat
+		 * ignore SIGINT: `kill -INT` to pstat ends the run.)
+		 */
+		if (handled_signals[i] == SIGHUP &&
+		    !sigaction(SIGHUP, NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(handled_signals[i], &sa, NULL);
 		sigaddset(&block, handled_signals[i]);
 	}
@@ -97,6 +110,7 @@ struct session {
 	int got_signal;
 	int timed_out;
 	int stopped;                 /* we ended the command (--interval-count) */
+	int early_signal;            /* one came before the command started */
 };
 
 struct run_result {
@@ -355,8 +369,26 @@ static void forward_signal(struct session *s, struct pstat_child *ch)
 		return;
 	sig_pending = 0;
 	s->got_signal = sig;
-	if (ch && sig_forward)
+	if (ch && (sig_forward || s->early_signal))
 		target_kill(ch, sig);
+	s->early_signal = 0;
+}
+
+/*
+ * A signal that arrived before the command existed (Ctrl-C while a long
+ * event list was resolved, blocked since main) never reached it: it is
+ * passed on whatever its origin, or the command would run on regardless.
+ */
+static void note_early_signal(struct session *s)
+{
+	sigset_t pending;
+
+	if (sigpending(&pending))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
+		if (handled_signals[i] != SIGCHLD &&
+		    sigismember(&pending, handled_signals[i]))
+			s->early_signal = 1;
 }
 
 /*
@@ -592,6 +624,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	if (ch) {
 		int st = 0;
 
+		note_early_signal(s);
 		r = target_start(ch, &st);
 		if (r) {
 			res->exec_err = r;
@@ -622,6 +655,48 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		res->have_status = r == 0;
 	}
 	return 0;
+}
+
+/*
+ * Tracepoint (and kprobe/uprobe) counters cost the kernel tens of
+ * milliseconds each to close; so do thousands of any kind. Their
+ * teardown is handed to a detached process unless --wait-close asks to
+ * wait for it.
+ */
+static int slow_to_close(const struct session *s)
+{
+	size_t open = 0;
+
+	if (s->cfg->wait_close)
+		return 0;
+	for (size_t i = 0; i < s->evl->n; i++) {
+		const struct pstat_event *ev = &s->evl->ev[i];
+
+		if (s->ctr.state[i] != COUNTER_OPEN)
+			continue;
+		if (ev->attr.type == PERF_TYPE_TRACEPOINT ||
+		    !strcmp(ev->pmu, "kprobe") || !strcmp(ev->pmu, "uprobe"))
+			return 1;
+		open += s->ncpus * s->ntids;
+	}
+	return open > 1000;
+}
+
+/* Close the counters, without waiting for a slow teardown. */
+static void close_counters(struct session *s)
+{
+	if (s->ctr.fds && slow_to_close(s)) {
+		int *fds = xmalloc((s->nslots + 1) * sizeof(*fds));
+		size_t n = 0;
+
+		for (size_t i = 0; i < s->nslots; i++)
+			if (s->ctr.fds[i] >= 0)
+				fds[n++] = s->ctr.fds[i];
+		if (n && target_close_detached(fds, n) < 0)
+			msg_debug(1, "closing %zu counters in this process", n);
+		free(fds);
+	}
+	counters_close(&s->ctr);
 }
 
 static int fail_on_matches(const struct session *s, size_t n)
@@ -806,7 +881,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 			/* the counters stay open until the results are out */
 			break;
 		}
-		counters_close(&s.ctr);
+		close_counters(&s);
 	}
 	exit_status = first_fail;
 	if (s.runs_done < total - cfg->warmup && s.runs_done > 0) {
@@ -833,7 +908,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 	if (ret == EXIT_FAIL_ON)
 		msg_warn("a counter ended in a state given to --fail-on (exit %d)",
 			 EXIT_FAIL_ON);
-	counters_close(&s.ctr);
+	close_counters(&s);
 out:
 	free(sums);
 	session_free(&s);

@@ -32,6 +32,7 @@ struct pstat_session_cfg {
 	uint64_t interval_ms, interval_count;
 	unsigned repeat, warmup;
 	unsigned fail_on;
+	int wait_close;                    /* --wait-close */
 	struct pstat_printer *printer;     /* borrowed */
 	const char *output_name;           /* for write errors */
 };

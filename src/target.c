@@ -17,21 +17,29 @@
 /*
  * What pstat changed for itself, undone in the child: the handlers it
  * installed (exec would reset those anyway, but the child runs pstat's
- * handlers until then) and the mask. Dispositions pstat inherited, such
- * as nohup's ignored SIGHUP, pass on to the command untouched.
+ * handlers until then) and, just before the exec, the mask. Until then
+ * the signals pstat blocks stay blocked: one sent to the process group
+ * while the counters open waits, and ends the child only once it is
+ * let go, so pstat still reports (see session.c). Dispositions pstat
+ * inherited, such as nohup's ignored SIGHUP, pass on to the command
+ * untouched.
  */
 static void reset_signals(void)
 {
 	static const int changed[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
 	struct sigaction sa;
-	sigset_t none;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < sizeof(changed) / sizeof(changed[0]); i++)
+	for (size_t i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
+		struct sigaction old;
+
+		/* nohup's SIGHUP, which pstat left alone (session.c) */
+		if (!sigaction(changed[i], NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(changed[i], &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	}
 }
 
 int target_fork(char *const argv[], struct pstat_child *ch)
@@ -61,6 +69,7 @@ int target_fork(char *const argv[], struct pstat_child *ch)
 		return -e;
 	}
 	if (pid == 0) {
+		sigset_t none;
 		char c;
 		int e;
 		ssize_t r;
@@ -73,6 +82,8 @@ int target_fork(char *const argv[], struct pstat_child *ch)
 		while (r < 0 && errno == EINTR);
 		if (r != 1)
 			_exit(125); /* pstat went away before starting us */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(er[1], &e, sizeof(e)) < 0) {
@@ -228,6 +239,74 @@ int target_alive(pid_t tid)
 	alive = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 	free(st);
 	return alive;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* In the grandchild: close every descriptor not in keep (sorted). */
+static void close_all_but(const int *keep, size_t n)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int dfd;
+
+	if (!d) {
+		for (int fd = 0; fd < 3; fd++)
+			close(fd);
+		return;
+	}
+	dfd = dirfd(d);
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name); /* the kernel's own listing */
+
+		if (de->d_name[0] == '.' || fd == dfd)
+			continue;
+		if (!bsearch(&fd, keep, n, sizeof(*keep), cmp_int))
+			close(fd);
+	}
+	closedir(d);
+}
+
+int target_close_detached(const int *fds, size_t n)
+{
+	int *keep = malloc(n * sizeof(*keep) + 1);
+	pid_t pid;
+	int st;
+
+	if (!keep)
+		return -ENOMEM;
+	memcpy(keep, fds, n * sizeof(*keep));
+	qsort(keep, n, sizeof(*keep), cmp_int);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		free(keep);
+		return -e;
+	}
+	if (pid == 0) {
+		sigset_t all;
+
+		/* a session of its own: no terminal signal reaches it */
+		setsid();
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		if (fork() != 0)
+			_exit(0); /* the grandchild belongs to init now */
+		close_all_but(keep, n);
+		for (size_t i = 0; i < n; i++)
+			close(keep[i]);
+		_exit(0);
+	}
+	free(keep);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
 }
 
 int target_owner(pid_t tid, uid_t *uid)

@@ -74,6 +74,19 @@ int target_alive(pid_t tid);
 /* The real uid owning a thread (from /proc). Returns 0 or -errno. */
 int target_owner(pid_t tid, uid_t *uid);
 
+/*
+ * Close fds[0..n-1] in a detached process, so that the caller need not
+ * wait while the kernel tears the counters down: closing a tracepoint
+ * counter takes tens of milliseconds (a synchronous RCU grace period per
+ * event), seconds for a few hundred. A grandchild in a session of its own
+ * keeps only those descriptors (it closes stdio, output files and pipes
+ * at once, so no reader waits on it), closes them, and exits. The caller
+ * then closes its own copies, which is cheap while the grandchild holds
+ * them. Returns 0 once handed over, or -errno (the caller closes them
+ * itself, slowly).
+ */
+int target_close_detached(const int *fds, size_t n);
+
 /* A pidfd for pid (pidfd_open), or -errno. */
 int target_pidfd(pid_t pid);
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# Counters that are slow to close (tracepoints) are torn down after the
+# results are out, by a detached process, unless --wait-close.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+# The first N syscalls:sys_enter_* tracepoints, comma-separated, with
+# sys_enter_write among them.
+tracepoints() {
+	{ echo syscalls:sys_enter_write
+	  ls /sys/kernel/tracing/events/syscalls | grep '^sys_enter_' |
+		grep -vx sys_enter_write | head -n $(($1 - 1)) |
+		sed 's/^/syscalls:/'; } | paste -sd,
+}
+
+@test "200 tracepoints: exact counts, and the report does not wait for teardown" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	list=$(tracepoints 200)
+	# through a pipe: the detached closer must not hold it open
+	run timeout 60 bash -c "'$PSTAT' -e '$list' '$w' 123 2>&1 | cat"
+	assert_success
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 123 ]
+	[ "$(grep -c 'syscalls:sys_enter_' <<<"$output")" = 200 ]
+	# -o FILE is complete when pstat returns
+	"$PSTAT" -e "$list" -o "$BATS_TEST_TMPDIR/r" "$w" 7
+	[ "$(value_of syscalls:sys_enter_write <"$BATS_TEST_TMPDIR/r")" = 7 ]
+}
+
+@test "--wait-close gives the same counts, tearing down in pstat itself" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" --wait-close -e "$(tracepoints 5)" "$w" 50
+	assert_success
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 50 ]
+}
+
+@test "-r 5 with 20 tracepoints: every run's count is exact" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	run --separate-stderr "$PSTAT" -j -r 5 -e "$(tracepoints 20)" "$w" 40
+	assert_success
+	run jq -c '.counters[] | select(.event == "syscalls:sys_enter_write") | .samples' <<<"$stderr"
+	assert_output '[40,40,40,40,40]'
+}
+
+@test "the detached closer keeps no descriptor but the counters" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	"$PSTAT" -e "$(tracepoints 100)" -o "$BATS_TEST_TMPDIR/r" "$w" 1
+	# 100 closes take seconds: the closer, a fork of pstat (the same
+	# command line), is still there, in a session of its own
+	closers=$(pgrep -f -- "-o $BATS_TEST_TMPDIR/r ")
+	[ -n "$closers" ]
+	for p in $closers; do
+		[ "$(ps -o sid= -p "$p" | tr -d ' ')" != "$(ps -o sid= -p $$ | tr -d ' ')" ]
+		n=0
+		for fd in /proc/$p/fd/*; do
+			l=$(readlink "$fd") || continue
+			[ "$l" = "anon_inode:[perf_event]" ] ||
+				{ echo "closer $p holds $l"; return 1; }
+			n=$((n + 1))
+		done
+		echo "closer $p holds $n perf_event descriptors" >&3
+	done
+}
