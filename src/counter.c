@@ -280,6 +280,26 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 		a->inherit = o->inherit;
 		c->read_leader[i] = -1;
 	}
+	c->guard_fd = -1;
+	if (o->no_clone) {
+		struct perf_event_attr g = { 0 };
+
+		g.size = sizeof(g);
+		g.type = PERF_TYPE_SOFTWARE;
+		g.config = PERF_COUNT_SW_DUMMY;
+		g.disabled = 1;
+		g.exclude_kernel = 1; /* allowed at any perf_event_paranoid */
+		g.exclude_hv = 1;
+		c->guard_fd = sys_perf_event_open(&g, tids[0], -1, -1,
+						  PERF_FLAG_FD_CLOEXEC);
+		if (c->guard_fd < 0) {
+			oe->event = 0;
+			oe->err = errno;
+			oe->cpu = -1;
+			oe->tid = tids[0];
+			return -1;
+		}
+	}
 	for (size_t first = 0; first < evl->n;) {
 		size_t end = first + 1;
 
@@ -290,6 +310,9 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 				if (open_group_slot(c, first, end, ci, ti,
 						    paranoid, oe)) {
 					close_all(c);
+					if (c->guard_fd >= 0)
+						close(c->guard_fd);
+					c->guard_fd = -1;
 					return -1;
 				}
 			}
@@ -370,6 +393,8 @@ void counters_close(struct pstat_counters *c)
 	if (!c)
 		return;
 	close_all(c);
+	if (c->fds && c->guard_fd >= 0)
+		close(c->guard_fd);
 	free(c->fds);
 	free(c->attrs);
 	free(c->state);

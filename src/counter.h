@@ -18,6 +18,17 @@ struct pstat_open_opts {
 	int inherit;          /* count children and threads created later */
 	int enable_on_exec;   /* start counting when the child execs */
 	int disabled;         /* open disabled (enable later with ioctl) */
+	/*
+	 * Counting on a task that forks the measured children (pstat on
+	 * itself): also open one event that is not inherited. The kernel
+	 * marks a child's context as a clone of its parent's only when every
+	 * event was inherited, and swaps the contexts of a parent and a
+	 * cloned child at context switches (an optimisation for identical
+	 * contexts); a swap would hand pstat's own counters to the child,
+	 * to be orphaned when it exits. One non-inherited event rules that
+	 * out.
+	 */
+	int no_clone;
 };
 
 /* Per-event outcome of opening. */
@@ -45,6 +56,7 @@ struct pstat_counters {
 	int *read_leader;         /* per event: whose fd is read for it */
 	int *read_pos;            /* per event: index in that read */
 	int *nread;               /* per event (leaders): values in a read */
+	int guard_fd;             /* the no_clone event, or -1 */
 };
 
 /* What made counters_open fail. */

@@ -111,6 +111,12 @@ struct session {
 	int timed_out;
 	int stopped;                 /* we ended the command (--interval-count) */
 	int early_signal;            /* one came before the command started */
+	/*
+	 * Counting on pstat itself with inherit: see run_once. base holds
+	 * the cumulative reading at the start of the current run.
+	 */
+	int self;
+	struct pstat_reading *base;
 };
 
 struct run_result {
@@ -588,6 +594,34 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	int r;
 
 	memset(res, 0, sizeof(*res));
+	/*
+	 * A command counted with inherit (the default) is counted through
+	 * counters opened once on pstat itself, disabled, with inherit and
+	 * enable_on_exec: each run's child inherits them at fork and they
+	 * start at its exec, while pstat's own copies never run (pstat never
+	 * execs). Reading pstat's counters sums the children, live and
+	 * exited, so a run is the difference of two readings. Counters are
+	 * thus opened and closed once however many runs there are, which
+	 * matters for tracepoints: opening waits on the kernel while earlier
+	 * ones are still being torn down, tens of ms each. A single run
+	 * counts on its child instead: pstat's own exit would then pay the
+	 * teardown of counters in its context, which the detached closer
+	 * spares a child's (see close_counters).
+	 */
+	s->self = cfg->argv && !s->system_wide && cfg->inherit &&
+		  !cfg->delay_ms && cfg->repeat + cfg->warmup > 1;
+	if (s->self && !s->ctr.fds) {
+		oo.inherit = 1;
+		oo.enable_on_exec = 1;
+		oo.disabled = 1;
+		oo.no_clone = 1;
+		s->tids[0] = getpid();
+		if (counters_open(&s->ctr, s->evl, s->cpus, s->ncpus,
+				  s->tids, s->ntids, &oo, &oe)) {
+			report_open_error(s, &oe);
+			return -1;
+		}
+	}
 	if (cfg->argv) {
 		r = target_fork(cfg->argv, &child);
 		if (r) {
@@ -596,14 +630,14 @@ static int run_once(struct session *s, int record, struct run_result *res)
 			return -1;
 		}
 		ch = &child;
-		if (!s->system_wide)
+		if (!s->system_wide && !s->self)
 			s->tids[0] = child.pid;
 	}
 	oo.inherit = cfg->inherit;
 	oo.enable_on_exec = ch && !s->system_wide && !cfg->delay_ms;
 	oo.disabled = !oo.enable_on_exec;
-	if (counters_open(&s->ctr, s->evl, s->cpus, s->ncpus, s->tids,
-			  s->ntids, &oo, &oe)) {
+	if (!s->self && counters_open(&s->ctr, s->evl, s->cpus, s->ncpus,
+				      s->tids, s->ntids, &oo, &oe)) {
 		report_open_error(s, &oe);
 		if (ch)
 			target_release(ch);
@@ -621,6 +655,11 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	t0 = now_ns();
 	if (!oo.enable_on_exec && !cfg->delay_ms)
 		counters_enable(&s->ctr);
+	if (s->self && (r = counters_read(&s->ctr, s->base))) {
+		msg_error("cannot read counters: %s", strerror(-r));
+		target_release(ch);
+		return -1;
+	}
 	if (ch) {
 		int st = 0;
 
@@ -633,7 +672,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 			return 0;
 		}
 	}
-	memset(s->prev, 0, s->nslots * sizeof(*s->prev));
+	memcpy(s->prev, s->base, s->nslots * sizeof(*s->prev));
 	if (wait_loop(s, ch, t0, record, res)) {
 		if (ch) {
 			target_kill(ch, SIGKILL);
@@ -648,6 +687,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 			target_release(ch);
 		return -1;
 	}
+	for (size_t i = 0; i < s->nslots; i++)
+		s->cur[i] = stats_reading_sub(&s->cur[i], &s->base[i]);
 	if (ch && !res->have_status) {
 		/* measurement ended first (--interval-count) */
 		while ((r = target_wait(ch, &res->status, &res->ru)) == -EINTR)
@@ -761,6 +802,7 @@ static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	s->nslots = s->evl->n * s->ncpus * s->ntids;
 	s->cur = xcalloc(s->nslots, sizeof(*s->cur));
 	s->prev = xcalloc(s->nslots, sizeof(*s->prev));
+	s->base = xcalloc(s->nslots, sizeof(*s->base));
 	s->row_event = xmalloc(((size_t)s->evl->nrows + 1) *
 			       sizeof(*s->row_event));
 	for (size_t i = s->evl->n; i-- > 0;)
@@ -785,6 +827,7 @@ static void session_free(struct session *s)
 	free(s->thread_names);
 	free(s->cur);
 	free(s->prev);
+	free(s->base);
 	free(s->row_event);
 	free(s->rows);
 	free(s->row_attrs);
@@ -881,7 +924,8 @@ int session_run(const struct pstat_session_cfg *cfg)
 			/* the counters stay open until the results are out */
 			break;
 		}
-		close_counters(&s);
+		if (!s.self)
+			close_counters(&s);
 	}
 	exit_status = first_fail;
 	if (s.runs_done < total - cfg->warmup && s.runs_done > 0) {
