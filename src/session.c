@@ -381,6 +381,21 @@ static void forward_signal(struct session *s, struct pstat_child *ch)
 }
 
 /*
+ * ppoll() runs the handlers of the signals it unblocks only when it is
+ * interrupted, not when a descriptor is ready: with intervals that take
+ * longer to print than their period, the timer is ready at every call,
+ * and the command's end or a SIGINT would never be seen. So pending
+ * signals are let in once per turn of the wait loop as well.
+ */
+static void let_signals_in(const struct session *s)
+{
+	sigset_t old;
+
+	sigprocmask(SIG_SETMASK, &s->waitmask, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
  * A signal that arrived before the command existed (Ctrl-C while a long
  * event list was resolved, blocked since main) never reached it: it is
  * passed on whatever its origin, or the command would run on regardless.
@@ -445,6 +460,7 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 		size_t n = 0;
 		int pr;
 
+		let_signals_in(s);
 		if (ch && child_exited) {
 			child_exited = 0;
 			pr = target_poll(ch, &res->status, &res->ru);

@@ -1,0 +1,664 @@
+#!/usr/bin/env bats
+# The bad-input catalogue: every way of holding pstat wrong ends the
+# documented way. Each case checks the exit status, exactly one
+# "pstat: ..." line naming the culprit (plus at most one "pstat: hint:"),
+# no core dump, nothing on stdout, and, run again with -o FILE and with
+# -j, no results file left behind and no JSON document on a failure.
+
+bats_require_minimum_version 1.5.0
+
+load test_helper
+load json_helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	ulimit -c 0
+	SKY="$SYSFS/intel-skylake"
+	BAD="$FIX/sysfs-bad"
+}
+
+teardown() {
+	[ -n "$IMMUTABLE" ] && chattr -i "$IMMUTABLE" 2>/dev/null
+	[ -n "$RO_MOUNT" ] && umount "$RO_MOUNT" 2>/dev/null
+	return 0
+}
+
+# check_failure STATUS CULPRIT ERRFILE OUTFILE: the checks on one run
+# whose exit status is in $rc.
+check_failure() {
+	local want=$1 culprit=$2 err=$3 out=$4 n
+
+	if [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ] && [ "$want" != "$rc" ]; then
+		fail "pstat died of signal $((rc - 128)): $(cat "$err")"
+	fi
+	[ "$rc" = "$want" ] ||
+		fail "exit status $rc, expected $want; stderr: $(head -c 2000 "$err")"
+	[ ! -s "$out" ] || fail "stdout is not empty: $(head -c 500 "$out")"
+	n=$(wc -l <"$err")
+	[ "$n" -ge 1 ] && [ "$n" -le 2 ] ||
+		fail "$n lines on stderr, expected 1 (+ a hint): $(head -c 2000 "$err")"
+	head -1 "$err" | grep -q '^pstat: ' &&
+		! head -1 "$err" | grep -q '^pstat: hint: ' ||
+		fail "first line is not a pstat error: $(head -1 "$err")"
+	if [ "$n" = 2 ]; then
+		sed -n 2p "$err" | grep -q '^pstat: hint: ' ||
+			fail "second line is not a hint: $(sed -n 2p "$err")"
+	fi
+	head -1 "$err" | grep -qF -- "$culprit" ||
+		fail "the error does not name '$culprit': $(head -1 "$err")"
+	[ -z "$(ls core* 2>/dev/null)" ] || fail "a core file was left"
+}
+
+# fails1 STATUS CULPRIT ARGS...: pstat ARGS once.
+fails1() {
+	local want=$1 culprit=$2
+
+	shift 2
+	rc=0
+	"$PSTAT" "$@" >stdout 2>stderr || rc=$?
+	check_failure "$want" "$culprit" stderr stdout
+}
+
+# fails STATUS CULPRIT ARGS...: pstat ARGS, then with -o FILE (which must
+# not be left behind, nor its temporary), then with -j and with -j -o
+# FILE (no document: the error line alone).
+fails() {
+	local want=$1 culprit=$2 f
+
+	fails1 "$@"
+	shift 2
+	for f in res.txt res.json; do
+		rc=0
+		if [ "$f" = res.json ]; then
+			"$PSTAT" -j -o "$f" "$@" >stdout 2>stderr || rc=$?
+		else
+			"$PSTAT" -o "$f" "$@" >stdout 2>stderr || rc=$?
+		fi
+		check_failure "$want" "$culprit" stderr stdout
+		[ ! -e "$f" ] || fail "-o $f was left behind: $(head -c 300 "$f")"
+		[ -z "$(ls -A | grep "^\.$f\.")" ] ||
+			fail "a temporary file was left: $(ls -A)"
+	done
+	rc=0
+	"$PSTAT" -j "$@" >stdout 2>stderr || rc=$?
+	check_failure "$want" "$culprit" stderr stdout
+}
+
+# --- event lists -----------------------------------------------------
+
+@test "bad input: unknown event" {
+	fails 125 "unknown event 'no-such-event'" -e no-such-event true
+}
+
+@test "bad input: misspelled event gets a suggestion" {
+	fails 125 "unknown event 'task-clok' (did you mean 'task-clock'?)" \
+		-e task-clok true
+}
+
+@test "bad input: unknown event among good ones" {
+	fails 125 "'cycels'" -e task-clock,cycels,page-faults true
+}
+
+@test "bad input: unknown PMU" {
+	fails 125 "unknown PMU 'nopmu'" -e nopmu/event=1/ true
+}
+
+@test "bad input: group '{a' is not closed" {
+	fails 125 "'{a'" -e '{a' true
+	grep -q "missing '}'" stderr
+}
+
+@test "bad input: group 'a}' closes nothing" {
+	fails 125 "'a}'" -e 'a}' true
+	grep -q "unmatched '}'" stderr
+}
+
+@test "bad input: empty group '{}'" {
+	fails 125 "'{}'" -e '{}' true
+}
+
+@test "bad input: nested group '{{a}}'" {
+	fails 125 "'{{a}}'" -e '{{a}}' true
+	grep -q "nested '{'" stderr
+}
+
+@test "bad input: event list ','" {
+	fails 125 "','" -e , true
+}
+
+@test "bad input: empty event in 'a,,b'" {
+	fails 125 "'a,,b'" -e a,,b true
+	grep -q 'offset 2' stderr
+}
+
+@test "bad input: trailing comma" {
+	fails 125 "'task-clock,'" -e task-clock, true
+}
+
+@test "bad input: empty event list" {
+	fails 125 "empty event list" -e '' true
+}
+
+@test "bad input: text after a group" {
+	fails 125 "unexpected 'x'" -e '{task-clock}x' true
+}
+
+@test "bad input: bad modifier letter" {
+	fails 125 "'task-clock:q'" -e task-clock:q true
+}
+
+@test "bad input: too many p modifiers" {
+	fails 125 "too many 'p' modifiers in 'pppp'" -e task-clock:pppp true
+}
+
+@test "bad input: bad group modifier" {
+	fails 125 "invalid group modifier 'x'" -e '{task-clock,page-faults}:x' true
+}
+
+@test "bad input: bad modifier after a PMU event" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 "invalid modifier 'q'" \
+		-e cpu/event=0x3c/q true
+}
+
+@test "bad input: value too large for a format field" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 \
+		"value 0x1ff too large for 'umask' of PMU 'cpu' (8 bits)" \
+		-e cpu/umask=0x1ff/ true
+}
+
+@test "bad input: 64-bit overflow in config= (hex)" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 \
+		"value 0x10000000000000000 too large for 'config'" \
+		-e cpu/config=0x10000000000000000/ true
+}
+
+@test "bad input: 64-bit overflow in config= (decimal)" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 \
+		"value 18446744073709551616 too large for 'config'" \
+		-e cpu/config=18446744073709551616/ true
+}
+
+@test "bad input: 64-bit overflow in config1=" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 "too large for 'config1'" \
+		-e cpu/config1=0x1ffffffffffffffff/ true
+}
+
+@test "bad input: term value that is not a number" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 "invalid value 'abc' for 'event'" \
+		-e cpu/event=abc/ true
+}
+
+@test "bad input: unknown PMU term" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 "unknown term 'nosuch' for PMU 'cpu'" \
+		-e cpu/nosuch=1/ true
+}
+
+@test "bad input: PMU event without its closing slash" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 "missing closing '/'" \
+		-e cpu/event=0x3c true
+}
+
+@test "bad input: PMU event without terms" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 "no terms for PMU 'cpu'" -e cpu// true
+}
+
+@test "bad input: PMU event without a PMU name" {
+	fails 125 "missing PMU name" -e /event=1/ true
+}
+
+@test "bad input: raw event past 64 bits" {
+	fails 125 "'r10000000000000000'" -e r10000000000000000 true
+}
+
+@test "bad input: breakpoint address that is not a number" {
+	fails 125 "invalid breakpoint address 'xyz'" -e mem:xyz true
+}
+
+@test "bad input: breakpoint length that is not 1, 2, 4 or 8" {
+	fails 125 "invalid breakpoint length '3'" -e mem:0x1000/3 true
+}
+
+@test "bad input: breakpoint that executes and writes" {
+	fails 125 "'mem:0x1000:rwx' cannot combine x" -e mem:0x1000:rwx true
+}
+
+@test "bad input: tracepoint glob that matches nothing" {
+	PSTAT_TRACEFS_ROOT="$FIX/tracefs" fails 125 \
+		"no tracepoint matches 'nosuchsys:*'" -e 'nosuchsys:*' true
+}
+
+@test "bad input: group larger than a group read can hold" {
+	local list
+
+	list="{$(printf 'task-clock,%.0s' $(seq 64))page-faults}"
+	fails 125 "group of 65 events is too large" -e "$list" true
+}
+
+@test "bad input: event name with invalid UTF-8" {
+	fails 125 "unknown event '"$'\xff\xfe'"'" -e $'\xff\xfe' true
+}
+
+# One argv string may hold at most 128 KiB (MAX_ARG_STRLEN), so the 1 MB
+# list comes as nine -e of about 120 KB each, as a script would pass it.
+mb_lists() {
+	local one
+
+	one=$(printf 'task-clock,%.0s' $(seq 10900))
+	lists=()
+	for _ in 1 2 3 4 5 6 7 8; do
+		lists+=(-e "${one}page-faults")
+	done
+	lists+=(-e "${one}$1")
+}
+
+@test "bad input: a 1 MB event list with a bad event at its end" {
+	mb_lists no-such-event
+	fails1 125 "unknown event 'no-such-event'" "${lists[@]}" true
+	# the message names the event, not a megabyte of list
+	[ "$(wc -c <stderr)" -lt 1000 ]
+}
+
+@test "bad input: a 1 MB event list is encoded whole" {
+	mb_lists page-faults
+	"$PSTAT" --dry-run -j "${lists[@]}" 2>doc.json
+	# one complete document (jq takes seconds over its 60 MB)
+	[ "$(head -c 1 doc.json)$(tail -n 1 doc.json)" = "{}" ]
+	[ "$(grep -c '"resolver": "generic"' doc.json)" = $((9 * 10901)) ]
+}
+
+# --- numbers ---------------------------------------------------------
+
+@test "bad input: -r that is not a number" {
+	fails 125 "invalid value 'abc' for -r: not a number" -r abc true
+}
+
+@test "bad input: negative -r" {
+	fails 125 "invalid value '-1' for -r" -r -1 true
+}
+
+@test "bad input: -r 0" {
+	fails 125 "invalid value '0' for -r: out of range" -r 0 true
+}
+
+@test "bad input: -r past 64 bits" {
+	fails 125 "invalid value '99999999999999999999' for -r: out of range" \
+		-r 99999999999999999999 true
+}
+
+@test "bad input: -I that is not a number" {
+	fails 125 "invalid value '10ms' for -I: not a number" -I 10ms true
+}
+
+@test "bad input: negative -I" {
+	fails 125 "invalid value '-100' for -I" -I -100 true
+}
+
+@test "bad input: --timeout that is not a number" {
+	fails 125 "invalid value '1s' for --timeout: not a number" \
+		--timeout 1s true
+}
+
+@test "bad input: negative --timeout" {
+	fails 125 "invalid value '-5' for --timeout" --timeout -5 true
+}
+
+@test "bad input: -D, --interval-count and --warmup that are not numbers" {
+	fails 125 "invalid value 'x' for -D" -D x true
+	fails 125 "invalid value '1.5' for --interval-count" \
+		-I 10 --interval-count 1.5 true
+	fails 125 "invalid value ' 1' for --warmup" --warmup ' 1' true
+}
+
+@test "bad input: -p that is not a number" {
+	fails 125 "invalid -p value 'abc'" -p abc
+}
+
+@test "bad input: negative -p" {
+	fails 125 "invalid -p value '-1'" -p -1
+}
+
+@test "bad input: -p list with an empty item" {
+	fails 125 "invalid -p value '' in '1,,2'" -p 1,,2
+}
+
+@test "bad input: option without its value" {
+	fails1 125 "option '-e' needs a value" -e
+}
+
+@test "bad input: unknown option" {
+	fails 125 "unknown option '--bogus'" --bogus true
+}
+
+@test "bad input: empty -x separator" {
+	fails 125 "empty field separator" -x '' true
+}
+
+@test "bad input: options that cannot be combined" {
+	fails1 125 "-x and -j cannot be combined" -x , -j true
+	fails1 125 "--append needs -o FILE" --append true
+	fails 125 "-A needs -a or -C" -A true
+	fails 125 "-p and -t cannot be combined" -p 1 -t 1
+	fails 125 "-r needs a command" -r 3 -p 1
+}
+
+@test "bad input: no command" {
+	fails 125 "no command given" -e task-clock
+}
+
+# --- targets ---------------------------------------------------------
+
+@test "bad input: -p of a process that does not exist" {
+	local pid
+
+	# a pid that was just used and reaped is free
+	true & pid=$!
+	wait "$pid"
+	[ ! -e "/proc/$pid" ] || skip "pid $pid was reused at once"
+	fails 125 "cannot attach to process $pid: No such process" -p "$pid"
+}
+
+@test "bad input: -p beyond pid_max" {
+	fails 125 "cannot attach to process 2147483647" -p 2147483647
+}
+
+@test "bad input: -p of a kernel thread" {
+	grep -q '^Name:.*kthreadd' /proc/2/status 2>/dev/null ||
+		skip "pid 2 is not kthreadd here"
+	fails 125 "cannot attach to process 2: it is a kernel thread" -p 2
+}
+
+@test "bad input: -p of a process that has exited but is not reaped" {
+	local zpid
+
+	# the parent execs sleep, which never reaps its child: a zombie
+	bash -c 'sleep 0.01 & echo $! >zpid; exec sleep 5' &
+	sleep 0.3
+	zpid=$(cat zpid)
+	grep -q '^State:.*Z' "/proc/$zpid/status" || skip "no zombie was made"
+	fails 125 "cannot attach to process $zpid: No such process" -p "$zpid"
+	fails 125 "cannot attach to thread $zpid: No such process" -t "$zpid"
+	kill %1
+}
+
+@test "bad input: -p of a process that exits during setup" {
+	local pid i
+
+	need_perf_events
+	# setup is slow with many events; the process exits at some point
+	# of it: either pstat refuses to attach or it reports what it saw
+	for i in 1 2 3; do
+		sleep "0.0$i" &
+		pid=$!
+		rc=0
+		"$PSTAT" -j -p "$pid" -e "$(printf 'task-clock,%.0s' $(seq 300))cs" \
+			>stdout 2>stderr || rc=$?
+		wait "$pid"
+		if [ "$rc" = 125 ]; then
+			check_failure 125 "$pid" stderr stdout
+		else
+			[ "$rc" = 0 ] || fail "exit $rc: $(head -3 stderr)"
+			jq -e '.schema == "pstat/1"' stderr >/dev/null ||
+				fail "not a complete document: $(head -c 300 stderr)"
+		fi
+	done
+}
+
+@test "bad input: -C with a CPU past the last one" {
+	fails 125 "CPU 9999 in '9999' is not online" -C 9999 -e task-clock true
+}
+
+@test "bad input: -C with a range running past the last CPU" {
+	local n
+
+	n=$(getconf _NPROCESSORS_CONF)
+	fails 125 "CPU $n in '0-$((n + 100))' is not online" \
+		-C "0-$((n + 100))" -e task-clock true
+}
+
+@test "bad input: -C with an offline CPU" {
+	local cpu=
+
+	for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$f" 2>/dev/null)" = 0 ] || continue
+		cpu=${f%/online}
+		cpu=${cpu##*/cpu}
+		break
+	done
+	[ -n "$cpu" ] || skip "every CPU is online here (offlining one is not ours to do)"
+	fails 125 "CPU $cpu in '$cpu' is not online" -C "$cpu" -e task-clock true
+}
+
+@test "bad input: -C that is not a CPU list" {
+	fails 125 "invalid CPU list 'abc'" -C abc -e task-clock true
+	fails 125 "invalid CPU range in '3-1'" -C 3-1 -e task-clock true
+	fails 125 "invalid CPU list '-1'" -C -1 -e task-clock true
+}
+
+# --- output ----------------------------------------------------------
+
+@test "bad input: -o into a missing directory" {
+	fails1 125 "cannot open output file 'no/such/dir/out': No such file or directory" \
+		-o no/such/dir/out -e task-clock true
+	fails1 125 "'no/such/dir/out'" -j -o no/such/dir/out -e task-clock true
+}
+
+@test "bad input: -o onto a directory" {
+	mkdir d
+	fails1 125 "cannot open output file 'd': Is a directory" \
+		-o d -e task-clock true
+}
+
+@test "bad input: -o onto an immutable file (read-only even to root)" {
+	echo old >ro.txt
+	chattr +i ro.txt 2>/dev/null || skip "chattr +i is not possible here"
+	IMMUTABLE=$PWD/ro.txt
+	fails1 125 "cannot open output file 'ro.txt'" -o ro.txt -e task-clock true
+	[ "$(cat ro.txt)" = old ]
+}
+
+@test "bad input: -o onto a file of a read-only mount" {
+	mkdir ro
+	echo old >ro/out.txt
+	mount --bind -o ro ro ro 2>/dev/null ||
+		skip "cannot make a read-only bind mount here"
+	RO_MOUNT=$PWD/ro
+	fails1 125 "'ro/out.txt'" -o ro/out.txt -e task-clock true
+	grep -q 'Read-only file system' stderr
+	fails1 125 "'ro/new.txt'" -o ro/new.txt -e task-clock true
+	[ "$(cat ro/out.txt)" = old ]
+}
+
+@test "bad input: -o /dev/full says the write failed" {
+	need_perf_events
+	[ -c /dev/full ] || skip "/dev/full is not the full device here"
+	fails1 125 "cannot write the results to '/dev/full': No space left on device" \
+		-o /dev/full -e task-clock true
+	fails1 125 "'/dev/full'" -j -o /dev/full -e task-clock true
+	fails1 125 "'/dev/full'" -x , -o /dev/full -e task-clock true
+	fails1 125 "'/dev/full'" --append -o /dev/full -e task-clock true
+}
+
+@test "bad input: results to a stderr that is /dev/full" {
+	need_perf_events
+	[ -c /dev/full ] || skip "/dev/full is not the full device here"
+	rc=0
+	"$PSTAT" -e task-clock true 2>/dev/full || rc=$?
+	[ "$rc" = 125 ]
+	# (not through $PSTAT: with -j it keeps a copy of stderr in a file)
+	rc=0
+	"$ROOT/pstat" -j -e task-clock true 2>/dev/full || rc=$?
+	[ "$rc" = 125 ]
+}
+
+@test "bad input: an existing results file survives a failed run" {
+	echo previous >keep.json
+	fails1 125 "unknown event" -j -o keep.json -e no-such-event true
+	[ "$(cat keep.json)" = previous ]
+	fails1 127 "cannot run 'no-such-command'" -j -o keep.json \
+		-e task-clock no-such-command
+	[ "$(cat keep.json)" = previous ]
+}
+
+@test "bad input: a results file gets the umask's mode, never 0666" {
+	need_perf_events
+	(umask 022 && "$PSTAT" -o u022.txt -e task-clock true)
+	(umask 077 && "$PSTAT" -j -o u077.json -e task-clock true)
+	[ "$(stat -c %a u022.txt)" = 644 ]
+	[ "$(stat -c %a u077.json)" = 600 ]
+}
+
+# --- the command -----------------------------------------------------
+
+@test "bad input: a command that is a directory" {
+	need_perf_events
+	fails 126 "cannot run '/tmp': Permission denied" -e task-clock /tmp
+}
+
+@test "bad input: a command that is not executable" {
+	need_perf_events
+	echo 'echo hi' >plain.sh
+	chmod 644 plain.sh
+	fails 126 "cannot run './plain.sh': Permission denied" \
+		-e task-clock ./plain.sh
+}
+
+@test "bad input: a command that does not exist" {
+	need_perf_events
+	fails 127 "cannot run 'no-such-command': No such file or directory" \
+		-e task-clock no-such-command
+}
+
+@test "bad input: a script whose interpreter does not exist" {
+	need_perf_events
+	[[ $PSTAT_WRAP != *valgrind* ]] ||
+		skip "valgrind dies when such an execve fails (make check has it)"
+	printf '#!/no/such/interpreter\n' >script
+	chmod 755 script
+	fails 127 "cannot run './script'" -e task-clock ./script
+}
+
+@test "bad input: argv with invalid UTF-8 and newlines is still valid JSON" {
+	need_perf_events
+	run "$PSTAT" -j -o doc.json -e task-clock -- \
+		/bin/echo $'two\nlines' $'\xff\xfe bad' $'quote" back\\' $'\x01'
+	assert_success
+	jq -e '.command | length == 5' doc.json
+	[ "$(jq -r '.command[1]' doc.json)" = $'two\nlines' ]
+	jq -e '.command[3] == "quote\" back\\"' doc.json
+	validate_json doc.json
+	# the same document on stderr
+	run --separate-stderr "$PSTAT" -j -e task-clock -- \
+		/bin/echo $'a\nb' $'\xc3\x28'
+	assert_success
+	echo "$stderr" >err.json
+	jq -e '.command[1] == "a\nb"' err.json
+	validate_json err.json
+}
+
+# --- sysfs trees with broken files -----------------------------------
+
+@test "bad input: a format file with no range end" {
+	PSTAT_SYSFS_ROOT="$BAD" fails 125 "unknown term 'umask' for PMU 'bad'" \
+		-e bad/umask=1/ true
+}
+
+@test "bad input: format files of every malformed kind" {
+	local f
+
+	for f in wide cmask binary empty overlap toomany huge reversed; do
+		PSTAT_SYSFS_ROOT="$BAD" fails1 125 "unknown term '$f' for PMU 'bad'" \
+			-e "bad/$f=1/" true
+	done
+	# the good format of the same PMU still works
+	PSTAT_SYSFS_ROOT="$BAD" run "$PSTAT" --dry-run -e bad/event=1/
+	assert_success
+}
+
+@test "bad input: an alias that uses a malformed format" {
+	PSTAT_SYSFS_ROOT="$BAD" fails 125 "unknown term 'umask' for PMU 'bad'" \
+		-e bad/usebad/ true
+}
+
+@test "bad input: an alias whose text does not parse" {
+	PSTAT_SYSFS_ROOT="$BAD" fails 125 "cannot parse alias 'broken' of PMU 'bad'" \
+		-e bad/broken/ true
+}
+
+@test "bad input: an alias with a value too large for its field" {
+	PSTAT_SYSFS_ROOT="$BAD" fails 125 "value 0x1ff too large for 'event' of PMU 'bad'" \
+		-e bad/toobig/ true
+}
+
+@test "bad input: a PMU whose type is past 64 bits" {
+	PSTAT_SYSFS_ROOT="$BAD" fails 125 "unknown PMU 'hugetype'" \
+		-e hugetype/event=1/ true
+}
+
+@test "bad input: sysfs root that does not exist" {
+	PSTAT_SYSFS_ROOT="$PWD/nowhere" fails 125 "unknown PMU 'cpu'" \
+		-e cpu/event=1/ true
+}
+
+# --- pstat compare ---------------------------------------------------
+
+# A real run document to compare against.
+base_json() {
+	need_perf_events
+	"$PSTAT" -j -o base.json -e task-clock,page-faults true ||
+		fail "cannot write base.json"
+}
+
+@test "bad input: compare with a truncated JSON file" {
+	base_json
+	head -c 200 base.json >cut.json
+	fails1 4 "'cut.json'" compare base.json cut.json
+	grep -q 'truncated' stderr
+	fails1 4 "'cut.json'" compare cut.json base.json
+}
+
+@test "bad input: compare with a binary file" {
+	base_json
+	head -c 300 /bin/true >bin.json
+	fails1 4 "'bin.json'" compare base.json bin.json
+}
+
+@test "bad input: compare with an empty file" {
+	base_json
+	: >empty.json
+	fails1 4 "'empty.json'" compare base.json empty.json
+}
+
+@test "bad input: compare with JSON that is not a pstat run" {
+	base_json
+	echo '[1, 2, 3]' >array.json
+	fails1 4 "'array.json'" compare base.json array.json
+	jq '.schema = "pstat/99"' base.json >other.json
+	fails1 4 "'other.json'" compare base.json other.json
+	jq '.counters = 7' base.json >wrong.json
+	fails1 4 "'wrong.json'" compare base.json wrong.json
+}
+
+@test "bad input: compare with interval documents but no summary" {
+	need_perf_events
+	"$PSTAT" -j -I 20 -o iv.jsonl -e task-clock sleep 0.1
+	base_json
+	grep '"type":"interval"' iv.jsonl >cut.jsonl
+	fails1 4 "'cut.jsonl'" compare cut.jsonl base.json
+}
+
+@test "bad input: compare with a missing file or a directory" {
+	base_json
+	fails1 4 "'missing.json'" compare base.json missing.json
+	mkdir dir.json
+	fails1 4 "'dir.json'" compare base.json dir.json
+}
+
+@test "bad input: compare usage errors" {
+	base_json
+	fails1 125 "takes two runs" compare base.json
+	fails1 125 "invalid --threshold 'x=abc'" compare --threshold x=abc \
+		base.json base.json
+	if [ -c /dev/full ]; then
+		fails1 125 "'/dev/full'" compare -o /dev/full base.json base.json
+	fi
+}
