@@ -165,16 +165,9 @@ static struct pstat_event *add_event(struct encoder *e, const char *name,
 
 static int is_raw(const char *s, uint64_t *config)
 {
-	const char *hex = s + 1;
+	const char *hex = str_raw_hex(s);
 
-	if (s[0] != 'r' || !s[1])
-		return 0;
-	if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X') && hex[2])
-		hex += 2;
-	for (const char *p = hex; *p; p++)
-		if (!isxdigit((unsigned char)*p))
-			return 0;
-	return parse_u64_base(hex, 16, UINT64_MAX, config) == 0;
+	return hex && parse_u64_base(hex, 16, UINT64_MAX, config) == 0;
 }
 
 /* mem:ADDR[/LEN][:rwx] */

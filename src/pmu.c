@@ -592,13 +592,7 @@ static bool suffix_match(const char *pmu, const char *name)
 
 	if (strncmp(pmu, name, len) || *p != '_')
 		return false;
-	p++;
-	if (!*p)
-		return false;
-	for (; *p; p++)
-		if (!isxdigit((unsigned char)*p))
-			return false;
-	return true;
+	return str_is_hex(p + 1);
 }
 
 static size_t pmus_collect(struct pstat_pmus *pmus, const char *name,

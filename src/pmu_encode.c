@@ -81,18 +81,7 @@ static int term_value(const struct pstat_pmu *pmu, const struct pstat_term *t,
 /* "r1a8" or "r0x1a8": raw config in hex, as perf accepts. */
 static bool is_raw_term(const char *key)
 {
-	const char *p = key + 1;
-
-	if (key[0] != 'r')
-		return false;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	if (!*p)
-		return false;
-	for (; *p; p++)
-		if (!isxdigit((unsigned char)*p))
-			return false;
-	return true;
+	return str_raw_hex(key) != NULL;
 }
 
 static int encode_terms(const struct pstat_pmu *pmu,

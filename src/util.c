@@ -160,6 +160,27 @@ bool str_starts_with(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+bool str_is_hex(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+const char *str_raw_hex(const char *s)
+{
+	const char *p = s + 1;
+
+	if (s[0] != 'r')
+		return NULL;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	return str_is_hex(p) ? p : NULL;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

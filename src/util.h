@@ -41,6 +41,13 @@ char *read_file_at(int dirfd, const char *path);
 /* Trim leading and trailing whitespace in place; returns s advanced. */
 char *str_trim(char *s);
 bool str_starts_with(const char *s, const char *prefix);
+/* Whether s is one or more hex digits (no 0x). */
+bool str_is_hex(const char *s);
+/*
+ * perf's raw event spelling "rNNNN" or "r0xNNNN": the hex digits of s,
+ * or NULL when s is not spelled so (borrowed: points into s).
+ */
+const char *str_raw_hex(const char *s);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);

@@ -140,20 +140,15 @@ load test_helper
 }
 
 @test "kernel counting refused: retried user-only and the row says so" {
-	need_root
-	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	need_nobody
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ] ||
 		skip "perf_event_paranoid <= 1 lets users count the kernel"
-	cp "$ROOT/pstat" "$BATS_TEST_TMPDIR/pstat"
-	chmod 755 "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/pstat"
-	run setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$BATS_TEST_TMPDIR/pstat" -e task-clock,cs true
+	run as_nobody -e task-clock,cs true
 	assert_success
 	assert_output --regexp 'msec task-clock .*\(user only: kernel counting refused\)'
 	assert_output --regexp ' cs .*\(user only: kernel counting refused\)'
 	# and -j says it in the counter's note
-	run setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$BATS_TEST_TMPDIR/pstat" -j -e task-clock true
+	run as_nobody -j -e task-clock true
 	run jq -r '.counters[0].note' <<<"$output"
 	assert_output "user only: kernel counting refused"
 }

@@ -56,6 +56,18 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 }
 
+# need_nobody, then as_nobody ARGS...: a copy of pstat run as user nobody.
+need_nobody() {
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	cp "$ROOT/pstat" "$BATS_TEST_TMPDIR/pstat"
+	chmod 755 "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/pstat"
+}
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$BATS_TEST_TMPDIR/pstat" "$@"
+}
+
 need_tracepoint() {
 	local tp="${1:-syscalls/sys_enter_write}"
 	[ -r "/sys/kernel/tracing/events/$tp/id" ] ||
