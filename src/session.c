@@ -6,16 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "counter.h"
-#include "metrics.h"
 #include "msg.h"
 #include "options.h"
 #include "session.h"
+#include "session_priv.h"
 #include "target.h"
 #include "util.h"
 
@@ -83,50 +82,6 @@ static void signals_install(sigset_t *waitmask)
 		sigdelset(waitmask, handled_signals[i]);
 }
 
-struct session {
-	const struct pstat_session_cfg *cfg;
-	const struct pstat_evlist *evl;
-	int *cpus;
-	size_t ncpus;
-	pid_t *tids;
-	size_t ntids;
-	char **thread_names;
-	int system_wide;
-	struct pstat_counters ctr;
-	size_t nslots;
-	struct pstat_reading *cur, *prev;
-	int *row_event;              /* evlist row -> first event */
-	size_t nrows;                /* output rows per report */
-	struct pstat_row *rows;
-	const struct perf_event_attr **row_attrs;
-	sigset_t waitmask;
-	struct timespec started_at;
-	/* repeats */
-	double *samples;             /* [row][run] */
-	double *elapsed;             /* [run] */
-	int *run_status;
-	unsigned runs_done;
-	/* what ended the measurement */
-	int got_signal;
-	int timed_out;
-	int stopped;                 /* we ended the command (--interval-count) */
-	int early_signal;            /* one came before the command started */
-	/*
-	 * Counting on pstat itself with inherit: see run_once. base holds
-	 * the cumulative reading at the start of the current run.
-	 */
-	int self;
-	struct pstat_reading *base;
-};
-
-struct run_result {
-	int status;          /* wait status of the command */
-	int have_status;
-	int exec_err;
-	uint64_t elapsed_ns;
-	struct rusage ru;
-};
-
 static int make_timer(uint64_t abs_ns, uint64_t period_ns)
 {
 	struct itimerspec its = { 0 };
@@ -152,189 +107,6 @@ static uint64_t timer_expirations(int fd)
 	if (read(fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
 		return 0;
 	return n;
-}
-
-static int is_clock(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE &&
-	       (a->config == PERF_COUNT_SW_TASK_CLOCK ||
-		a->config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
-/*
- * Fill one output row from the readings of evlist row r restricted to
- * one CPU index (ci >= 0) or one thread index (ti >= 0).
- */
-static void fill_row(struct session *s, struct pstat_row *row, size_t r,
-		     long ci, long ti, const struct pstat_reading *rd)
-{
-	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
-	struct pstat_reading sum = { 0, 0, 0 };
-	size_t fe = (size_t)s->row_event[r];
-	uint64_t scaled;
-	double pct;
-	enum pstat_scale_status st;
-
-	memset(row, 0, sizeof(*row));
-	row->event = first->name;
-	row->pmu = first->pmu;
-	row->group = first->group;
-	row->cpu = ci >= 0 ? s->cpus[ci] : -1;
-	row->thread = ti >= 0 ? s->thread_names[ti] : NULL;
-	row->unit = is_clock(&first->attr) ? "msec" :
-		    first->unit ? first->unit : "";
-	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
-		row->note = "user only: kernel counting refused";
-	if (s->ctr.state[fe] == COUNTER_NOT_SUPPORTED) {
-		row->status = PSTAT_NOT_SUPPORTED;
-		row->err = s->ctr.err[fe];
-		return;
-	}
-	for (size_t e = fe; e < s->evl->n; e++) {
-		if ((size_t)s->evl->ev[e].row != r)
-			continue;
-		for (size_t c = 0; c < s->ncpus; c++) {
-			if (ci >= 0 && (size_t)ci != c)
-				continue;
-			for (size_t t = 0; t < s->ntids; t++) {
-				if (ti >= 0 && (size_t)ti != t)
-					continue;
-				stats_reading_add(&sum,
-						  &rd[counter_slot(&s->ctr, e,
-								   c, t)]);
-			}
-		}
-	}
-	st = stats_scale(&sum, &scaled, &pct);
-	row->raw = sum.val;
-	row->ena = sum.ena;
-	row->run = sum.run;
-	row->running_pct = pct;
-	if (st == SCALE_NOT_COUNTED) {
-		row->status = PSTAT_NOT_COUNTED;
-		return;
-	}
-	row->status = st == SCALE_MULTIPLEXED ? PSTAT_MULTIPLEXED
-					      : PSTAT_COUNTED;
-	row->value = (double)scaled * first->scale;
-	if (is_clock(&first->attr))
-		row->value /= 1e6;
-}
-
-/* Build s->rows from readings rd; returns the number of rows. */
-static size_t build_rows(struct session *s, const struct pstat_reading *rd,
-			 uint64_t elapsed_ns)
-{
-	size_t n = 0, nr = (size_t)s->evl->nrows;
-
-	for (size_t r = 0; r < nr; r++) {
-		const struct perf_event_attr *a =
-			&s->evl->ev[s->row_event[r]].attr;
-
-		if (s->cfg->no_aggr && s->system_wide) {
-			for (size_t c = 0; c < s->ncpus; c++) {
-				s->row_attrs[n] = a;
-				fill_row(s, &s->rows[n++], r, (long)c, -1, rd);
-			}
-		} else if (s->cfg->per_thread) {
-			for (size_t t = 0; t < s->ntids; t++) {
-				s->row_attrs[n] = a;
-				fill_row(s, &s->rows[n++], r, -1, (long)t, rd);
-			}
-		} else {
-			s->row_attrs[n] = a;
-			fill_row(s, &s->rows[n++], r, -1, -1, rd);
-		}
-	}
-	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns);
-	return n;
-}
-
-/* uname and /proc/cpuinfo are read only for the JSON document. */
-static void machine_info(const char **kernel, const char **cpu_model)
-{
-	static struct utsname uts;
-	static char *model;
-
-	if (!model) {
-		FILE *f = fopen("/proc/cpuinfo", "re");
-		char line[512];
-
-		uname(&uts);
-		while (f && fgets(line, sizeof(line), f)) {
-			char *colon = strchr(line, ':');
-
-			if (colon && (str_starts_with(line, "model name") ||
-				      str_starts_with(line, "Processor") ||
-				      str_starts_with(line, "cpu model"))) {
-				model = xstrdup(str_trim(colon + 1));
-				break;
-			}
-		}
-		if (f)
-			fclose(f);
-		if (!model)
-			model = xstrdup("unknown");
-	}
-	*kernel = uts.release;
-	*cpu_model = model;
-}
-
-static void report_init(struct session *s, struct pstat_report *rep)
-{
-	const struct pstat_session_cfg *cfg = s->cfg;
-
-	memset(rep, 0, sizeof(*rep));
-	if (cfg->printer->cfg.format == FORMAT_JSON) {
-		machine_info(&rep->kernel, &rep->cpu_model);
-		rep->perf_event_paranoid = counter_paranoid();
-	}
-	rep->argv = cfg->argv;
-	rep->target = cfg->kind;
-	rep->pids = cfg->pids;
-	rep->npids = cfg->npids;
-	rep->tids = cfg->tids;
-	rep->ntids = cfg->ntids;
-	rep->system_wide = s->system_wide;
-	rep->cpu_subset = cfg->cpu_subset;
-	if (s->system_wide) {
-		rep->cpus = s->cpus;
-		rep->ncpus = s->ncpus;
-	}
-	rep->rows = s->rows;
-	rep->started_at = s->started_at;
-	rep->runs = 1;
-}
-
-static int print_failed(struct session *s, int r)
-{
-	msg_error("cannot write the results to '%s': %s",
-		  s->cfg->output_name ? s->cfg->output_name : "stderr",
-		  strerror(-r));
-	return -1;
-}
-
-static int print_interval(struct session *s, unsigned long index,
-			  uint64_t start_ns, uint64_t end_ns, int partial)
-{
-	struct pstat_reading *delta = xmalloc(s->nslots * sizeof(*delta));
-	struct pstat_report rep;
-	int r;
-
-	for (size_t i = 0; i < s->nslots; i++)
-		delta[i] = stats_reading_sub(&s->cur[i], &s->prev[i]);
-	report_init(s, &rep);
-	rep.is_interval = 1;
-	rep.nrows = build_rows(s, delta, end_ns - start_ns);
-	rep.interval_index = index;
-	rep.interval_start_ns = start_ns;
-	rep.interval_end_ns = end_ns;
-	rep.interval_partial = partial;
-	rep.elapsed_ns = end_ns;
-	free(delta);
-	memcpy(s->prev, s->cur, s->nslots * sizeof(*s->cur));
-	r = printer_interval(s->cfg->printer, &rep);
-	return r ? print_failed(s, r) : 0;
 }
 
 static void report_open_error(struct session *s,
@@ -521,7 +293,7 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 					ret = -1;
 					goto out;
 				}
-				if (print_interval(s, ++index, last, now, 0)) {
+				if (session_print_interval(s, ++index, last, now, 0)) {
 					ret = -1;
 					goto out;
 				}
@@ -583,7 +355,7 @@ out:
 	if (ret == 0 && fd_interval >= 0 && res->elapsed_ns > last) {
 		/* the last, partial interval */
 		if (counters_read(&s->ctr, s->cur) == 0 &&
-		    print_interval(s, ++index, last, res->elapsed_ns, 1))
+		    session_print_interval(s, ++index, last, res->elapsed_ns, 1))
 			ret = -1;
 	}
 	if (fd_interval >= 0)
@@ -852,46 +624,6 @@ static void session_free(struct session *s)
 	free(s->run_status);
 }
 
-/* Print the summary of all runs; returns 0 or -1 (reported). */
-static int print_summary(struct session *s, size_t nrows,
-			 const struct run_result *last, int exit_status,
-			 struct pstat_summary *sums,
-			 struct pstat_summary *esum)
-{
-	struct pstat_report rep;
-	unsigned runs = s->runs_done;
-	int r;
-
-	report_init(s, &rep);
-	rep.nrows = nrows;
-	rep.runs = (int)runs;
-	rep.elapsed_ns = last->elapsed_ns;
-	rep.user_ns = (uint64_t)last->ru.ru_utime.tv_sec * 1000000000ull +
-		      (uint64_t)last->ru.ru_utime.tv_usec * 1000ull;
-	rep.sys_ns = (uint64_t)last->ru.ru_stime.tv_sec * 1000000000ull +
-		     (uint64_t)last->ru.ru_stime.tv_usec * 1000ull;
-	rep.exit_status = exit_status;
-	rep.exit_signal = last->have_status && WIFSIGNALED(last->status) ?
-				  WTERMSIG(last->status) : 0;
-	rep.run_status = s->run_status;
-	if (runs > 1) {
-		for (size_t i = 0; i < nrows; i++) {
-			stats_summarize(&s->samples[i * runs], runs, &sums[i]);
-			s->rows[i].stats = &sums[i];
-			s->rows[i].samples = &s->samples[i * runs];
-			s->rows[i].nsamples = runs;
-			if (s->rows[i].status <= PSTAT_MULTIPLEXED)
-				s->rows[i].value = sums[i].mean;
-		}
-		stats_summarize(s->elapsed, runs, esum);
-		rep.elapsed_stats = esum;
-		rep.elapsed_samples = s->elapsed;
-		rep.elapsed_ns = (uint64_t)esum->mean;
-	}
-	r = printer_summary(s->cfg->printer, &rep);
-	return r ? print_failed(s, r) : 0;
-}
-
 int session_run(const struct pstat_session_cfg *cfg)
 {
 	struct session s;
@@ -926,7 +658,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 		       res.have_status ? target_exit_code(res.status) :
 		       s.got_signal ? 128 + s.got_signal : 0;
 		if (record) {
-			nrows = build_rows(&s, s.cur, res.elapsed_ns);
+			nrows = session_build_rows(&s, s.cur, res.elapsed_ns);
 			for (size_t i = 0; i < nrows; i++)
 				s.samples[i * (total - cfg->warmup) +
 					  s.runs_done] = s.rows[i].value;
@@ -961,7 +693,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 	sums = xcalloc(nrows + 1, sizeof(*sums));
 	if (!exit_status && cfg->fail_on && fail_on_matches(&s, nrows))
 		exit_status = EXIT_FAIL_ON;
-	ret = print_summary(&s, nrows, &res, exit_status, sums, &esum) ?
+	ret = session_print_summary(&s, nrows, &res, exit_status, sums, &esum) ?
 		      EXIT_PSTAT_FAILED : exit_status;
 	if (ret != EXIT_PSTAT_FAILED)
 		hint_no_core_pmu(&s);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_SESSION_PRIV_H
+#define PSTAT_SESSION_PRIV_H
+
+/*
+ * What session.c (the run loop) and session_report.c (readings to report
+ * rows and the printer) share. Not for other modules.
+ */
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "counter.h"
+#include "session.h"
+
+struct session {
+	const struct pstat_session_cfg *cfg;
+	const struct pstat_evlist *evl;
+	int *cpus;
+	size_t ncpus;
+	pid_t *tids;
+	size_t ntids;
+	char **thread_names;
+	int system_wide;
+	struct pstat_counters ctr;
+	size_t nslots;
+	struct pstat_reading *cur, *prev;
+	int *row_event;              /* evlist row -> first event */
+	size_t nrows;                /* output rows per report */
+	struct pstat_row *rows;
+	const struct perf_event_attr **row_attrs;
+	sigset_t waitmask;
+	struct timespec started_at;
+	/* repeats */
+	double *samples;             /* [row][run] */
+	double *elapsed;             /* [run] */
+	int *run_status;
+	unsigned runs_done;
+	/* what ended the measurement */
+	int got_signal;
+	int timed_out;
+	int stopped;                 /* we ended the command (--interval-count) */
+	int early_signal;            /* one came before the command started */
+	/*
+	 * Counting on pstat itself with inherit: see run_once. base holds
+	 * the cumulative reading at the start of the current run.
+	 */
+	int self;
+	struct pstat_reading *base;
+};
+
+struct run_result {
+	int status;          /* wait status of the command */
+	int have_status;
+	int exec_err;
+	uint64_t elapsed_ns;
+	struct rusage ru;
+};
+
+/*
+ * Fill s->rows from readings rd (one per counter slot) measured over
+ * elapsed_ns, with their metrics. Returns the number of rows.
+ */
+size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
+			  uint64_t elapsed_ns);
+
+/* A report for s: target, rows, environment (for JSON) filled in. */
+void session_report_init(struct session *s, struct pstat_report *rep);
+
+/* Report that writing the results failed with -r; returns -1. */
+int session_print_failed(struct session *s, int r);
+
+/*
+ * Print interval index from the readings in s->cur against s->prev, and
+ * make s->cur the new s->prev. Returns 0 or -1 (reported).
+ */
+int session_print_interval(struct session *s, unsigned long index,
+			   uint64_t start_ns, uint64_t end_ns, int partial);
+
+/*
+ * Print the summary of the runs done (with statistics when there were
+ * several): sums receives one summary per row, esum the elapsed time's.
+ * Returns 0 or -1 (reported).
+ */
+int session_print_summary(struct session *s, size_t nrows,
+			  const struct run_result *last, int exit_status,
+			  struct pstat_summary *sums,
+			  struct pstat_summary *esum);
+
+#endif
