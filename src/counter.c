@@ -23,7 +23,8 @@ int counter_paranoid(void)
 	int v = 2;
 
 	if (s) {
-		v = atoi(s); /* the kernel wrote it: a plain integer */
+		/* the kernel wrote it: a plain integer, possibly negative */
+		v = (int)strtol(s, NULL, 10);
 		free(s);
 	}
 	return v;
@@ -145,7 +146,7 @@ static int is_unsupported(int e)
  * -errno.
  */
 static int open_one(struct pstat_counters *c, size_t ev, pid_t pid, int cpu,
-		    int group_fd, int paranoid)
+		    int group_fd)
 {
 	struct perf_event_attr *a = &c->attrs[ev];
 
@@ -168,7 +169,7 @@ static int open_one(struct pstat_counters *c, size_t ev, pid_t pid, int cpu,
 			continue;
 		}
 		if ((e == EACCES || e == EPERM) && !a->exclude_kernel &&
-		    cpu < 0 && paranoid > 1) {
+		    cpu < 0 && counter_paranoid() > 1) {
 			a->exclude_kernel = 1;
 			a->exclude_hv = 1;
 			c->flags[ev] |= COUNTER_USER_ONLY;
@@ -191,7 +192,7 @@ static void close_all(struct pstat_counters *c)
 
 /* Open the members of one group [first, end) on one (cpu, thread). */
 static int open_group_slot(struct pstat_counters *c, size_t first,
-			   size_t end, size_t ci, size_t ti, int paranoid,
+			   size_t end, size_t ci, size_t ti,
 			   struct pstat_open_error *oe)
 {
 	int leader_fd = -1, leader = -1, pos = 0;
@@ -201,8 +202,7 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 
 		if (c->state[ev] == COUNTER_NOT_SUPPORTED)
 			continue;
-		fd = open_one(c, ev, c->tids[ti], c->cpus[ci], leader_fd,
-			      paranoid);
+		fd = open_one(c, ev, c->tids[ti], c->cpus[ci], leader_fd);
 		if (fd == -ESRCH && c->tids[ti] >= 0) {
 			/* the thread ended between listing and opening */
 			for (size_t k = first; k < ev; k++) {
@@ -225,7 +225,7 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			oe->cpu = c->cpus[ci];
 			oe->tid = c->tids[ti];
 			counter_advice(&c->attrs[ev], -fd, c->cpus[ci],
-				       paranoid, oe->advice,
+				       counter_paranoid(), oe->advice,
 				       sizeof(oe->advice));
 			return -1;
 		}
@@ -251,8 +251,6 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 		  struct pstat_open_error *oe)
 {
 	size_t n = evl->n * ncpus * nthreads;
-	/* read once here: the fallbacks and the advice depend on it */
-	int paranoid = counter_paranoid();
 
 	memset(c, 0, sizeof(*c));
 	memset(oe, 0, sizeof(*oe));
@@ -307,8 +305,8 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 			end++;
 		for (size_t ci = 0; ci < ncpus; ci++) {
 			for (size_t ti = 0; ti < nthreads; ti++) {
-				if (open_group_slot(c, first, end, ci, ti,
-						    paranoid, oe)) {
+				/* perf_event_paranoid is read only on a refusal */
+				if (open_group_slot(c, first, end, ci, ti, oe)) {
 					close_all(c);
 					if (c->guard_fd >= 0)
 						close(c->guard_fd);

@@ -47,7 +47,7 @@ struct output {
 static int output_open(struct output *o, const char *path, int append)
 {
 	struct stat st;
-	int fd;
+	int fd, exists;
 
 	memset(o, 0, sizeof(*o));
 	if (!path) {
@@ -55,14 +55,15 @@ static int output_open(struct output *o, const char *path, int append)
 		return 0;
 	}
 	o->path = xstrdup(path);
+	exists = stat(path, &st) == 0;
 	/* the rename below would replace a file we may not write */
-	if (!append && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	if (!append && exists && S_ISREG(st.st_mode) &&
 	    access(path, W_OK) < 0) {
 		msg_error("cannot open output file '%s': %s", path,
 			  strerror(errno));
 		goto fail;
 	}
-	if (!append && (stat(path, &st) < 0 || S_ISREG(st.st_mode))) {
+	if (!append && (!exists || S_ISREG(st.st_mode))) {
 		const char *slash = strrchr(path, '/');
 		mode_t mask;
 

@@ -3,7 +3,7 @@
 
 #include "metrics.h"
 
-static int is_clock(const struct perf_event_attr *a)
+int metrics_is_clock(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_SOFTWARE &&
 	       (a->config == PERF_COUNT_SW_TASK_CLOCK ||
@@ -91,7 +91,7 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 		r->has_metric = 0;
 		if (!usable(r))
 			continue;
-		if (is_clock(a)) {
+		if (metrics_is_clock(a)) {
 			/* value is msec; elapsed in ns */
 			if (elapsed_ns)
 				set(r, "CPUs utilized", "",

@@ -19,6 +19,9 @@
  * attrs[i] is the attr of rows[i]; elapsed_ns the wall time measured.
  * Fills rows[i].has_metric / .metric.
  */
+/* Whether attr counts time in ns (task-clock, cpu-clock): shown in msec. */
+int metrics_is_clock(const struct perf_event_attr *attr);
+
 void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
 		     uint64_t elapsed_ns);

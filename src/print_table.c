@@ -24,9 +24,29 @@
  * decimal point, as perf does); the switch is per thread and undone after
  * printing, so CSV and JSON never see it.
  */
+static int numeric_is_c(void)
+{
+	const char *names[] = { "LC_ALL", "LC_NUMERIC", "LANG" };
+
+	/* the variable that decides, as setlocale(3) reads them */
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		const char *v = getenv(names[i]);
+
+		if (v && *v)
+			return !strcmp(v, "C") || !strcmp(v, "POSIX") ||
+			       str_starts_with(v, "C.");
+	}
+	return 1;
+}
+
 static locale_t enter_user_locale(void)
 {
-	locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+	locale_t loc;
+
+	/* loading a locale costs a dozen system calls; C needs none */
+	if (numeric_is_c())
+		return (locale_t)0;
+	loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
 
 	if (loc)
 		uselocale(loc);

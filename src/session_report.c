@@ -15,13 +15,6 @@
 #include "session_priv.h"
 #include "util.h"
 
-static int is_clock(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE &&
-	       (a->config == PERF_COUNT_SW_TASK_CLOCK ||
-		a->config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
 /*
  * Fill one output row from the readings of evlist row r restricted to
  * one CPU index (ci >= 0) or one thread index (ti >= 0).
@@ -42,7 +35,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	row->group = first->group;
 	row->cpu = ci >= 0 ? s->cpus[ci] : -1;
 	row->thread = ti >= 0 ? s->thread_names[ti] : NULL;
-	row->unit = is_clock(&first->attr) ? "msec" :
+	row->unit = metrics_is_clock(&first->attr) ? "msec" :
 		    first->unit ? first->unit : "";
 	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
 		row->note = "user only: kernel counting refused";
@@ -78,7 +71,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	row->status = st == SCALE_MULTIPLEXED ? PSTAT_MULTIPLEXED
 					      : PSTAT_COUNTED;
 	row->value = (double)scaled * first->scale;
-	if (is_clock(&first->attr))
+	if (metrics_is_clock(&first->attr))
 		row->value /= 1e6;
 }
 
