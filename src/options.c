@@ -82,7 +82,7 @@ void options_usage(void)
 	      "  -r, --repeat N           run the command N times\n"
 	      "      --warmup K           uncounted runs first\n"
 	      "  -I, --interval MS        print deltas every MS milliseconds\n"
-	      "      --interval-count N   stop after N intervals\n"
+	      "      --interval-count N   with -I: stop after N intervals\n"
 	      "      --timeout MS         stop after MS milliseconds (exit 124)\n"
 	      "  -D, --delay MS           start counting MS after the command\n"
 	      "  -o, --output FILE        write the results to FILE\n"
@@ -291,6 +291,10 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 	}
 	if (o->csv_sep && o->json) {
 		msg_error("-x and -j cannot be combined");
+		return -1;
+	}
+	if (o->interval_count && !o->interval_ms) {
+		msg_error("--interval-count needs -I MS");
 		return -1;
 	}
 	if (o->append && !o->output) {

@@ -169,3 +169,9 @@ stamps() {
 	assert_output --partial "Rates per interval:"
 	assert_output --regexp 'task-clock +[▁▂▃▄▅▆▇█]{5}'
 }
+
+@test "--interval-count without -I is a usage error" {
+	run "$PSTAT" --interval-count 3 -e task-clock true
+	assert_failure 125
+	assert_output "pstat: --interval-count needs -I MS"
+}
