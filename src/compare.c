@@ -153,7 +153,7 @@ int compare_rules_parse(struct pstat_compare_rules *rules, const char *spec,
 		for (; *end && (*end != ',' || in_pmu); end++) {
 			if (*end == '/')
 				in_pmu = !in_pmu;
-			else if (*end == '=')
+			else if (*end == '=' && !in_pmu)
 				eq = end;
 		}
 		r.text = xstrndup(p, (size_t)(end - p));

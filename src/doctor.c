@@ -25,6 +25,7 @@
 #include "pfm.h"
 #include "pmu.h"
 #include "print.h"
+#include "session.h"
 #include "tracepoint.h"
 #include "util.h"
 
@@ -721,7 +722,7 @@ static int print_text(FILE *out, const struct doctor *d, bool sw, bool hw)
 	fprintf(out, "\nresult: software counting %s; hardware counting %s\n",
 		sw ? "works" : "does not work",
 		hw ? "works" : "is not available");
-	return fflush(out) == EOF || ferror(out) ? -EIO : 0;
+	return print_flush(out);
 }
 
 int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
@@ -762,7 +763,7 @@ int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 	}
 	if (r) {
 		msg_error("cannot write the report: %s", strerror(-r));
-		status = 125;
+		status = EXIT_PSTAT_FAILED;
 	}
 	for (size_t i = 0; i < d.n; i++) {
 		free(d.checks[i].detail);

@@ -587,10 +587,7 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 			list_print_names(&c, out);
 		else
 			list_print_table(&c, out);
-		if (fflush(out) == EOF)
-			ret = errno ? -errno : -EIO;
-		else if (ferror(out))
-			ret = -EIO;
+		ret = print_flush(out);
 	}
 
 	tracepoint_list_free(tps, ntps > 0 ? (size_t)ntps : 0);

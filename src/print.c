@@ -55,8 +55,9 @@ void printer_free(struct pstat_printer *p)
 	free(p);
 }
 
-static int flush_status(FILE *out)
+int print_flush(FILE *out)
 {
+	errno = 0;
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;
@@ -64,17 +65,17 @@ static int flush_status(FILE *out)
 
 int printer_summary(struct pstat_printer *p, const struct pstat_report *r)
 {
-	errno = 0;
+	p->err = 0;
 	p->ops->summary(p, r);
-	return flush_status(p->out);
+	return p->err ? p->err : print_flush(p->out);
 }
 
 int printer_interval(struct pstat_printer *p, const struct pstat_report *r)
 {
-	errno = 0;
+	p->err = 0;
 	p->ops->interval(p, r);
 	p->lines++;
-	return flush_status(p->out);
+	return p->err ? p->err : print_flush(p->out);
 }
 
 char *print_command_string(char *const *argv)

@@ -146,6 +146,7 @@ struct pstat_printer {
 	struct pstat_print_cfg cfg;
 	FILE *out;
 	unsigned long lines;        /* interval lines printed, for headers */
+	int err;                    /* -errno a format hit, beyond stdio's */
 	void *priv;                 /* a format's own state */
 };
 
@@ -159,6 +160,11 @@ extern const struct pstat_printer_ops print_json_ops;
  * locale's thousands separator when big is set, into buf.
  */
 char *print_command_string(char *const *argv);
+/*
+ * Flush out and say whether everything written to it arrived: 0, or
+ * -errno (-EIO when the error left no errno).
+ */
+int print_flush(FILE *out);
 /*
  * A "/sec" metric scaled as perf shows it: divides *v and returns
  * "G/sec", "M/sec", "K/sec" or "/sec" (static).

@@ -287,10 +287,7 @@ int print_compare(FILE *out, enum pstat_compare_format fmt,
 		print_table(out, c);
 		break;
 	}
-	errno = 0;
-	if (fflush(out) == EOF || ferror(out))
-		return errno ? -errno : -EIO;
-	return 0;
+	return print_flush(out);
 }
 
 struct capture {
@@ -321,17 +318,15 @@ static void capture_summary(struct pstat_printer *p,
 		if (fclose(mem))
 			c->ok = 0;
 	}
-	/* the caller reports a failure of the real output through errno */
-	errno = ret ? -ret : 0;
+	/* a failure of the real output is what the caller reports */
+	p->err = ret;
 }
 
 static void capture_interval(struct pstat_printer *p,
 			     const struct pstat_report *r)
 {
 	struct capture *c = p->priv;
-	int ret = printer_interval(c->inner, r);
-
-	errno = ret ? -ret : 0;
+	p->err = printer_interval(c->inner, r);
 }
 
 static void capture_free(struct pstat_printer *p)

@@ -465,8 +465,8 @@ static void json_summary(struct pstat_printer *p,
 	struct print_json *pj = json_priv(p);
 
 	json_init();
-	json_write(p->out, json_report(r, false),
-		   pj->intervals ? JSON_LINE : JSON_PRETTY);
+	p->err = json_write(p->out, json_report(r, false),
+			    pj->intervals ? JSON_LINE : JSON_PRETTY);
 }
 
 static void json_interval_doc(struct pstat_printer *p,
@@ -475,7 +475,7 @@ static void json_interval_doc(struct pstat_printer *p,
 	struct print_json *pj = json_priv(p);
 
 	json_init();
-	json_write(p->out, json_report(r, true), JSON_LINE);
+	p->err = json_write(p->out, json_report(r, true), JSON_LINE);
 	pj->intervals++;
 }
 

@@ -197,6 +197,7 @@ load test_helper
 @test "-v says which resolver took each event" {
 	need_perf_events
 	run "$PSTAT" -v -e task-clock,r1a8 true
+	assert_success
 	assert_output --partial "event 'task-clock': resolved by generic"
 	assert_output --partial "event 'r1a8': resolved by raw"
 }

@@ -66,6 +66,8 @@ load test_helper
 	with=$("$PSTAT" -e task-clock "$s" 2 100 2>&1 | value_of task-clock)
 	without=$("$PSTAT" -i -e task-clock "$s" 2 100 2>&1 | value_of task-clock)
 	# two children spin 100 ms each; the parent only waits
+	[[ $with =~ ^[0-9.]+$ ]]
+	[[ $without =~ ^[0-9.]+$ ]]
 	awk -v w="$with" -v o="$without" 'BEGIN { exit !(w > 150 && o < 50) }'
 }
 
@@ -124,7 +126,8 @@ load test_helper
 	n=$(value_of "mem:$addr:w" <<<"$output")
 	# the loop's 777 stores, plus the few the kernel makes to the page
 	# at exec, which perf counts too
-	[ "$n" -ge 777 ] && [ "$n" -le 800 ]
+	[ "$n" -ge 777 ]
+	[ "$n" -le 800 ]
 	if command -v perf >/dev/null; then
 		p=$(perf stat -e "mem:$addr:w" "$b" 777 2>&1 | value_of "mem:$addr:w")
 		[ -z "$p" ] || [ "$n" = "$p" ]
@@ -149,6 +152,7 @@ load test_helper
 	assert_output --regexp ' cs .*\(user only: kernel counting refused\)'
 	# and -j says it in the counter's note
 	run as_nobody -j -e task-clock true
+	assert_success
 	run jq -r '.counters[0].note' <<<"$output"
 	assert_output "user only: kernel counting refused"
 }

@@ -32,7 +32,8 @@ start_threads() {
 	assert_output --partial "Performance counter stats for process id '$wpid'"
 	n=$(value_of syscalls:sys_enter_write <<<"$output")
 	# a second at one write per ~50 ms: about 20 (the sleep overshoots)
-	[ "$n" -ge 12 ] && [ "$n" -le 21 ]
+	[ "$n" -ge 12 ]
+	[ "$n" -le 21 ]
 }
 
 @test "-p ends promptly when the process exits, with exact counts" {
@@ -152,7 +153,8 @@ start_threads() {
 	end=$(date +%s%N)
 	assert_failure 124
 	ms=$(( (end - start) / 1000000 ))
-	[ "$ms" -ge 2000 ] && [ "$ms" -lt 4500 ]
+	[ "$ms" -ge 2000 ]
+	[ "$ms" -lt 4500 ]
 }
 
 @test "-D starts counting after the delay" {
@@ -163,7 +165,8 @@ start_threads() {
 	run "$PSTAT" -D 200 -e syscalls:sys_enter_write -- "$w" 40 1 0 10
 	assert_success
 	n=$(value_of syscalls:sys_enter_write <<<"$output")
-	[ "$n" -gt 5 ] && [ "$n" -lt 35 ]
+	[ "$n" -gt 5 ]
+	[ "$n" -lt 35 ]
 }
 
 @test "1000 threads x 5 events under a soft limit of 1024: raised, nothing lost" {

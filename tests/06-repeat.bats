@@ -129,8 +129,9 @@ stamps() {
 	need_perf_events
 	run "$PSTAT" -x, -I 20 --interval-count 3 -e task-clock -- sleep 1
 	assert_success
-	lines=$(grep -c '^ *[0-9]*\.[0-9]*,' <<<"$output")
-	[ "$lines" -ge 3 ]
+	# the 3 interval lines lead with their timestamp, then perf's 7 fields
+	lines=$(grep -cE '^ *[0-9]+\.[0-9]{9},([0-9.]+|<not counted>),msec,task-clock,' <<<"$output")
+	[ "$lines" = 3 ]
 }
 
 @test "--timeout works with -I" {

@@ -27,7 +27,11 @@ load json_helper
 	comma_locale || skip "no locale with a decimal comma"
 	t=$(prog toucher)
 	run env LC_ALL="$loc" "$ROOT/pstat" --no-big-num -e page-faults "$t" 2000
+	assert_success
 	assert_output --regexp ' [0-9]{4} +page-faults'
+	run env LC_ALL="$loc" "$ROOT/pstat" -x, -e page-faults "$t" 2000
+	assert_success
+	assert_output --regexp '^[0-9]{4},,page-faults,'
 	run "$PSTAT" -x, -B -e task-clock true
 	assert_failure 125
 	assert_output --partial "-x and -B cannot be combined"
@@ -88,5 +92,6 @@ print(sorted({len(r) for r in csv.reader(sys.stdin, delimiter=";") if r}))')" = 
 	# power/energy-pkg/ from a fixture tree, opened on this machine: the
 	# type does not exist here, so only --dry-run can show it
 	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" --dry-run -e power/energy-pkg/
+	assert_success
 	assert_output --partial "scale 2.32831e-10 unit Joules"
 }

@@ -273,7 +273,8 @@ pstat: hint: compare files written by 'pstat -j -o FILE'"
 	f="$BATS_TEST_TMPDIR/cmp.txt"
 	run --separate-stderr "$PSTAT" compare -o "$f" "$D/single-base.json" "$D/single-new.json"
 	assert_failure 3
-	[ -z "$output" ] && [ -z "$stderr" ]
+	[ -z "$output" ]
+	[ -z "$stderr" ]
 	grep -q '^regression: 3 regressed, 1 unchanged$' "$f"
 	run "$PSTAT" compare -o /nonexistent/dir/cmp.txt "$D/single-base.json" "$D/single-new.json"
 	assert_failure 125

@@ -154,12 +154,13 @@ squeeze() {
 
 @test "docs: every usage line of --help and compare --help is in SYNOPSIS" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
-	local synopsis line
+	local synopsis line n=0
 	# the rendered SYNOPSIS as one line: a long usage may wrap there
 	synopsis=$(mandoc -Tascii "$ROOT/man/pstat.1" 2>/dev/null | col -b |
 		sed -n '/^SYNOPSIS$/,/^DESCRIPTION$/p' | sed '1d;$d' | squeeze)
 	while IFS= read -r line; do
 		line=$(sed 's/^usage: *//' <<<"$line" | squeeze)
+		n=$((n + 1))
 		if [[ " $synopsis " != *" $line "* ]]; then
 			echo "not in SYNOPSIS: $line" >&2
 			echo "SYNOPSIS: $synopsis" >&2
@@ -167,6 +168,8 @@ squeeze() {
 		fi
 	done < <("$PSTAT" --help | sed -n '/^usage:/,/^$/p' | grep -v '^$'
 		"$PSTAT" compare --help | grep '^usage:')
+	# pstat's six usage lines and compare's one were all seen
+	[ "$n" -ge 7 ]
 }
 
 @test "docs: mandoc -Tlint reports nothing above style level" {
@@ -202,11 +205,13 @@ squeeze() {
 
 @test "docs: pstat-json(5) names every member of the schemas" {
 	command -v jq >/dev/null || skip "jq is not installed"
-	local schema name missing=
+	local schema name names missing=
 	for schema in pstat pstat-dryrun pstat-list pstat-doctor; do
-		for name in $(jq -r '[.. | objects | .properties? // empty |
+		names=$(jq -r '[.. | objects | .properties? // empty |
 				keys[]] | unique[]' \
-				"$ROOT/schema/$schema.schema.json"); do
+				"$ROOT/schema/$schema.schema.json")
+		[ -n "$names" ]
+		for name in $names; do
 			grep -E '^\.(It )?Li ' "$ROOT/man/pstat-json.5" |
 				grep -qw -- "$name" ||
 				missing="$missing $schema:$name"
@@ -219,9 +224,12 @@ squeeze() {
 }
 
 @test "docs: the exit statuses of session.h are in the man page" {
-	local code
-	for code in $(grep -oE '^#define EXIT_[A-Z_]+ +[0-9]+' \
-		"$ROOT/src/session.h" | awk '{print $3}'); do
+	local code codes
+	codes=$(grep -oE '^#define EXIT_[A-Z_]+ +[0-9]+' "$ROOT/src/session.h" |
+		awk '{print $3}')
+	[ "$(wc -w <<<"$codes")" -ge 3 ]
+	# and compare's, and the command-start failures
+	for code in $codes 3 4 126 127; do
 		grep -qx "\.It $code" "$ROOT/man/pstat.1" || {
 			echo "exit status $code is not in EXIT STATUS" >&2
 			return 1

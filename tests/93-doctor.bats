@@ -6,15 +6,6 @@
 load test_helper
 load json_helper
 
-setup() {
-	# until main.c runs the subcommand, pstat takes it for a command
-	local err st=0
-	err=$("$PSTAT" doctor 2>&1 >/dev/null) || st=$?
-	if [ "$st" = 127 ] && [[ $err == *"cannot run 'doctor'"* ]]; then
-		skip "pstat doctor is not wired into main.c"
-	fi
-}
-
 # Whether software counting works here, as doctor should find.
 software_works() {
 	"$PSTAT" -e task-clock true 2>/dev/null
