@@ -17,17 +17,27 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			    flags);
 }
 
-int counter_paranoid(void)
+int counter_paranoid_read(int *level)
 {
 	char *s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
-	int v = 2;
+	uint64_t v;
+	int r;
 
-	if (s) {
-		/* the kernel wrote it: a plain integer, possibly negative */
-		v = (int)strtol(s, NULL, 10);
-		free(s);
-	}
-	return v;
+	if (!s)
+		return -errno;
+	/* the kernel writes a plain integer, possibly negative */
+	r = s[0] == '-' ? parse_u64(s + 1, 1000, &v) : parse_u64(s, 1000, &v);
+	if (!r)
+		*level = s[0] == '-' ? -(int)v : (int)v;
+	free(s);
+	return r ? -EINVAL : 0;
+}
+
+int counter_paranoid(void)
+{
+	int v;
+
+	return counter_paranoid_read(&v) ? 2 : v;
 }
 
 /*

@@ -127,4 +127,10 @@ void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
 /* /proc/sys/kernel/perf_event_paranoid, or 2 when unreadable. */
 int counter_paranoid(void);
 
+/*
+ * The same, strictly: 0 with *level set, -errno when the file cannot be
+ * read, -EINVAL when it holds no integer.
+ */
+int counter_paranoid_read(int *level);
+
 #endif

@@ -125,14 +125,14 @@ static const char *paranoid_meaning(int p)
 static void check_paranoid(struct doctor *d)
 {
 	static const char path[] = "/proc/sys/kernel/perf_event_paranoid";
-	char *s = read_file_str(path);
 	bool privileged = d->cap_perfmon || d->cap_sys_admin;
-	uint64_t v;
 	struct check *c;
+	int r = counter_paranoid_read(&d->paranoid);
 
-	d->paranoid = -1000;
-	if (!s) {
-		int e = errno;
+	if (r && r != -EINVAL) {
+		int e = -r;
+
+		d->paranoid = -1000;
 
 		c = add(d, "perf_event_paranoid", WARN, "perf_event_paranoid: cannot read %s: %s",
 			path, strerror(e));
@@ -143,20 +143,13 @@ static void check_paranoid(struct doctor *d)
 			    path);
 		return;
 	}
-	/* The kernel writes a plain integer, possibly negative. */
-	if (s[0] == '-' && !parse_u64(s + 1, 1000, &v))
-		d->paranoid = -(int)v;
-	else if (!parse_u64(s, 1000, &v))
-		d->paranoid = (int)v;
-	if (d->paranoid == -1000) {
+	if (r) {
+		d->paranoid = -1000;
 		c = add(d, "perf_event_paranoid", WARN,
-			"perf_event_paranoid: unexpected value '%s' in %s", s,
-			path);
+			"perf_event_paranoid: no integer in %s", path);
 		fix(c, "sysctl kernel.perf_event_paranoid=2");
-		free(s);
 		return;
 	}
-	free(s);
 	if (d->paranoid >= 3 && !privileged) {
 		c = add(d, "perf_event_paranoid", FAIL,
 			"perf_event_paranoid = %d: %s", d->paranoid,
