@@ -99,20 +99,22 @@ char *print_command_string(char *const *argv)
  */
 const char *print_group_digits(char *buf, size_t len, double v, int big)
 {
-	char digits[64];
-	const char *sep = ",";
-	size_t n, sl, o = 0;
+	return print_group_digits_sep(buf, len, v,
+				      big ? localeconv()->thousands_sep : "");
+}
+
+const char *print_group_digits_sep(char *buf, size_t len, double v,
+				   const char *sep)
+{
+	char digits[400];
+	size_t n, sl = strlen(sep), o = 0;
 	int neg = v < 0;
 
 	snprintf(digits, sizeof(digits), "%.0f", neg ? -v : v);
-	if (big) {
-		struct lconv *lc = localeconv();
-
-		sep = lc->thousands_sep;
-	}
 	n = strlen(digits);
-	sl = strlen(sep);
-	if (!big || !sl) {
+	/* no "-0" for a value that rounds to zero */
+	neg = neg && strcmp(digits, "0");
+	if (!sl) {
 		snprintf(buf, len, "%s%s", neg ? "-" : "", digits);
 		return buf;
 	}

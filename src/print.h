@@ -171,6 +171,9 @@ int print_flush(FILE *out);
  */
 const char *print_rate_unit(double *v);
 const char *print_group_digits(char *buf, size_t len, double v, int big);
+/* The same with a given separator ("" for none). */
+const char *print_group_digits_sep(char *buf, size_t len, double v,
+				   const char *sep);
 
 
 /*

@@ -20,24 +20,15 @@
 #include "print.h"
 #include "util.h"
 
-/* v rounded, with ',' between groups of three digits. */
+/* v rounded, with ',' between groups of three digits; sign: a '+' too. */
 static void group(char *buf, size_t len, double v, int sign)
 {
-	char digits[400];
-	size_t n, o = 0;
-
-	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	n = strlen(digits);
-	if (v < 0 && strcmp(digits, "0") && o + 1 < len)
-		buf[o++] = '-';
-	else if (sign && v > 0 && strcmp(digits, "0") && o + 1 < len)
-		buf[o++] = '+';
-	for (size_t i = 0; i < n && o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
+	if (sign && len > 1 && v > 0 && rint(v) != 0) {
+		buf[0] = '+';
+		print_group_digits_sep(buf + 1, len - 1, v, ",");
+	} else {
+		print_group_digits_sep(buf, len, v, ",");
 	}
-	buf[o] = '\0';
 }
 
 /*
