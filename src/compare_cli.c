@@ -189,7 +189,7 @@ static int write_file(const char *path, const char *buf, size_t len)
 	int fd, r = 0, werr;
 	mode_t mask;
 
-	if (stat(path, &st) < 0 || S_ISREG(st.st_mode)) {
+	if (lstat(path, &st) < 0 || S_ISREG(st.st_mode)) {
 		tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path),
 					path, slash + 1)
 			    : xasprintf(".%s.XXXXXX", path);

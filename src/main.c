@@ -55,7 +55,8 @@ static int output_open(struct output *o, const char *path, int append)
 		return 0;
 	}
 	o->path = xstrdup(path);
-	exists = stat(path, &st) == 0;
+	/* lstat: a symlink is written through, not replaced by the rename */
+	exists = lstat(path, &st) == 0;
 	/* the rename below would replace a file we may not write */
 	if (!append && exists && S_ISREG(st.st_mode) &&
 	    access(path, W_OK) < 0) {

@@ -209,3 +209,13 @@ load test_helper
 	got=$("$PSTAT" -e task-clock -o "$BATS_TEST_TMPDIR/r" -- ls /proc/self/fd | sort)
 	[ "$got" = "$want" ]
 }
+
+@test "-o through a symlink writes the target and keeps the link" {
+	need_perf_events
+	echo old >"$BATS_TEST_TMPDIR/target"
+	ln -s target "$BATS_TEST_TMPDIR/link"
+	run "$PSTAT" -e task-clock -o "$BATS_TEST_TMPDIR/link" true
+	assert_success
+	[ -L "$BATS_TEST_TMPDIR/link" ]
+	grep -q task-clock "$BATS_TEST_TMPDIR/target"
+}
