@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "counter.h"
+#include "cpumap.h"
 #include "util.h"
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
@@ -141,7 +142,11 @@ void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
 size_t counters_fd_need(const struct pstat_evlist *evl, size_t ncpus,
 			size_t nthreads)
 {
-	return evl->n * ncpus * nthreads;
+	size_t n = 0;
+
+	for (size_t i = 0; i < evl->n; i++)
+		n += evl->ev[i].cpus ? evl->ev[i].ncpus : ncpus * nthreads;
+	return n;
 }
 
 /* Whether an errno from perf_event_open means "not supported here". */
@@ -200,20 +205,39 @@ static void close_all(struct pstat_counters *c)
 	}
 }
 
+/*
+ * Whether the group led by ev is opened at (c->cpus[ci], row ti). An
+ * event with CPUs of its own (uncore) on those of them that are columns,
+ * once per CPU (row 0, any task); any other event on the target's
+ * columns: every one when counting system-wide, else the per-task
+ * column -1 (the others are there for the former).
+ */
+static int placed(const struct pstat_counters *c,
+		  const struct pstat_event *ev, size_t ci, size_t ti)
+{
+	int cpu = c->cpus[ci];
+
+	if (ev->cpus)
+		return ti == 0 && cpu >= 0 &&
+		       cpumap_has(ev->cpus, ev->ncpus, cpu);
+	return cpu < 0 || c->cpus[0] >= 0;
+}
+
 /* Open the members of one group [first, end) on one (cpu, thread). */
 static int open_group_slot(struct pstat_counters *c, size_t first,
 			   size_t end, size_t ci, size_t ti,
 			   struct pstat_open_error *oe)
 {
 	int leader_fd = -1, leader = -1, pos = 0;
+	pid_t pid = c->evl->ev[first].cpus ? -1 : c->tids[ti];
 
 	for (size_t ev = first; ev < end; ev++) {
 		int fd;
 
 		if (c->state[ev] == COUNTER_NOT_SUPPORTED)
 			continue;
-		fd = open_one(c, ev, c->tids[ti], c->cpus[ci], leader_fd);
-		if (fd == -ESRCH && c->tids[ti] >= 0) {
+		fd = open_one(c, ev, pid, c->cpus[ci], leader_fd);
+		if (fd == -ESRCH && pid >= 0) {
 			/* the thread ended between listing and opening */
 			for (size_t k = first; k < ev; k++) {
 				size_t s = counter_slot(c, k, ci, ti);
@@ -233,7 +257,7 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			oe->event = (int)ev;
 			oe->err = -fd;
 			oe->cpu = c->cpus[ci];
-			oe->tid = c->tids[ti];
+			oe->tid = pid;
 			counter_advice(&c->attrs[ev], -fd, c->cpus[ci],
 				       counter_paranoid(), oe->advice,
 				       sizeof(oe->advice));
@@ -284,8 +308,9 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 
 		*a = evl->ev[i].attr;
 		a->disabled = o->disabled || o->enable_on_exec;
-		a->enable_on_exec = o->enable_on_exec;
-		a->inherit = o->inherit;
+		/* counting per CPU, these follow no task (counters_enable) */
+		a->enable_on_exec = !evl->ev[i].cpus && o->enable_on_exec;
+		a->inherit = !evl->ev[i].cpus && o->inherit;
 		c->read_leader[i] = -1;
 	}
 	c->guard_fd = -1;
@@ -313,8 +338,19 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 
 		while (end < evl->n && evl->ev[end].group == evl->ev[first].group)
 			end++;
+		size_t nplaced = 0;
+
+		for (size_t ci = 0; ci < ncpus; ci++)
+			nplaced += placed(c, &evl->ev[first], ci, 0);
+		for (size_t ev = first; !nplaced && ev < end; ev++) {
+			/* its PMU's CPUs are none of those asked for (-C) */
+			c->state[ev] = COUNTER_NOT_SUPPORTED;
+			c->err[ev] = ENODEV;
+		}
 		for (size_t ci = 0; ci < ncpus; ci++) {
 			for (size_t ti = 0; ti < nthreads; ti++) {
+				if (!placed(c, &evl->ev[first], ci, ti))
+					continue;
 				/* perf_event_paranoid is read only on a refusal */
 				if (open_group_slot(c, first, end, ci, ti, oe)) {
 					close_all(c);
@@ -375,6 +411,9 @@ static int ioctl_leaders(const struct pstat_counters *c, unsigned long req)
 {
 	for (size_t ev = 0; ev < c->evl->n; ev++) {
 		if (c->read_leader[ev] != (int)ev)
+			continue;
+		/* those start at exec: enabling them now would count pstat */
+		if (req == PERF_EVENT_IOC_ENABLE && c->attrs[ev].enable_on_exec)
 			continue;
 		for (size_t s = 0; s < c->ncpus * c->nthreads; s++) {
 			int fd = c->fds[ev * c->ncpus * c->nthreads + s];

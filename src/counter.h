@@ -82,6 +82,11 @@ static inline size_t counter_slot(const struct pstat_counters *c, size_t ev,
  * caused by exclusion bits and EACCES/EPERM when counting the kernel are
  * retried without them; a thread that has gone (ESRCH) is skipped. Any
  * other failure returns -1 with oe filled, everything closed again.
+ * cpus are the columns: {-1} per task, CPUs system-wide. An event with
+ * CPUs of its own (ev->cpus, uncore) is opened on those of them that are
+ * columns, with pid -1 in row 0, never inherited nor enabled on exec (a
+ * per-task session adds its CPUs as columns after -1); it is not
+ * supported when none is a column.
  */
 int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 		  const int *cpus, size_t ncpus, const pid_t *tids,

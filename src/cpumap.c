@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,4 +90,31 @@ int cpumap_online(const char *sysfs_root, int **cpus, size_t *n)
 	r = cpumap_parse(s, cpus, n, &err);
 	free(s);
 	return r ? -EINVAL : 0;
+}
+
+int cpumap_has(const int *cpus, size_t n, int cpu)
+{
+	return n && bsearch(&cpu, cpus, n, sizeof(cpu), cmp_int) != NULL;
+}
+
+char *cpumap_format(const int *cpus, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len; i++) {
+		size_t j = i;
+		int w;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		w = j > i ? snprintf(buf + off, len - off, "%s%d-%d",
+				     off ? "," : "", cpus[i], cpus[j])
+			  : snprintf(buf + off, len - off, "%s%d",
+				     off ? "," : "", cpus[i]);
+		off += w > 0 ? (size_t)w : 0;
+		i = j;
+	}
+	return buf;
 }

@@ -19,4 +19,13 @@ int cpumap_parse(const char *s, int **cpus, size_t *n,
  */
 int cpumap_online(const char *sysfs_root, int **cpus, size_t *n);
 
+/* Whether cpu is in the sorted list cpus[0..n-1]. */
+int cpumap_has(const int *cpus, size_t n, int cpu);
+
+/*
+ * Write the sorted list cpus[0..n-1] into buf as ranges ("0-3,7"),
+ * truncated to len bytes. Returns buf.
+ */
+char *cpumap_format(const int *cpus, size_t n, char *buf, size_t len);
+
 #endif

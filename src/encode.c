@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpumap.h"
 #include "encode.h"
 #include "legacy.h"
 #include "pfm.h"
@@ -22,6 +23,7 @@ void evlist_free(struct pstat_evlist *evl)
 		free(evl->ev[i].name);
 		free(evl->ev[i].pmu);
 		free(evl->ev[i].unit);
+		free(evl->ev[i].cpus);
 	}
 	free(evl->ev);
 	memset(evl, 0, sizeof(*evl));
@@ -378,6 +380,14 @@ static int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
 		ev->scale = enc.scale;
 		ev->unit = enc.unit ? xstrdup(enc.unit) : NULL;
 		pmu_encoding_release(&enc);
+		if (pmus[i]->cpumask &&
+		    cpumap_parse(pmus[i]->cpumask, &ev->cpus, &ev->ncpus,
+				 e->err)) {
+			error_set(e->err, sp->off, "bad cpumask of PMU '%s': %s",
+				  pmus[i]->name, pmus[i]->cpumask);
+			r = -1;
+			break;
+		}
 		r = apply_mods(e, ev, sp, gmods);
 	}
 	free(pmus);
@@ -496,6 +506,15 @@ static int encode_event(struct encoder *e, const struct pstat_evspec *sp,
 	return r;
 }
 
+/* Whether events a and b are opened on the same CPUs (see ev->cpus). */
+static int same_placement(const struct pstat_event *a,
+			  const struct pstat_event *b)
+{
+	return a->ncpus == b->ncpus &&
+	       (!a->ncpus ||
+		!memcmp(a->cpus, b->cpus, a->ncpus * sizeof(*a->cpus)));
+}
+
 int encode_evlist(const struct pstat_evtree *tree,
 		  struct pstat_encode_ctx *ctx, struct pstat_evlist *out,
 		  struct pstat_error *err)
@@ -518,6 +537,16 @@ int encode_evlist(const struct pstat_evtree *tree,
 			return error_set(err, grp->off,
 					 "group of %zu events is too large (at most %d)",
 					 out->n - first, MAX_GROUP);
+		for (size_t i = first + 1; grp->braced && i < out->n; i++) {
+			const struct pstat_event *a = &out->ev[first];
+			const struct pstat_event *b = &out->ev[i];
+
+			if (!same_placement(a, b))
+				return error_set(err, grp->off,
+						 "cannot group '%s' with '%s': PMU '%s' counts on its own CPUs, system-wide",
+						 a->name, b->name,
+						 a->cpus ? a->pmu : b->pmu);
+		}
 		/* a real group reads all members at once */
 		for (size_t i = first; i < out->n; i++) {
 			struct perf_event_attr *a = &out->ev[i].attr;

@@ -25,6 +25,13 @@ struct pstat_event {
 	int row;                /* output row: PMU instances share one */
 	double scale;           /* sysfs .scale, 1.0 otherwise */
 	char *unit;             /* sysfs .unit, or NULL */
+	/*
+	 * The CPUs its PMU counts on (the PMU's cpumask: uncore, RAPL,
+	 * cstate), opened there system-wide whatever the target; NULL when
+	 * the event follows the target.
+	 */
+	int *cpus;
+	size_t ncpus;
 };
 
 struct pstat_evlist {

@@ -221,6 +221,13 @@ static void dry_run_text(FILE *out, const struct pstat_evlist *evl)
 		if (ev->scale != 1.0 || ev->unit)
 			fprintf(out, "  scale %g unit %s\n", ev->scale,
 				ev->unit ? ev->unit : "");
+		if (ev->cpus) {
+			char cpus[256];
+
+			fprintf(out, "  cpus %s (the PMU's, system-wide)\n",
+				cpumap_format(ev->cpus, ev->ncpus, cpus,
+					      sizeof(cpus)));
+		}
 	}
 }
 

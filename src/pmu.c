@@ -482,10 +482,12 @@ static int pmu_load(const char *devices, const char *name,
 		pmu_free(pmu);
 		goto out;
 	}
-	/* Uncore PMUs have cpumask; arm64 core PMUs have cpus instead. */
+	/*
+	 * Uncore-style PMUs (uncore, RAPL, cstate) have cpumask: the CPUs
+	 * their events must be opened on. The cpus file of an arm64 core
+	 * PMU means something else (which CPUs it covers) and is not read.
+	 */
 	pmu->cpumask = read_file_at(fd, "cpumask");
-	if (!pmu->cpumask)
-		pmu->cpumask = read_file_at(fd, "cpus");
 	*out = pmu;
 out:
 	close(fd);

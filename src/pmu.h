@@ -42,7 +42,7 @@ struct pstat_pmu {
 	size_t nformats;
 	struct pstat_pmu_alias *aliases;   /* sorted by name */
 	size_t naliases;
-	char *cpumask;              /* cpumask or cpus file, NULL if none */
+	char *cpumask;              /* cpumask file, NULL if none */
 };
 
 struct pstat_pmus;

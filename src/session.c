@@ -394,10 +394,12 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	 * ones are still being torn down, tens of ms each. A single run
 	 * counts on its child instead: pstat's own exit would then pay the
 	 * teardown of counters in its context, which the detached closer
-	 * spares a child's (see close_counters).
+	 * spares a child's (see close_counters). Events counted on CPUs of
+	 * their own (uncore) would count between runs too: not then.
 	 */
 	s->self = cfg->argv && !s->system_wide && cfg->inherit &&
-		  !cfg->delay_ms && cfg->repeat + cfg->warmup > 1;
+		  !cfg->delay_ms && cfg->repeat + cfg->warmup > 1 &&
+		  s->ncpus == 1;
 	if (s->self && !s->ctr.fds) {
 		oo.inherit = 1;
 		oo.enable_on_exec = 1;
@@ -441,7 +443,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	if (!s->started_at.tv_sec)
 		clock_gettime(CLOCK_REALTIME, &s->started_at);
 	t0 = now_ns();
-	if (!oo.enable_on_exec && !cfg->delay_ms)
+	if (!cfg->delay_ms) /* all but those waiting for the exec */
 		counters_enable(&s->ctr);
 	if (s->self && (r = counters_read(&s->ctr, s->base))) {
 		msg_error("cannot read counters: %s", strerror(-r));
@@ -560,10 +562,39 @@ static void hint_no_core_pmu(const struct session *s)
 	}
 }
 
+/*
+ * The counter columns of a per-task session: -1 (the target), then every
+ * CPU that an event with CPUs of its own (uncore) is opened on. New
+ * array; *n its length.
+ */
+static int *task_columns(const struct pstat_evlist *evl, size_t *n)
+{
+	int *cols = xmalloc(sizeof(*cols));
+
+	cols[0] = -1;
+	*n = 1;
+	for (size_t i = 0; i < evl->n; i++) {
+		const struct pstat_event *ev = &evl->ev[i];
+
+		for (size_t k = 0; k < ev->ncpus; k++) {
+			size_t j = 1;
+
+			while (j < *n && cols[j] < ev->cpus[k])
+				j++;
+			if (j < *n && cols[j] == ev->cpus[k])
+				continue;
+			cols = xrealloc(cols, (*n + 1) * sizeof(*cols));
+			memmove(&cols[j + 1], &cols[j],
+				(*n - j) * sizeof(*cols));
+			cols[j] = ev->cpus[k];
+			(*n)++;
+		}
+	}
+	return cols;
+}
+
 static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 {
-	static int none_cpu = -1;
-
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
 	s->evl = cfg->evl;
@@ -575,8 +606,7 @@ static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 		s->tids[0] = -1;
 		s->ntids = 1;
 	} else {
-		s->cpus = &none_cpu;
-		s->ncpus = 1;
+		s->cpus = s->own_cpus = task_columns(s->evl, &s->ncpus);
 		s->ntids = cfg->argv ? 1 : cfg->ntids;
 		s->tids = xcalloc(s->ntids, sizeof(*s->tids));
 		if (!cfg->argv)
@@ -609,6 +639,7 @@ static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 
 static void session_free(struct session *s)
 {
+	free(s->own_cpus);
 	free(s->tids);
 	for (size_t t = 0; t < s->ntids; t++)
 		free(s->thread_names[t]);

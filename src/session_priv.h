@@ -17,8 +17,9 @@
 struct session {
 	const struct pstat_session_cfg *cfg;
 	const struct pstat_evlist *evl;
-	int *cpus;
+	int *cpus;                   /* counter columns; -1: per task */
 	size_t ncpus;
+	int *own_cpus;               /* cpus when allocated here */
 	pid_t *tids;
 	size_t ntids;
 	char **thread_names;

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include "cpumap.h"
 #include "metrics.h"
 #include "msg.h"
 #include "session_priv.h"
@@ -75,6 +76,26 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 		row->value /= 1e6;
 }
 
+/*
+ * Whether row r has a counter on cpu: events with CPUs of their own
+ * (uncore) are opened on those alone, when on any.
+ */
+static int row_on_cpu(const struct session *s, size_t r, int cpu)
+{
+	size_t fe = (size_t)s->row_event[r];
+
+	if (!s->evl->ev[fe].cpus || s->ctr.state[fe] != COUNTER_OPEN)
+		return 1;
+	for (size_t e = fe; e < s->evl->n; e++) {
+		const struct pstat_event *ev = &s->evl->ev[e];
+
+		if ((size_t)ev->row == r &&
+		    cpumap_has(ev->cpus, ev->ncpus, cpu))
+			return 1;
+	}
+	return 0;
+}
+
 /* Build s->rows from readings rd; returns the number of rows. */
 size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 			 uint64_t elapsed_ns)
@@ -82,14 +103,21 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 	size_t n = 0, nr = (size_t)s->evl->nrows;
 
 	for (size_t r = 0; r < nr; r++) {
-		const struct perf_event_attr *a =
-			&s->evl->ev[s->row_event[r]].attr;
+		const struct pstat_event *ev = &s->evl->ev[s->row_event[r]];
+		const struct perf_event_attr *a = &ev->attr;
 
 		if (s->cfg->no_aggr && s->system_wide) {
 			for (size_t c = 0; c < s->ncpus; c++) {
+				if (!row_on_cpu(s, r, s->cpus[c]))
+					continue;
 				s->row_attrs[n] = a;
 				fill_row(s, &s->rows[n++], r, (long)c, -1, rd);
 			}
+		} else if (s->cfg->per_thread && ev->cpus) {
+			/* counted per CPU, it belongs to no thread */
+			s->row_attrs[n] = a;
+			fill_row(s, &s->rows[n], r, -1, -1, rd);
+			s->rows[n++].thread = "system-wide";
 		} else if (s->cfg->per_thread) {
 			for (size_t t = 0; t < s->ntids; t++) {
 				s->row_attrs[n] = a;

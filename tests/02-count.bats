@@ -172,3 +172,61 @@ load test_helper
 	assert_failure 125
 	assert_output "pstat: no tracepoint matches 'syscalls:no_such_*'"
 }
+
+# An event of a PMU with a cpumask (uncore-style), made of the software
+# PMU by tests/fixtures/percpu-pmu: counted on CPU 0, system-wide.
+need_cpumask_pmu() {
+	need_perf_events
+	"$PSTAT" -C 0 -e cpu-clock --timeout 10 >/dev/null 2>&1 ||
+		skip "system-wide counting is refused here"
+	export PSTAT_SYSFS_ROOT="$FIX/percpu-pmu"
+}
+
+@test "a PMU with a cpumask counts on its CPUs, not on the command" {
+	need_cpumask_pmu
+	run "$PSTAT" -e swcpu/cpu-clock/,cpu-clock sleep 0.3
+	assert_success
+	# CPU 0's clock runs for the whole 300 ms; sleep itself barely runs
+	awk -v a="$(value_of swcpu/cpu-clock/ <<<"$output")" \
+	    -v b="$(value_of cpu-clock <<<"$output")" \
+	    'BEGIN { exit !(a >= 280 && a < 1000 && b < 100) }'
+	run "$PSTAT" --dry-run -e swcpu/cpu-clock/ true
+	assert_output --partial "cpus 0 (the PMU's, system-wide)"
+}
+
+@test "a PMU with a cpumask: each of -r 3 runs counts afresh" {
+	need_cpumask_pmu
+	run --separate-stderr "$PSTAT" -j -r 3 -e swcpu/cpu-clock/ sleep 0.1
+	assert_success
+	run jq -r '.counters[0].samples | map(select(. >= 95 and . < 400)) | length' <<<"$stderr"
+	assert_output 3
+}
+
+@test "a PMU with a cpumask with -p, -A and -C" {
+	need_cpumask_pmu
+	sleep 5 &
+	p=$!
+	run "$PSTAT" -p "$p" --per-thread --timeout 200 -e swcpu/cpu-clock/,cpu-clock
+	kill "$p"
+	assert_success
+	assert_output --regexp 'system-wide +[0-9.]+ msec swcpu/cpu-clock/'
+	assert_output --regexp "sleep-$p +.* msec cpu-clock"
+	[ -e /sys/devices/system/cpu/cpu1 ] || skip "needs a second CPU"
+	run "$PSTAT" -a -A -e swcpu/cpu-clock/,cpu-clock sleep 0.1
+	assert_success
+	# one row on CPU 0 for the PMU's event, one per CPU for the other
+	[ "$(grep -c 'swcpu/cpu-clock/' <<<"$output")" = 1 ]
+	assert_output --regexp 'CPU0 +[0-9.]+ msec swcpu/cpu-clock/'
+	[ "$(grep -c ' cpu-clock ' <<<"$output")" = 2 ]
+	# none of its CPUs among those asked for
+	run "$PSTAT" -C 1 -e swcpu/cpu-clock/,cpu-clock sleep 0.1
+	assert_success
+	assert_output --regexp '<not supported> +msec swcpu/cpu-clock/'
+}
+
+@test "a PMU with a cpumask cannot share a group with a per-task event" {
+	export PSTAT_SYSFS_ROOT="$FIX/percpu-pmu"
+	run "$PSTAT" -e '{swcpu/cpu-clock/,cpu-clock}' true
+	assert_failure 125
+	assert_output --partial "cannot group 'swcpu/cpu-clock/' with 'cpu-clock': PMU 'swcpu' counts on its own CPUs"
+}
