@@ -178,7 +178,7 @@ const char *print_group_digits_sep(char *buf, size_t len, double v,
 
 /*
  * Records for the other JSON documents, so that jansson stays in
- * print_json.c: `pstat --dry-run -j` and `pstat list -j`.
+ * print_json_doc.c: `pstat --dry-run -j` and `pstat list -j`.
  */
 struct pstat_dryrun_event {
 	const char *name;
