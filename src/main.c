@@ -250,6 +250,8 @@ static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
 		d[i].leader = evl->ev[i].leader == (int)i;
 		d[i].scale = evl->ev[i].scale;
 		d[i].unit = evl->ev[i].unit ? evl->ev[i].unit : "";
+		d[i].cpus = evl->ev[i].cpus;
+		d[i].ncpus = evl->ev[i].ncpus;
 		d[i].attr = &evl->ev[i].attr;
 	}
 	r = print_json_dryrun(out, d, evl->n);

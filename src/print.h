@@ -188,6 +188,8 @@ struct pstat_dryrun_event {
 	int leader;
 	double scale;
 	const char *unit;
+	const int *cpus;        /* the PMU's cpumask, or NULL */
+	size_t ncpus;
 	const struct perf_event_attr *attr;
 };
 

@@ -57,6 +57,15 @@ static json_t *json_attr(const struct perf_event_attr *a)
 	return o;
 }
 
+static json_t *json_cpus(const int *cpus, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(cpus[i]));
+	return a;
+}
+
 int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 		      size_t n)
 {
@@ -75,6 +84,9 @@ int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 		json_object_set_new(e, "scale", jreal(ev[i].scale));
 		json_object_set_new(e, "unit",
 				    jstr(ev[i].unit ? ev[i].unit : ""));
+		json_object_set_new(e, "cpus", ev[i].cpus ?
+				    json_cpus(ev[i].cpus, ev[i].ncpus) :
+				    json_null());
 		json_object_set_new(e, "attr", ev[i].attr ?
 				    json_attr(ev[i].attr) : json_null());
 		json_array_append_new(events, e);

@@ -51,6 +51,18 @@ EVENTS=(
 	assert_output '[[0,true,"generic"],[0,false,"generic"]]'
 }
 
+@test "dry-run shows where uncore-style events are opened: their PMU's cpumask" {
+	export PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake"
+	run "$PSTAT" --dry-run -j -e 'uncore_imc/event=0x4/,cstate_core/c6-residency/,msr/tsc/'
+	assert_success
+	run jq -c '[.events[] | [.pmu, .cpus]]' <<<"$output"
+	assert_output '[["uncore_imc_0",[0]],["uncore_imc_1",[0]],["cstate_core",[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]],["msr",null]]'
+	run "$PSTAT" --dry-run -e cstate_core/c6-residency/
+	assert_output --partial "cpus 0-19 (the PMU's, system-wide)"
+	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" --dry-run -e amd_l3/event=1/
+	assert_output --partial "cpus 0,8,16,24,32,40,48,56 (the PMU's, system-wide)"
+}
+
 @test "dry-run fails on a bad event exactly as a real run" {
 	run "$PSTAT" --dry-run -e cycels
 	assert_failure 125
