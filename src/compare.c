@@ -340,42 +340,46 @@ static const char *invalid_reason(const struct pstat_compare_counter *c,
 	return NULL;
 }
 
-static void side_set(struct pstat_compare_side *s,
-		     const struct pstat_compare_counter *c)
+/*
+ * Fill s from c. Its samples are summarised here once, for the stddev
+ * shown and for judge's test: with two or more, all finite, the summary
+ * is stored in *sum and sum is returned; NULL otherwise.
+ */
+static const struct pstat_summary *
+side_set(struct pstat_compare_side *s, const struct pstat_compare_counter *c,
+	 struct pstat_summary *sum)
 {
-	struct pstat_summary sum;
-
 	s->present = 1;
 	s->status = c->status;
 	s->value = c->status == PSTAT_COUNTED ? c->value : NAN;
 	s->n = c->nsamples;
 	s->stddev = NAN;
-	if (c->nsamples >= 2 && all_finite(c->samples, c->nsamples)) {
-		stats_summarize(c->samples, c->nsamples, &sum);
-		s->stddev = sum.stddev;
-	}
+	if (c->nsamples < 2 || !all_finite(c->samples, c->nsamples))
+		return NULL;
+	stats_summarize(c->samples, c->nsamples, sum);
+	s->stddev = sum->stddev;
+	return sum;
 }
 
-/* The delta, the test and the verdict of two valid sides. */
+/*
+ * The delta, the test and the verdict of two valid sides; Welch's test
+ * when both have a summary of their samples (side_set's).
+ */
 static void judge(struct pstat_compare_item *it,
-		  const struct pstat_compare_counter *b,
-		  const struct pstat_compare_counter *n, double alpha)
+		  const struct pstat_summary *sb,
+		  const struct pstat_summary *sn, double alpha)
 {
 	double base = it->base.value, d;
 	int exceeds, worse, significant = 1;
 
 	it->delta = d = it->new.value - base;
 	it->delta_pct = base != 0 ? 100.0 * d / fabs(base) : d == 0 ? 0 : NAN;
-	if (b && n && b->nsamples >= 2 && n->nsamples >= 2) {
-		struct pstat_summary sb, sn;
-
-		stats_summarize(b->samples, b->nsamples, &sb);
-		stats_summarize(n->samples, n->nsamples, &sn);
+	if (sb && sn) {
 		/* a is the new run, so the interval is that of new - base */
 		it->tested = 1;
-		it->t = stats_welch_t(&sn, &sb, &it->df);
-		it->p = stats_welch_p(&sn, &sb);
-		stats_welch_ci(&sn, &sb, 1 - alpha, &it->ci_lo, &it->ci_hi);
+		it->t = stats_welch_t(sn, sb, &it->df);
+		it->p = stats_welch_p(sn, sb);
+		stats_welch_ci(sn, sb, 1 - alpha, &it->ci_lo, &it->ci_hi);
 		significant = it->p < alpha;
 	}
 	if (it->limit_kind == LIMIT_ABSOLUTE)
@@ -489,6 +493,8 @@ void compare_runs(const struct pstat_compare_run *base,
 		const struct pstat_compare_counter *n = NULL;
 		size_t occ = occurrence(base, i);
 		struct pstat_compare_item *it;
+		struct pstat_summary bsum, nsum;
+		const struct pstat_summary *bs, *ns;
 		const char *why;
 
 		for (size_t j = 0; j < nn && !n; j++) {
@@ -500,14 +506,14 @@ void compare_runs(const struct pstat_compare_run *base,
 		}
 		it = item_new(out, counter_name(b, occ), b->event, b->unit);
 		item_limit(it, rules);
-		side_set(&it->base, b);
+		bs = side_set(&it->base, b, &bsum);
 		if (!n) {
 			it->verdict = VERDICT_MISSING;
 			it->reason = "only in base";
 			broken++;
 			continue;
 		}
-		side_set(&it->new, n);
+		ns = side_set(&it->new, n, &nsum);
 		why = invalid_reason(b, 0);
 		if (!why)
 			why = invalid_reason(n, 1);
@@ -517,20 +523,21 @@ void compare_runs(const struct pstat_compare_run *base,
 			broken++;
 			continue;
 		}
-		judge(it, b, n, alpha);
+		judge(it, bs, ns, alpha);
 		compared++;
 		add_metric(out, it, b, n, rules);
 	}
 	for (size_t j = 0; j < nn; j++) {
 		const struct pstat_compare_counter *n = &new->counters[j];
 		struct pstat_compare_item *it;
+		struct pstat_summary nsum;
 
 		if (matched[j])
 			continue;
 		it = item_new(out, counter_name(n, occ_new[j]), n->event,
 			      n->unit);
 		item_limit(it, rules);
-		side_set(&it->new, n);
+		side_set(&it->new, n, &nsum);
 		it->verdict = VERDICT_MISSING;
 		it->reason = "only in new";
 		broken++;

@@ -261,8 +261,8 @@ static void check_pmus(struct doctor *d)
 			atom = true;
 	}
 	free(all);
-	d->core_pmu = names != NULL;
-	if (names) {
+	d->core_pmu = pmus_have_core(d->pmus, root);
+	if (d->core_pmu) {
 		add(d, "core_pmu", OK,
 		    "core PMU: %s under %s/bus/event_source/devices: hardware events such as cycles and instructions are available",
 		    names, root ? root : "/sys");
@@ -589,6 +589,21 @@ static void probe_open_fix(struct doctor *d, struct check *c,
 	}
 }
 
+/*
+ * The check of a probe whose counter could not be opened (or the kernel
+ * does not support it): name is "probe:<event>", status how much that
+ * matters, and the fix is probe_open_fix's.
+ */
+static void probe_failed(struct doctor *d, const char *name,
+			 const char *status, const struct probe *p)
+{
+	struct check *c;
+
+	c = add(d, name, status, "%s: cannot open it on this process: %s",
+		name + strlen("probe:"), strerror(p->err));
+	probe_open_fix(d, c, p);
+}
+
 /* Returns whether task-clock counted. */
 static bool probe_task_clock(struct doctor *d)
 {
@@ -617,10 +632,7 @@ static bool probe_task_clock(struct doctor *d)
 	case PROBE_OPEN_FAILED:
 		break;
 	}
-	c = add(d, "probe:task-clock", FAIL,
-		"task-clock: cannot open it on this process: %s",
-		strerror(p.err));
-	probe_open_fix(d, c, &p);
+	probe_failed(d, "probe:task-clock", FAIL, &p);
 	return false;
 }
 
@@ -651,10 +663,8 @@ static void probe_tracepoint(struct doctor *d, bool software_ok)
 	case PROBE_OPEN_FAILED:
 		break;
 	}
-	c = add(d, "probe:syscalls:sys_enter_write",
-		software_ok ? WARN : FAIL,
-		"%s: cannot open it on this process: %s", tp, strerror(p.err));
-	probe_open_fix(d, c, &p);
+	probe_failed(d, "probe:syscalls:sys_enter_write",
+		     software_ok ? WARN : FAIL, &p);
 }
 
 /* Returns whether instructions:u counted. */
@@ -696,10 +706,7 @@ static bool probe_instructions(struct doctor *d)
 	case PROBE_OPEN_FAILED:
 		break;
 	}
-	c = add(d, "probe:instructions:u", WARN,
-		"%s: cannot open it on this process: %s", ev,
-		strerror(p.err));
-	probe_open_fix(d, c, &p);
+	probe_failed(d, "probe:instructions:u", WARN, &p);
 	return false;
 }
 

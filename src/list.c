@@ -41,13 +41,17 @@ struct list_item {
 	const char *completion;     /* --names spelling when not e.name */
 };
 
+struct list_pmu {
+	struct pstat_list_pmu p;
+	const char *desc;           /* libpfm4's, or NULL */
+};
+
 struct list_ctx {
 	const struct pstat_list_opts *o;
 	struct list_item *items;
 	size_t nitems, aitems;
-	struct pstat_list_pmu *pmus;
-	const char **pmu_descs;     /* parallel to pmus: libpfm4's, or NULL */
-	size_t npmus, apmus, adescs;
+	struct list_pmu *pmus;
+	size_t npmus, apmus;
 	void **owned;               /* strings and arrays freed at the end */
 	size_t nowned, aowned;
 	bool core_exposed;
@@ -76,30 +80,24 @@ static struct list_item *list_add(struct list_ctx *c, const char *section)
 static struct pstat_list_pmu *list_add_pmu(struct list_ctx *c,
 					   const char *desc)
 {
-	struct pstat_list_pmu *p;
+	struct list_pmu *lp;
 
 	xgrow((void **)&c->pmus, &c->apmus, c->npmus + 1, sizeof(*c->pmus));
-	xgrow((void **)&c->pmu_descs, &c->adescs, c->npmus + 1,
-	      sizeof(*c->pmu_descs));
-	c->pmu_descs[c->npmus] = desc && *desc ? desc : NULL;
-	p = &c->pmus[c->npmus++];
-	memset(p, 0, sizeof(*p));
-	return p;
+	lp = &c->pmus[c->npmus++];
+	memset(lp, 0, sizeof(*lp));
+	lp->desc = desc && *desc ? desc : NULL;
+	return &lp->p;
 }
 
-/* The PMU called name from source; its index in *idx. */
-static const struct pstat_list_pmu *list_find_pmu(const struct list_ctx *c,
-						  const char *source,
-						  const char *name,
-						  size_t *idx)
+/* The PMU called name from source, or NULL. */
+static const struct list_pmu *list_find_pmu(const struct list_ctx *c,
+					    const char *source,
+					    const char *name)
 {
 	for (size_t i = 0; i < c->npmus; i++) {
-		if (!strcmp(c->pmus[i].source, source) &&
-		    !strcmp(c->pmus[i].name, name)) {
-			if (idx)
-				*idx = i;
+		if (!strcmp(c->pmus[i].p.source, source) &&
+		    !strcmp(c->pmus[i].p.name, name))
 			return &c->pmus[i];
-		}
 	}
 	return NULL;
 }
@@ -193,10 +191,9 @@ static void list_sysfs_pmus(struct list_ctx *c, struct pstat_pmus *pmus)
 		lp->type = (int)all[i]->type;
 		lp->kernel_exposed = 1;
 		lp->is_core = pmu_is_core(c->o->sysfs_root, all[i]->name);
-		if (lp->is_core)
-			c->core_exposed = true;
 	}
 	free(all);
+	c->core_exposed = pmus_have_core(pmus, c->o->sysfs_root);
 }
 
 /*
@@ -419,7 +416,7 @@ static void list_heading(const struct list_ctx *c,
 			 const struct list_item *it, FILE *out)
 {
 	const char *s = it->e.section;
-	const struct pstat_list_pmu *lp;
+	const struct list_pmu *lp;
 
 	if (!strcmp(s, "hardware"))
 		fputs("Hardware events:\n", out);
@@ -430,19 +427,16 @@ static void list_heading(const struct list_ctx *c,
 	else if (!strcmp(s, "tracepoint"))
 		fputs("Tracepoints:\n", out);
 	else if (!strcmp(s, "pmu")) {
-		lp = list_find_pmu(c, "sysfs", it->e.pmu, NULL);
+		lp = list_find_pmu(c, "sysfs", it->e.pmu);
 		fprintf(out, "Kernel PMU %s (type %d%s):\n", it->e.pmu,
-			lp ? lp->type : -1,
-			lp && lp->is_core ? ", core" : "");
+			lp ? lp->p.type : -1,
+			lp && lp->p.is_core ? ", core" : "");
 	} else {
-		size_t idx = 0;
-		const char *desc;
-
-		lp = list_find_pmu(c, "libpfm4", it->e.pmu, &idx);
-		desc = lp && c->pmu_descs[idx] ? c->pmu_descs[idx] : it->e.pmu;
-		fprintf(out, "libpfm4 PMU %s (%s%s%s):\n", it->e.pmu, desc,
-			lp && lp->is_core ? ", core" : "",
-			lp && !lp->kernel_exposed ?
+		lp = list_find_pmu(c, "libpfm4", it->e.pmu);
+		fprintf(out, "libpfm4 PMU %s (%s%s%s):\n", it->e.pmu,
+			lp && lp->desc ? lp->desc : it->e.pmu,
+			lp && lp->p.is_core ? ", core" : "",
+			lp && !lp->p.kernel_exposed ?
 			", not exposed by the kernel" : "");
 	}
 }
@@ -461,15 +455,15 @@ static bool list_same_group(const struct list_item *a,
 static bool list_needs_core(const struct list_ctx *c,
 			    const struct list_item *it)
 {
-	const struct pstat_list_pmu *lp;
+	const struct list_pmu *lp;
 
 	if (!strcmp(it->e.section, "hardware") ||
 	    !strcmp(it->e.section, "cache"))
 		return true;
 	if (strcmp(it->e.section, "libpfm4"))
 		return false;
-	lp = list_find_pmu(c, "libpfm4", it->e.pmu, NULL);
-	return lp && lp->is_core;
+	lp = list_find_pmu(c, "libpfm4", it->e.pmu);
+	return lp && lp->p.is_core;
 }
 
 static void list_print_table(const struct list_ctx *c, FILE *out)
@@ -545,10 +539,11 @@ static void list_print_names(const struct list_ctx *c, FILE *out)
 static int list_print_json(const struct list_ctx *c, FILE *out)
 {
 	struct pstat_list_entry *e = xcalloc(c->nitems, sizeof(*e));
+	struct pstat_list_pmu *p = xcalloc(c->npmus, sizeof(*p));
 	struct pstat_list l = {
 		.entries = e,
 		.nentries = c->nitems,
-		.pmus = c->pmus,
+		.pmus = p,
 		.npmus = c->npmus,
 		.core_pmu_exposed = c->core_exposed,
 	};
@@ -556,7 +551,10 @@ static int list_print_json(const struct list_ctx *c, FILE *out)
 
 	for (size_t i = 0; i < c->nitems; i++)
 		e[i] = c->items[i].e;
+	for (size_t i = 0; i < c->npmus; i++)
+		p[i] = c->pmus[i].p;
 	ret = print_json_list(out, &l);
+	free(p);
 	free(e);
 	return ret;
 }
@@ -597,6 +595,5 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 	free(c.owned);
 	free(c.items);
 	free(c.pmus);
-	free(c.pmu_descs);
 	return ret;
 }

@@ -677,3 +677,15 @@ bool pmu_is_core(const char *sysfs_root, const char *name)
 	free(path);
 	return core;
 }
+
+bool pmus_have_core(struct pstat_pmus *pmus, const char *sysfs_root)
+{
+	const struct pstat_pmu **all = NULL;
+	size_t n = pmus_all(pmus, &all);
+	bool core = false;
+
+	for (size_t i = 0; i < n && !core; i++)
+		core = pmu_is_core(sysfs_root, all[i]->name);
+	free(all);
+	return core;
+}

@@ -125,4 +125,11 @@ int pmu_encode(const struct pstat_pmu *pmu, const struct pstat_term *terms,
 	       struct pstat_error *err);
 void pmu_encoding_release(struct pstat_pmu_encoding *enc);
 
+/*
+ * Whether any PMU under pmus's root is a core hardware PMU (pmu_is_core;
+ * sysfs_root is the one pmus was made with, NULL: /sys): without one,
+ * hardware events such as cycles cannot be counted.
+ */
+bool pmus_have_core(struct pstat_pmus *pmus, const char *sysfs_root);
+
 #endif
