@@ -79,17 +79,17 @@ stamps() {
 	assert_success
 	stamps <<<"$output" >"$BATS_TEST_TMPDIR/ts"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/ts")" = 100 ]
-	# Deadlines are absolute, so nothing accumulates: the 100th line
-	# is within 1 ms of 1 s, and so is the typical line. A single late
-	# wakeup on a loaded machine is not drift; it may take a few ms.
+	# Deadlines are absolute, so nothing accumulates: the typical line
+	# is within 1 ms of k x 10 ms, and so is the typical line of the
+	# last 20 (drifting like perf, 0.3 ms a line, they would be 24 to
+	# 30 ms late). Single late wakeups on a loaded machine are not drift.
 	awk '{ d = $1 - NR * 0.010; print (d < 0 ? -d : d) }' \
 		"$BATS_TEST_TMPDIR/ts" >"$BATS_TEST_TMPDIR/err"
-	last=$(tail -1 "$BATS_TEST_TMPDIR/err")
 	median=$(sort -g "$BATS_TEST_TMPDIR/err" | sed -n 50p)
+	late=$(tail -20 "$BATS_TEST_TMPDIR/err" | sort -g | sed -n 10p)
 	worst=$(sort -g "$BATS_TEST_TMPDIR/err" | tail -1)
-	echo "last $last median $median worst $worst" >&3
-	awk -v l="$last" -v m="$median" -v w="$worst" \
-		'BEGIN { exit !(l < 0.001 && m < 0.001 && w < 0.005) }'
+	echo "median $median median of the last 20 $late worst $worst" >&3
+	awk -v m="$median" -v l="$late" 'BEGIN { exit !(m < 0.001 && l < 0.001) }'
 }
 
 @test "-I: interval deltas of a tracepoint sum to the summary count" {
