@@ -138,6 +138,8 @@ Draft202012Validator.check_schema(s)' "$s"
 @test "json: dry run and list are valid against their schemas" {
 	f=$(pt_print json dryrun)
 	validate_json "$f" "$ROOT/schema/pstat-dryrun.schema.json"
+	run jq -c '[.events[] | .cpus]' "$f"
+	assert_output '[null,null,null,null,null,[0,20],null]'
 	f=$(pt_print json list)
 	validate_json "$f" "$ROOT/schema/pstat-list.schema.json"
 }
