@@ -522,18 +522,26 @@ int encode_evlist(const struct pstat_evtree *tree,
 	/* out may hold the events of an earlier -e: continue its numbering */
 	struct encoder e = { .ctx = ctx, .out = out, .err = err,
 			     .alloc = out->n, .row = out->nrows };
+	int ngroups = out->ngroups;
 
 	for (size_t g = 0; g < tree->ngroups; g++) {
 		const struct pstat_evgroup *grp = &tree->groups[g];
 		size_t first = out->n;
 
-		e.group = out->ngroups + (int)g;
+		e.group = ngroups;
 		e.leader = -1;
 		for (size_t i = 0; i < grp->nevs; i++) {
 			if (encode_event(&e, &grp->evs[i], grp->mods))
 				return -1;
 		}
-		if (out->n - first > MAX_GROUP)
+		if (!grp->braced) {
+			/* a glob's or a PMU prefix's matches: groups of one */
+			for (size_t i = first; i < out->n; i++)
+				out->ev[i].group = ngroups++;
+		} else {
+			ngroups++;
+		}
+		if (grp->braced && out->n - first > MAX_GROUP)
 			return error_set(err, grp->off,
 					 "group of %zu events is too large (at most %d)",
 					 out->n - first, MAX_GROUP);
@@ -560,7 +568,7 @@ int encode_evlist(const struct pstat_evtree *tree,
 				out->ev[i].leader = (int)i;
 		}
 	}
-	out->ngroups += (int)tree->ngroups;
+	out->ngroups = ngroups;
 	out->nrows = e.row;
 	return 0;
 }

@@ -99,3 +99,18 @@ closer_fds() {
 	wait "$tracer"
 	[ "$seen" -gt 0 ] || { echo "no closer held counters alone; last seen: ${other:-none}"; return 1; }
 }
+
+@test "a glob of more than 64 tracepoints is events, not one oversized group" {
+	need_perf_events
+	need_tracepoint
+	n=$(ls /sys/kernel/tracing/events/syscalls | grep -c '^sys_enter_')
+	[ "$n" -gt 64 ] || skip "only $n syscall tracepoints here"
+	w=$(prog writer)
+	run "$PSTAT" -e 'syscalls:sys_enter_*' "$w" 9
+	assert_success
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 9 ]
+	[ "$(grep -c ' syscalls:sys_enter_' <<<"$output")" = "$n" ]
+	run "$PSTAT" --dry-run -j -e 'syscalls:sys_enter_*'
+	run jq '[.events[] | select(.leader)] | length' <<<"$output"
+	assert_output "$n"
+}
