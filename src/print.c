@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,4 +148,17 @@ const char *print_rate_unit(double *v)
 		return "K/sec";
 	}
 	return "/sec";
+}
+
+/*
+ * perf chooses "%.2f" when the event's scale is fractional (clocks in
+ * msec, sysfs scales such as Joules) and "%.0f" for plain counts. The
+ * row has no scale but has a unit, which such events always carry; a
+ * fractional value without one (a unitless sysfs scale) also keeps its
+ * decimals, except for the mean of repeated counts, which perf rounds.
+ */
+bool print_value_frac(const struct pstat_row *row)
+{
+	return (row->unit && *row->unit) ||
+	       (!row->stats && row->value != floor(row->value));
 }

@@ -171,6 +171,12 @@ int print_flush(FILE *out);
  */
 const char *print_rate_unit(double *v);
 const char *print_group_digits(char *buf, size_t len, double v, int big);
+
+/*
+ * Whether row's value is shown with two decimals, as perf does (clocks,
+ * sysfs scales), rather than as a whole count (means of repeats too).
+ */
+bool print_value_frac(const struct pstat_row *row);
 /* The same with a given separator ("" for none). */
 const char *print_group_digits_sep(char *buf, size_t len, double v,
 				   const char *sep);

@@ -79,23 +79,13 @@ static void csv_fieldf(struct csv_line *l, const char *fmt, ...)
 	csv_field(l, buf);
 }
 
-/*
- * perf chooses "%.2f" when the event's scale is fractional (clocks in
- * msec, sysfs scales such as Joules) and "%.0f" for plain counts. The
- * row has no scale but has a unit, which such events always carry; a
- * fractional value without one (a unitless sysfs scale) also keeps its
- * decimals, except for the mean of repeated counts, which perf rounds.
- */
 static void csv_value(struct csv_line *l, const struct pstat_row *row)
 {
-	bool frac;
-
 	switch (row->status) {
 	case PSTAT_COUNTED:
 	case PSTAT_MULTIPLEXED:
-		frac = (row->unit && *row->unit) ||
-		       (!row->stats && row->value != floor(row->value));
-		csv_fieldf(l, frac ? "%.2f" : "%.0f", row->value);
+		csv_fieldf(l, print_value_frac(row) ? "%.2f" : "%.0f",
+			   row->value);
 		break;
 	case PSTAT_NOT_SUPPORTED:
 		csv_field(l, "<not supported>");

@@ -180,8 +180,7 @@ static void print_value(struct pstat_printer *p, const struct pstat_row *row)
 		break;
 	case PSTAT_COUNTED:
 	case PSTAT_MULTIPLEXED:
-		if (row->value != floor(row->value) || row->value >= 1e18 ||
-		    !strcmp(row->unit, "msec"))
+		if (print_value_frac(row) || row->value >= 1e18)
 			fprintf(out, "%*.2f ", VALUE_W, row->value);
 		else
 			fprintf(out, "%*s ", VALUE_W,

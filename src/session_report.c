@@ -254,6 +254,8 @@ int session_print_summary(struct session *s, size_t nrows,
 		rep.elapsed_stats = esum;
 		rep.elapsed_samples = s->elapsed;
 		rep.elapsed_ns = (uint64_t)esum->mean;
+		/* the metrics of the means, not of the last run (as perf) */
+		metrics_compute(s->rows, nrows, s->row_attrs, rep.elapsed_ns);
 	}
 	r = printer_summary(s->cfg->printer, &rep);
 	return r ? session_print_failed(s, r) : 0;

@@ -176,3 +176,27 @@ stamps() {
 	assert_failure 125
 	assert_output "pstat: --interval-count needs -I MS"
 }
+
+@test "-r N: metrics are those of the means, and counts print whole, as perf" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	# 10, 20, 30 writes in three runs
+	echo 0 >"$BATS_TEST_TMPDIR/n"
+	script="n=\$(( \$(cat '$BATS_TEST_TMPDIR/n') + 10 )); echo \$n >'$BATS_TEST_TMPDIR/n'; exec '$w' \$n"
+	run --separate-stderr "$PSTAT" -j -r 3 -e task-clock,syscalls:sys_enter_write -- sh -c "$script"
+	assert_success
+	doc=$stderr
+	# (plus the shell's own writes): the last run is not the mean
+	run jq -r '.counters[1] | [.samples[1] - .samples[0], .samples[2] - .samples[1], .value == (.samples | add / 3)] | tostring' <<<"$doc"
+	assert_output '[10,10,true]'
+	# /sec of the mean count over the mean task-clock; CPUs utilized of
+	# the mean task-clock over the mean elapsed time
+	run jq -r '(.counters[0].value) as $t | (.counters[1].metric.value - .counters[1].value / ($t / 1e3)) / .counters[1].metric.value | fabs < 1e-9' <<<"$doc"
+	assert_output true
+	run jq -r '(.counters[0].metric.value - .counters[0].value * 1e6 / .time.mean) / .counters[0].metric.value | fabs < 1e-6' <<<"$doc"
+	assert_output true
+	run "$PSTAT" -r 3 -e page-faults true
+	assert_success
+	grep -Eq '^ +[0-9]+ +page-faults ' <<<"$output"
+}
