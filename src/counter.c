@@ -156,6 +156,17 @@ static int is_unsupported(int e)
 }
 
 /*
+ * EINVAL left after the fallbacks for an event that excludes user or
+ * kernel (:u, :k, or kernel counting refused): a PMU that cannot filter
+ * by privilege level, such as msr. perf reports it <not supported> and
+ * goes on; dropping the bits would count what the user excluded.
+ */
+static int excluding_refused(const struct perf_event_attr *a, int e)
+{
+	return e == EINVAL && (a->exclude_user || a->exclude_kernel);
+}
+
+/*
  * Open one counter, applying perf's fallbacks to c->attrs[ev] (so later
  * opens of the same event use the attr that worked). Returns the fd or
  * -errno.
@@ -183,8 +194,9 @@ static int open_one(struct pstat_counters *c, size_t ev, pid_t pid, int cpu,
 			c->flags[ev] |= COUNTER_NO_HV_BIT;
 			continue;
 		}
+		/* not for :k, which would count the opposite of what it says */
 		if ((e == EACCES || e == EPERM) && !a->exclude_kernel &&
-		    cpu < 0 && counter_paranoid() > 1) {
+		    !a->exclude_user && cpu < 0 && counter_paranoid() > 1) {
 			a->exclude_kernel = 1;
 			a->exclude_hv = 1;
 			c->flags[ev] |= COUNTER_USER_ONLY;
@@ -248,7 +260,8 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			}
 			return 0;
 		}
-		if (fd < 0 && is_unsupported(-fd)) {
+		if (fd < 0 && (is_unsupported(-fd) ||
+			       excluding_refused(&c->attrs[ev], -fd))) {
 			c->state[ev] = COUNTER_NOT_SUPPORTED;
 			c->err[ev] = -fd;
 			continue;

@@ -155,6 +155,25 @@ load test_helper
 	assert_success
 	run jq -r '.counters[0].note' <<<"$output"
 	assert_output "user only: kernel counting refused"
+	# :k asked for the kernel alone: user-only would count the opposite
+	run as_nobody -e task-clock:k true
+	assert_failure 125
+	assert_output --partial "pstat: cannot open event 'task-clock:k': Permission denied"
+	# msr cannot count user-only: not supported, and the run goes on
+	[ -e /sys/bus/event_source/devices/msr ] || return 0
+	run as_nobody -e task-clock,msr/tsc/ true
+	assert_success
+	assert_output --regexp '<not supported> +msr/tsc/ '
+}
+
+@test "a PMU that cannot exclude user or kernel: <not supported>, as perf" {
+	need_perf_events
+	[ -e /sys/bus/event_source/devices/msr ] || skip "no msr PMU here"
+	run "$PSTAT" -e msr/tsc/u,msr/tsc/ true
+	assert_success
+	assert_output --regexp '<not supported> +msr/tsc/u '
+	v=$(value_of msr/tsc/ <<<"$output")
+	[ "${v%%.*}" -gt 0 ]
 }
 
 @test "a tracepoint glob expands to every match, one row each" {
