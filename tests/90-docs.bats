@@ -206,7 +206,8 @@ squeeze() {
 @test "docs: pstat-json(5) names every member of the schemas" {
 	command -v jq >/dev/null || skip "jq is not installed"
 	local schema name names missing=
-	for schema in pstat pstat-dryrun pstat-list pstat-doctor; do
+	for schema in pstat pstat-dryrun pstat-list pstat-doctor \
+	    pstat-compare; do
 		names=$(jq -r '[.. | objects | .properties? // empty |
 				keys[]] | unique[]' \
 				"$ROOT/schema/$schema.schema.json")
