@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <ctype.h>
 #include <errno.h>
 #include <linux/hw_breakpoint.h>
 #include <stdlib.h>
@@ -236,102 +235,119 @@ out:
 	return r;
 }
 
-/* Levenshtein distance, capped: names are short. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t sub = prev[j - 1] +
-				     (tolower((unsigned char)a[i - 1]) !=
-				      tolower((unsigned char)b[j - 1]));
-			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = sub < del ? (sub < ins ? sub : ins)
-					   : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, (lb + 1) * sizeof(size_t));
-	}
-	return prev[lb];
-}
-
-struct suggest {
-	const char *want;
-	char *best;
-	size_t dist;
-};
-
-static void suggest_cb(const char *name, void *arg)
-{
-	struct suggest *s = arg;
-	size_t d = edit_distance(s->want, name);
-
-	if (d < s->dist) {
-		s->dist = d;
-		free(s->best);
-		s->best = xstrdup(name);
-	}
-}
-
 /* The closest known name, or NULL when nothing is close (new string). */
 static char *suggest_name(struct encoder *e, const char *want)
 {
-	struct suggest s = { want, NULL, (size_t)-1 };
-	size_t limit = strlen(want) / 3 + 1;
+	struct str_suggest s;
 	const struct pstat_pmu **pmus = NULL;
 	size_t n;
 
-	legacy_foreach_name(suggest_cb, &s);
+	str_suggest_init(&s, want);
+	legacy_foreach_name(str_suggest_cb, &s);
 	n = pmus_all(e->ctx->pmus, &pmus);
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < pmus[i]->naliases; j++) {
 			char *full = xasprintf("%s/%s/", pmus[i]->name,
 					       pmus[i]->aliases[j].name);
 
-			suggest_cb(pmus[i]->aliases[j].name, &s);
-			if (s.best && !strcmp(s.best,
-					      pmus[i]->aliases[j].name)) {
-				free(s.best);
-				s.best = full;
-			} else {
-				free(full);
-			}
+			str_suggest_offer(&s, pmus[i]->aliases[j].name, full);
+			free(full);
 		}
 	}
 	free(pmus);
-	if (s.dist > 2 || s.dist > limit) {
-		/* libpfm4 only when nothing cheaper came close */
-		pfm_foreach_name(suggest_cb, &s);
-	}
-	if (s.dist > limit || s.dist > 3) {
-		free(s.best);
+	/* libpfm4 only when nothing cheaper came close */
+	if (!str_suggest_close(&s, 2))
+		pfm_foreach_name(str_suggest_cb, &s);
+	return str_suggest_take(&s);
+}
+
+/*
+ * The closest tracepoint to "sys:event": an event of sys, or of the
+ * subsystem closest to sys. Only names of one or two directories are
+ * listed, never every id, and nothing at all for names of another shape
+ * (NULL then, or when nothing is close; else a new string).
+ */
+static char *suggest_tracepoint(struct encoder *e, const char *want)
+{
+	const char *colon = strchr(want, ':');
+	struct str_suggest s;
+	char *sys, *best, *ev, *hint = NULL;
+
+	if (!colon || strchr(colon + 1, ':') || strpbrk(want, "*?[/"))
 		return NULL;
+	sys = xstrndup(want, (size_t)(colon - want));
+	str_suggest_init(&s, sys);
+	tracepoint_foreach_name(e->ctx->tracefs_root, NULL, str_suggest_cb,
+				&s);
+	best = str_suggest_take(&s);
+	free(sys);
+	if (!best)
+		return NULL;
+	sys = best;
+	str_suggest_init(&s, colon + 1);
+	tracepoint_foreach_name(e->ctx->tracefs_root, sys, str_suggest_cb, &s);
+	ev = str_suggest_take(&s);
+	if (ev) {
+		struct pstat_tracepoint *tps = NULL;
+		long n;
+
+		/* an event directory without an id cannot be opened */
+		hint = xasprintf("%s:%s", sys, ev);
+		n = tracepoint_resolve(e->ctx->tracefs_root, hint, &tps);
+		tracepoint_list_free(tps, n > 0 ? (size_t)n : 0);
+		if (n != 1) {
+			free(hint);
+			hint = NULL;
+		}
 	}
-	return s.best;
+	free(sys);
+	free(ev);
+	return hint;
+}
+
+/* The closest PMU name, or NULL when nothing is close (new string). */
+static char *suggest_pmu(struct encoder *e, const char *want)
+{
+	struct str_suggest s;
+
+	str_suggest_init(&s, want);
+	pmus_foreach_name(e->ctx->pmus, str_suggest_cb, &s);
+	return str_suggest_take(&s);
+}
+
+/*
+ * Fill err for what was not found, with the closest known name when one
+ * is (hint: new string or NULL, taken). A hint that is the name itself
+ * (a PMU directory that cannot be loaded) is no help.
+ */
+static int not_found(struct encoder *e, long off, char *hint, const char *want,
+		     const char *what)
+{
+	if (hint && strcmp(hint, want))
+		error_set(e->err, off, "%s (did you mean '%s'?)", what, hint);
+	else
+		error_set(e->err, off, "%s", what);
+	free(hint);
+	return -1;
 }
 
 static int unknown_event(struct encoder *e, const struct pstat_evspec *sp)
 {
-	char *hint = suggest_name(e, sp->name ? sp->name : sp->text);
+	const char *name = sp->name ? sp->name : sp->text;
+	char *what, *hint;
+	int r;
 
 	if (e->tracefs_err && strchr(sp->text, ':'))
-		error_set(e->err, sp->off,
-			  "unknown event '%s' (tracefs cannot be read: %s)",
-			  sp->text, strerror(e->tracefs_err));
-	else if (hint)
-		error_set(e->err, sp->off,
-			  "unknown event '%s' (did you mean '%s'?)", sp->text,
-			  hint);
-	else
-		error_set(e->err, sp->off, "unknown event '%s'", sp->text);
-	free(hint);
-	return -1;
+		return error_set(e->err, sp->off,
+				 "unknown event '%s' (tracefs cannot be read: %s)",
+				 sp->text, strerror(e->tracefs_err));
+	hint = suggest_tracepoint(e, name);
+	if (!hint)
+		hint = suggest_name(e, name);
+	what = xasprintf("unknown event '%s'", sp->text);
+	r = not_found(e, sp->off, hint, name, what);
+	free(what);
+	return r;
 }
 
 static int apply_mods(struct encoder *e, struct pstat_event *ev,
@@ -353,9 +369,14 @@ static int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
 	int r = 0;
 
 	if (!n) {
+		char *what = xasprintf("unknown PMU '%s' in '%s'", sp->pmu,
+				       sp->text);
+
 		free(pmus);
-		return error_set(e->err, sp->off, "unknown PMU '%s' in '%s'",
-				 sp->pmu, sp->text);
+		r = not_found(e, sp->off, suggest_pmu(e, sp->pmu), sp->pmu,
+			      what);
+		free(what);
+		return r;
 	}
 	for (size_t i = 0; i < n && !r; i++) {
 		struct pstat_pmu_encoding enc;
@@ -392,6 +413,38 @@ static int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
 	}
 	free(pmus);
 	return r;
+}
+
+/* The letters encode_apply_mods takes (evspec splits off the same). */
+static const char MOD_LETTERS[] = "ukhGHIDpPSWe";
+
+/*
+ * "cycles:x": the parser splits only valid letters off as modifiers, so
+ * a generic name with a bad one reaches libpfm4 whole, and libpfm4 (which
+ * knows generic names too) would blame its own attributes. When it fails,
+ * say which modifier is wrong instead. Returns -1 with err filled when
+ * sp is such a name, else 0.
+ */
+static int bad_generic_mods(const struct pstat_evspec *sp,
+			    struct pstat_error *err)
+{
+	const char *colon = strchr(sp->text, ':'), *bad;
+	char *base;
+	uint32_t type;
+	uint64_t config;
+	bool generic;
+
+	if (!colon)
+		return 0;
+	base = xstrndup(sp->text, (size_t)(colon - sp->text));
+	generic = legacy_lookup(base, &type, &config);
+	free(base);
+	bad = colon + 1 + strspn(colon + 1, MOD_LETTERS);
+	if (!generic || !*bad)
+		return 0;
+	return error_set(err, sp->off,
+			 "invalid modifier '%c' in '%s' (valid modifiers: %s)",
+			 *bad, sp->text, MOD_LETTERS);
 }
 
 /* Try the resolvers that take a bare name; 1 when none matched. */
@@ -462,6 +515,8 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		return apply_mods(e, ev, sp, gmods);
 	}
 	r = pfm_encode(name, &attr, &pfm_pmu, e->err);
+	if (r && bad_generic_mods(sp, e->err))
+		return -1;
 	if (r == -ENOENT)
 		return 1;
 	if (r) {

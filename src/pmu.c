@@ -637,6 +637,31 @@ size_t pmus_all(struct pstat_pmus *pmus, const struct pstat_pmu ***out)
 	return pmus_collect(pmus, NULL, out);
 }
 
+void pmus_foreach_name(struct pstat_pmus *pmus,
+		       void (*fn)(const char *name, void *arg), void *arg)
+{
+	char *last = NULL;
+
+	pmus_scan(pmus);
+	for (size_t i = 0; i < pmus->nnames; i++) {
+		const char *name = pmus->names[i], *us = strrchr(name, '_');
+		char *prefix;
+
+		fn(name, arg);
+		if (!us || us == name || !str_is_hex(us + 1))
+			continue;
+		prefix = xstrndup(name, (size_t)(us - name));
+		if (last && !strcmp(last, prefix)) {
+			free(prefix);
+			continue;
+		}
+		fn(prefix, arg);
+		free(last);
+		last = prefix;
+	}
+	free(last);
+}
+
 const struct pstat_pmu_format *pmu_format_find(const struct pstat_pmu *pmu,
 					       const char *name)
 {

@@ -75,6 +75,15 @@ size_t pmus_match(struct pstat_pmus *pmus, const char *name,
 size_t pmus_all(struct pstat_pmus *pmus, const struct pstat_pmu ***out);
 
 /*
+ * For suggestions: call fn with every name pmus_match takes, without
+ * loading any PMU: each PMU directory's name (sorted as pmus_all), and
+ * after a numbered instance the name it shares with its siblings
+ * (uncore_imc after uncore_imc_0), once per run of siblings.
+ */
+void pmus_foreach_name(struct pstat_pmus *pmus,
+		       void (*fn)(const char *name, void *arg), void *arg);
+
+/*
  * Whether the PMU called name under sysfs_root (NULL: /sys) is a core
  * hardware PMU: cpu, cpu_core, cpu_atom, armv8_pmuv3*, or any PMU with a
  * "cpus" file (uncore PMUs have a "cpumask" instead).

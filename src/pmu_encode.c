@@ -25,20 +25,44 @@ static const char *const builtin_terms[] = {
 	"name",
 };
 
-/* "unknown term" lists what would have worked, like perf does. */
-static int unknown_term(const struct pstat_pmu *pmu, const char *key, long off,
-			struct pstat_error *err)
+/* The i-th term pmu takes: its formats, then the built-ins. */
+static const char *term_name(const struct pstat_pmu *pmu, size_t i)
 {
-	char list[384];
-	size_t len = 0;
+	return i < pmu->nformats ? pmu->formats[i].name :
+				   builtin_terms[i - pmu->nformats];
+}
 
+/*
+ * "unknown term" suggests the closest alias or term for one the user
+ * wrote (not for one inside an alias: depth > 0), else lists the terms
+ * that would have worked, like perf does (aliases are too many to list).
+ */
+static int unknown_term(const struct pstat_pmu *pmu, const char *key,
+			int depth, long off, struct pstat_error *err)
+{
+	size_t nterms = pmu->nformats + ARRAY_SIZE(builtin_terms), len = 0;
+	struct str_suggest s;
+	char list[384], *hint = NULL;
+
+	if (!depth) {
+		str_suggest_init(&s, key);
+		for (size_t i = 0; i < pmu->naliases; i++)
+			str_suggest_cb(pmu->aliases[i].name, &s);
+		for (size_t i = 0; i < nterms; i++)
+			str_suggest_cb(term_name(pmu, i), &s);
+		hint = str_suggest_take(&s);
+	}
+	if (hint) {
+		error_set(err, off,
+			  "unknown term '%s' for PMU '%s' (did you mean '%s'?)",
+			  key, pmu->name, hint);
+		free(hint);
+		return -1;
+	}
 	list[0] = '\0';
-	for (size_t i = 0; i < pmu->nformats + ARRAY_SIZE(builtin_terms); i++) {
-		const char *t = i < pmu->nformats ?
-					pmu->formats[i].name :
-					builtin_terms[i - pmu->nformats];
+	for (size_t i = 0; i < nterms; i++) {
 		int w = snprintf(list + len, sizeof(list) - len, "%s%s",
-				 len ? ", " : "", t);
+				 len ? ", " : "", term_name(pmu, i));
 
 		if (w < 0 || (size_t)w >= sizeof(list) - len) {
 			snprintf(list + len, sizeof(list) - len, ", ...");
@@ -185,7 +209,7 @@ static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
 		enc->config[0] = v;
 		return 0;
 	}
-	return unknown_term(pmu, t->key, off, err);
+	return unknown_term(pmu, t->key, depth, off, err);
 }
 
 /*

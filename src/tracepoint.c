@@ -197,6 +197,42 @@ long tracepoint_resolve(const char *root, const char *spec,
 	return (long)l.n;
 }
 
+struct name_arg {
+	void (*fn)(const char *name, void *arg);
+	void *arg;
+};
+
+/* Subsystems and events are directories; "enable" or "filter" are not. */
+static int on_name(int dirfd, const char *name, void *arg)
+{
+	struct name_arg *a = arg;
+	struct stat st;
+
+	if (!fstatat(dirfd, name, &st, 0) && S_ISDIR(st.st_mode))
+		a->fn(name, a->arg);
+	return 0;
+}
+
+int tracepoint_foreach_name(const char *root, const char *sys,
+			    void (*fn)(const char *name, void *arg),
+			    void *arg)
+{
+	struct name_arg a = { fn, arg };
+	char *dir;
+	int r;
+
+	root = tracepoint_root(root);
+	if (!root)
+		return -ENOENT;
+	if (sys && (!valid_part(sys) || is_glob(sys)))
+		return -EINVAL;
+	dir = sys ? xasprintf("%s/events/%s", root, sys) :
+		    xasprintf("%s/events", root);
+	r = each_match(AT_FDCWD, dir, "*", on_name, &a);
+	free(dir);
+	return r;
+}
+
 void tracepoint_list_free(struct pstat_tracepoint *tps, size_t n)
 {
 	if (!tps)

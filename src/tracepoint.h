@@ -33,6 +33,16 @@ const char *tracepoint_root(const char *root);
 long tracepoint_resolve(const char *root, const char *spec,
 			struct pstat_tracepoint **out);
 
+/*
+ * For suggestions: call fn with the name of every subsystem under the
+ * root's events/ (sys NULL), or of every event of subsystem sys. Only
+ * the directory is listed (entries that are directories), no id is read.
+ * Returns 0, -EINVAL when sys is not a plain name, or -errno.
+ */
+int tracepoint_foreach_name(const char *root, const char *sys,
+			    void (*fn)(const char *name, void *arg),
+			    void *arg);
+
 /* Free an array returned by tracepoint_resolve; accepts NULL. */
 void tracepoint_list_free(struct pstat_tracepoint *tps, size_t n);
 

@@ -181,6 +181,87 @@ const char *str_raw_hex(const char *s)
 	return str_is_hex(p) ? p : NULL;
 }
 
+static bool same_letter(char a, char b)
+{
+	return tolower((unsigned char)a) == tolower((unsigned char)b);
+}
+
+/* Rows i-2, i-1 and i of the classic table, rotated. */
+size_t str_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), rows[3][64];
+	size_t *pp = rows[0], *prev = rows[1], *cur = rows[2], *t;
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] +
+				     !same_letter(a[i - 1], b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins)
+					   : (del < ins ? del : ins);
+			if (i > 1 && j > 1 && same_letter(a[i - 1], b[j - 2]) &&
+			    same_letter(a[i - 2], b[j - 1]) &&
+			    pp[j - 2] + 1 < cur[j])
+				cur[j] = pp[j - 2] + 1;
+		}
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+void str_suggest_init(struct str_suggest *s, const char *want)
+{
+	s->want = want;
+	s->best = NULL;
+	s->dist = (size_t)-1;
+}
+
+void str_suggest_offer(struct str_suggest *s, const char *name,
+		       const char *shown)
+{
+	size_t d = str_edit_distance(s->want, name);
+
+	if (d < s->dist) {
+		s->dist = d;
+		free(s->best);
+		s->best = xstrdup(shown ? shown : name);
+	}
+}
+
+void str_suggest_cb(const char *name, void *arg)
+{
+	str_suggest_offer(arg, name, NULL);
+}
+
+bool str_suggest_close(const struct str_suggest *s, size_t max_dist)
+{
+	size_t len = strlen(s->want);
+
+	return s->best && s->dist <= max_dist &&
+	       s->dist <= (len > 3 ? len : 3) / 3;
+}
+
+char *str_suggest_take(struct str_suggest *s)
+{
+	char *best = s->best;
+
+	if (!str_suggest_close(s, 3)) {
+		free(best);
+		best = NULL;
+	}
+	str_suggest_init(s, s->want);
+	return best;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

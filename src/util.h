@@ -49,6 +49,42 @@ bool str_is_hex(const char *s);
  */
 const char *str_raw_hex(const char *s);
 
+/*
+ * Edit distance between a and b, ignoring ASCII case: insertions,
+ * deletions, substitutions and swaps of two neighbours ("cycels") count
+ * one each. Names are short: one of 63 bytes or more counts as far from
+ * everything (99).
+ */
+size_t str_edit_distance(const char *a, const char *b);
+
+/*
+ * The closest of the names offered to want, for "did you mean" hints:
+ * str_suggest_init, then str_suggest_offer (or str_suggest_cb, shaped for
+ * the *_foreach_name walkers) for each candidate, then str_suggest_take.
+ */
+struct str_suggest {
+	const char *want;       /* borrowed */
+	char *best;             /* new string, or NULL */
+	size_t dist;            /* str_edit_distance of best to want */
+};
+void str_suggest_init(struct str_suggest *s, const char *want);
+/* Offer name; shown is what to suggest for it (NULL: name itself). */
+void str_suggest_offer(struct str_suggest *s, const char *name,
+		       const char *shown);
+/* str_suggest_offer(arg, name, NULL). */
+void str_suggest_cb(const char *name, void *arg);
+/*
+ * Whether the best so far is close enough to be a likely typo of want:
+ * at most max_dist edits, and at most one per three bytes of want (one
+ * for the shortest names).
+ */
+bool str_suggest_close(const struct str_suggest *s, size_t max_dist);
+/*
+ * The best name when it is close (as above, at most 3 edits), else NULL
+ * (new string: caller frees). Releases what s holds.
+ */
+char *str_suggest_take(struct str_suggest *s);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 

@@ -103,6 +103,51 @@ fails() {
 	fails 125 "unknown PMU 'nopmu'" -e nopmu/event=1/ true
 }
 
+@test "bad input: misspelled PMU gets a suggestion" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 \
+		"unknown PMU 'mrs' in 'mrs/tsc/' (did you mean 'msr'?)" \
+		-e mrs/tsc/ true
+	# a numbered PMU's shared name, which takes every instance
+	PSTAT_SYSFS_ROOT="$SKY" fails1 125 "(did you mean 'uncore_imc'?)" \
+		-e uncore_imx/event=1/ true
+}
+
+@test "bad input: misspelled PMU alias or term gets a suggestion" {
+	PSTAT_SYSFS_ROOT="$SKY" fails 125 \
+		"unknown term 'tcs' for PMU 'msr' (did you mean 'tsc'?)" \
+		-e msr/tcs/ true
+	PSTAT_SYSFS_ROOT="$SKY" fails1 125 \
+		"unknown term 'umsk' for PMU 'cpu' (did you mean 'umask'?)" \
+		-e cpu/event=0x3c,umsk=1/ true
+}
+
+@test "bad input: misspelled tracepoint gets a suggestion (fixture tracefs)" {
+	PSTAT_TRACEFS_ROOT="$FIX/tracefs" fails 125 \
+		"unknown event 'sched:sched_swich' (did you mean 'sched:sched_switch'?)" \
+		-e sched:sched_swich true
+	PSTAT_TRACEFS_ROOT="$FIX/tracefs" fails1 125 \
+		"unknown event 'shced:sched_wakeup' (did you mean 'sched:sched_wakeup'?)" \
+		-e shced:sched_wakeup true
+	# nothing close: no suggestion
+	PSTAT_TRACEFS_ROOT="$FIX/tracefs" fails1 125 \
+		"unknown event 'nosuchsys:nosuchevent'" -e nosuchsys:nosuchevent true
+	! grep -q 'did you mean' stderr
+}
+
+@test "bad input: misspelled tracepoint gets a suggestion (real tracefs)" {
+	need_tracepoint sched/sched_switch
+	fails 125 \
+		"unknown event 'sched:sched_swich' (did you mean 'sched:sched_switch'?)" \
+		-e sched:sched_swich true
+}
+
+@test "bad input: generic event with a bad modifier" {
+	fails 125 "invalid modifier 'x' in 'cycles:x'" -e cycles:x true
+	grep -q 'valid modifiers: ukhGHIDpPSWe' stderr
+	! grep -q libpfm4 stderr
+	fails1 125 "invalid modifier 'q' in 'task-clock:uq'" -e task-clock:uq true
+}
+
 @test "bad input: group '{a' is not closed" {
 	fails 125 "'{a'" -e '{a' true
 	grep -q "missing '}'" stderr
