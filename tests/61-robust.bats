@@ -219,15 +219,20 @@ dfl() {
 # A results FIFO holds pstat in its setup: it opens -o before it forks
 # the command, and open(2) waits for a reader. A signal sent then comes
 # before the command exists, whatever the machine's speed.
-@test "robust: INT, TERM, HUP to pstat before the command starts" {
-	local sig st
+# Start pstat with $1 (pstat_bg or pstat_bg_group), hold it in its
+# setup, send INT, TERM, HUP to $2 (pid: pstat, group: its group) and
+# check the report and the exit status.
+signal_before_start() {
+	local sig st target
 
 	mkfifo out.fifo
 	for sig in INT TERM HUP; do
-		pstat_bg -j -o out.fifo -e task-clock,page-faults -- sleep 5
+		"$1" -j -o out.fifo -e task-clock,page-faults -- sleep 5
 		wait_blocked "$pid"
 		not_started "$pid" || fail "the command started before -o was open"
-		kill -"$sig" "$pid"
+		target=$pid
+		[ "$2" = pid ] || target=-$pid
+		kill -"$sig" -- "$target"
 		cat out.fifo >out.json
 		st=0
 		wait "$pid" || st=$?
@@ -236,21 +241,12 @@ dfl() {
 	done
 }
 
-@test "robust: INT, TERM, HUP to the process group before the command starts" {
-	local sig st
+@test "robust: INT, TERM, HUP to pstat before the command starts" {
+	signal_before_start pstat_bg pid
+}
 
-	mkfifo out.fifo
-	for sig in INT TERM HUP; do
-		pstat_bg_group -j -o out.fifo -e task-clock,page-faults -- sleep 5
-		wait_blocked "$pid"
-		not_started "$pid" || fail "the command started before -o was open"
-		kill -"$sig" -- -"$pid"
-		cat out.fifo >out.json
-		st=0
-		wait "$pid" || st=$?
-		[ "$st" = $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: exit $st"
-		check_report out.json "$st" "SIG$sig" 2
-	done
+@test "robust: INT, TERM, HUP to the process group before the command starts" {
+	signal_before_start pstat_bg_group group
 }
 
 # Wait until pstat $1 has forked its command: 0 while the child still
