@@ -534,6 +534,7 @@ static void block_signals(void)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	target_ignore_sigpipe();
 }
 
 static int cmd_doctor(int argc, char **argv)
@@ -578,6 +579,13 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "doctor"))
 		return cmd_doctor(argc - 1, argv + 1);
 	block_signals();
+	/*
+	 * The report goes to stderr by default: buffered, it is written a
+	 * report at a time rather than a field at a time, and a failed
+	 * write (EPIPE) is seen, with its errno, when it is flushed.
+	 * Messages flush themselves (msg.c).
+	 */
+	setvbuf(stderr, NULL, _IOFBF, BUFSIZ);
 
 	r = options_parse(argc, argv, &o);
 	if (r) {
@@ -650,7 +658,9 @@ int main(int argc, char **argv)
 	if (o.interval_ms && o.interval_ms < 10)
 		msg_warn("intervals below 10 ms add measurable overhead");
 	status = session_run(&cfg);
-	if (output_close(&out, status != EXIT_PSTAT_FAILED))
+	if (output_close(&out, status != EXIT_PSTAT_FAILED &&
+				     status != EXIT_BROKEN_PIPE) &&
+	    status != EXIT_BROKEN_PIPE)
 		status = EXIT_PSTAT_FAILED;
 	if (o.baseline)
 		status = compare_cli_baseline_finish(&baseline, printer, status);

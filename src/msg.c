@@ -21,6 +21,7 @@ static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
 		return;
 	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
 	fprintf(stderr, "%s\n", buf);
+	fflush(stderr);         /* main may have made stderr buffered */
 }
 
 void msg_error(const char *fmt, ...)

@@ -58,9 +58,12 @@ void printer_free(struct pstat_printer *p)
 
 int print_flush(FILE *out)
 {
+	/* a write that failed before this call left its errno */
+	int early = ferror(out) ? errno : 0;
+
 	errno = 0;
 	if (fflush(out) == EOF || ferror(out))
-		return errno ? -errno : -EIO;
+		return errno ? -errno : early ? -early : -EIO;
 	return 0;
 }
 

@@ -138,6 +138,16 @@ static void report_open_error(struct session *s,
 		msg_hint("%s", oe->advice);
 }
 
+/*
+ * SIGTERM to the command, and a timer for its SIGKILL should it ignore
+ * that for KILL_GRACE_MS.
+ */
+static int end_command(const struct pstat_child *ch)
+{
+	target_kill(ch, SIGTERM);
+	return make_timer(now_ns() + KILL_GRACE_MS * 1000000ull, 0);
+}
+
 /* Forward a pending signal to the command, once per arrival. */
 static void forward_signal(struct session *s, struct pstat_child *ch)
 {
@@ -293,23 +303,23 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 					ret = -1;
 					goto out;
 				}
-				if (session_print_interval(s, ++index, last, now, 0)) {
+				if (session_print_interval(s, ++index, last, now,
+							   0) &&
+				    !s->broken_pipe) {
 					ret = -1;
 					goto out;
 				}
 				last = now;
-				if (cfg->interval_count &&
-				    index >= cfg->interval_count) {
+				if (s->broken_pipe ||
+				    (cfg->interval_count &&
+				     index >= cfg->interval_count)) {
 					close(fd_interval);
 					fd_interval = -1;
 					if (!ch)
 						goto out;
 					/* the command has served its purpose */
 					s->stopped = 1;
-					target_kill(ch, SIGTERM);
-					fd_kill = make_timer(
-						now_ns() + KILL_GRACE_MS *
-							1000000ull, 0);
+					fd_kill = end_command(ch);
 				}
 			} else if (pfd[i].fd == fd_timeout) {
 				timer_expirations(fd_timeout);
@@ -318,10 +328,8 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 				if (!ch)
 					goto out;
 				s->timed_out = 1;
-				target_kill(ch, SIGTERM);
-				fd_kill = make_timer(now_ns() + KILL_GRACE_MS *
-								       1000000ull,
-						     0);
+				if (fd_kill < 0)
+					fd_kill = end_command(ch);
 			} else if (pfd[i].fd == fd_delay) {
 				timer_expirations(fd_delay);
 				close(fd_delay);
@@ -699,7 +707,8 @@ int session_run(const struct pstat_session_cfg *cfg)
 			if (code && !first_fail)
 				first_fail = code;
 		}
-		if (run + 1 == total || s.got_signal || s.timed_out) {
+		if (run + 1 == total || s.got_signal || s.timed_out ||
+		    s.broken_pipe) {
 			/* the counters stay open until the results are out */
 			break;
 		}
@@ -721,11 +730,17 @@ int session_run(const struct pstat_session_cfg *cfg)
 		ret = exit_status ? exit_status : 0;
 		goto out;
 	}
+	if (s.broken_pipe) {
+		counters_close(&s.ctr);
+		ret = EXIT_BROKEN_PIPE;
+		goto out;
+	}
 	sums = xcalloc(nrows + 1, sizeof(*sums));
 	if (!exit_status && cfg->fail_on && fail_on_matches(&s, nrows))
 		exit_status = EXIT_FAIL_ON;
 	ret = session_print_summary(&s, nrows, &res, exit_status, sums, &esum) ?
-		      EXIT_PSTAT_FAILED : exit_status;
+		      (s.broken_pipe ? EXIT_BROKEN_PIPE : EXIT_PSTAT_FAILED) :
+		      exit_status;
 	if (ret != EXIT_PSTAT_FAILED)
 		hint_no_core_pmu(&s);
 	if (ret == EXIT_FAIL_ON)

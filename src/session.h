@@ -2,6 +2,7 @@
 #ifndef PSTAT_SESSION_H
 #define PSTAT_SESSION_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -13,6 +14,7 @@
 #define EXIT_PSTAT_FAILED  125
 #define EXIT_TIMEOUT       124
 #define EXIT_FAIL_ON       5    /* --fail-on matched a counter */
+#define EXIT_BROKEN_PIPE   (128 + SIGPIPE)  /* the output was closed */
 
 struct pstat_session_cfg {
 	const struct pstat_evlist *evl;    /* borrowed */
@@ -41,7 +43,8 @@ struct pstat_session_cfg {
  * Run the measurement as configured: fork the command or attach,
  * count, print through cfg->printer, and return the exit status pstat
  * should end with (the command's, 128+N, 124 on --timeout, 125 when
- * pstat failed, EXIT_FAIL_ON). Errors are reported here.
+ * pstat failed, EXIT_FAIL_ON, EXIT_BROKEN_PIPE when the output was
+ * closed under it). Errors are reported here.
  */
 int session_run(const struct pstat_session_cfg *cfg);
 

@@ -43,6 +43,7 @@ struct session {
 	int timed_out;
 	int stopped;                 /* we ended the command (--interval-count) */
 	int early_signal;            /* one came before the command started */
+	int broken_pipe;             /* the output's reader went away */
 	/*
 	 * Counting on pstat itself with inherit: see run_once. base holds
 	 * the cumulative reading at the start of the current run.

@@ -4,6 +4,7 @@
  * per row (and per CPU or thread), scaling, metrics, statistics of
  * repeated runs.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,11 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 
 int session_print_failed(struct session *s, int r)
 {
+	/* nobody reads any more (| head): end quietly, like a SIGPIPE */
+	if (r == -EPIPE) {
+		s->broken_pipe = 1;
+		return -1;
+	}
 	msg_error("cannot write the results to '%s': %s",
 		  s->cfg->output_name ? s->cfg->output_name : "stderr",
 		  strerror(-r));

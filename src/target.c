@@ -17,13 +17,26 @@
 /*
  * What pstat changed for itself, undone in the child: the handlers it
  * installed (exec would reset those anyway, but the child runs pstat's
- * handlers until then) and, just before the exec, the mask. Until then
- * the signals pstat blocks stay blocked: one sent to the process group
- * while the counters open waits, and ends the child only once it is
- * let go, so pstat still reports (see session.c). Dispositions pstat
- * inherited, such as nohup's ignored SIGHUP, pass on to the command
- * untouched.
+ * handlers until then), SIGPIPE, which pstat ignores to notice a closed
+ * output as EPIPE (target_ignore_sigpipe), and, just before the exec,
+ * the mask. Until then the signals pstat blocks stay blocked: one sent
+ * to the process group while the counters open waits, and ends the
+ * child only once it is let go, so pstat still reports (see session.c).
+ * Dispositions pstat inherited, such as nohup's ignored SIGHUP or a
+ * SIGPIPE ignored by the caller, pass on to the command untouched.
  */
+static int sigpipe_was_ignored = -1;    /* -1: pstat left it alone */
+
+void target_ignore_sigpipe(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	if (!sigaction(SIGPIPE, &sa, &old))
+		sigpipe_was_ignored = old.sa_handler == SIG_IGN;
+}
+
 static void reset_signals(void)
 {
 	static const int changed[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
@@ -40,6 +53,8 @@ static void reset_signals(void)
 			continue;
 		sigaction(changed[i], &sa, NULL);
 	}
+	if (sigpipe_was_ignored == 0)
+		sigaction(SIGPIPE, &sa, NULL);
 }
 
 int target_fork(char *const argv[], struct pstat_child *ch)

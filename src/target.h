@@ -31,6 +31,12 @@ struct pstat_child {
 int target_fork(char *const argv[], struct pstat_child *ch);
 
 /*
+ * Ignore SIGPIPE in pstat, so that a closed output shows as EPIPE; the
+ * command gets back the disposition pstat was started with.
+ */
+void target_ignore_sigpipe(void);
+
+/*
  * Let the child exec. Returns 0 once the exec succeeded, or the positive
  * errno of a failed exec (the child has then exited 127 for ENOENT, 126
  * otherwise, and has been reaped into *status).

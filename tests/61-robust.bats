@@ -424,17 +424,27 @@ pstat_pid() {
 }
 
 @test "robust: SIGPIPE on the output ends pstat quietly with 141" {
-	local out
+	local out t0
 
-	out=$(bash -c '"$1" -x , -I 10 -e task-clock -- sh -c "exec sleep 2 >/dev/null 2>&1" 2>&1 |
+	# pstat ignores SIGPIPE, sees EPIPE, and ends the command (SIGTERM)
+	# rather than dying and leaving it to run its 37 s
+	t0=$SECONDS
+	out=$(bash -c '"$1" -x , -I 10 -e task-clock -- sh -c "exec sleep 37.25 >/dev/null 2>&1" 2>&1 |
 		head -1; echo "status ${PIPESTATUS[0]}"' _ "$ROOT/pstat")
 	grep -q '^status 141$' <<<"$out" || fail "$out"
 	grep -q 'task-clock' <<<"$out"
+	[ $((SECONDS - t0)) -lt 10 ] || fail "pstat took $((SECONDS - t0)) s"
+	! pgrep -f 'sleep 37.25' || fail "the command outlived pstat"
 	# the same with the results on a pipe and pstat's messages apart
-	out=$(bash -c '"$1" -x , -I 10 -o /dev/stdout -e task-clock -- sh -c "exec sleep 2 >/dev/null 2>&1" 2>err |
+	out=$(bash -c '"$1" -x , -I 10 -o /dev/stdout -e task-clock -- sh -c "exec sleep 37.5 >/dev/null 2>&1" 2>err |
 		head -1 >/dev/null; echo "status ${PIPESTATUS[0]}"' _ "$ROOT/pstat")
 	[ "$out" = "status 141" ] || fail "$out"
 	[ ! -s err ] || fail "not quiet: $(cat err)"
+	! pgrep -f 'sleep 37.5' || fail "the command outlived pstat"
+	# the summary, into a pipe whose reader is long gone
+	out=$(bash -c '"$1" -x , -e task-clock -- sleep 0.5 2>&1 | true;
+		echo "status ${PIPESTATUS[0]}"' _ "$ROOT/pstat")
+	[ "$out" = "status 141" ] || fail "$out"
 }
 
 # --- many runs, many processes -----------------------------------------
