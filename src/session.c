@@ -208,7 +208,9 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 	int pidfds[64];
 	size_t npidfds = 0, alive_pids;
 	unsigned long index = 0;
-	uint64_t last = 0;
+	uint64_t last = 0, end;
+	/* when counting started: after -D, elapsed leaves the delay out */
+	uint64_t t_on = cfg->delay_ms ? 0 : t0;
 	int ret = 0;
 
 	if (cfg->interval_ms && record)
@@ -335,6 +337,7 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 				close(fd_delay);
 				fd_delay = -1;
 				counters_enable(&s->ctr);
+				t_on = now_ns();
 			} else if (pfd[i].fd == fd_kill) {
 				close(fd_kill);
 				fd_kill = -1;
@@ -359,11 +362,12 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 		}
 	}
 out:
-	res->elapsed_ns = now_ns() - t0;
-	if (ret == 0 && fd_interval >= 0 && res->elapsed_ns > last) {
+	end = now_ns();
+	res->elapsed_ns = t_on ? end - t_on : 0;
+	if (ret == 0 && fd_interval >= 0 && end - t0 > last) {
 		/* the last, partial interval */
 		if (counters_read(&s->ctr, s->cur) == 0 &&
-		    session_print_interval(s, ++index, last, res->elapsed_ns, 1))
+		    session_print_interval(s, ++index, last, end - t0, 1))
 			ret = -1;
 	}
 	if (fd_interval >= 0)

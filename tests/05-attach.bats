@@ -169,6 +169,18 @@ start_threads() {
 	[ "$n" -lt 35 ]
 }
 
+@test "-D: the elapsed time leaves the delay out, as perf's does" {
+	need_perf_events
+	run "$PSTAT" -j -D 300 -e task-clock -- sleep 0.8
+	assert_success
+	ms=$(jq '.time.elapsed_ns / 1000000 | floor' <<<"$output")
+	[ "$ms" -ge 400 ] && [ "$ms" -lt 650 ] || fail "elapsed $ms ms"
+	# the command ended before the delay: nothing was counted, for 0 s
+	run "$PSTAT" -j -D 1000 -e task-clock true
+	assert_success
+	[ "$(jq '.time.elapsed_ns' <<<"$output")" = 0 ]
+}
+
 @test "1000 threads x 5 events under a soft limit of 1024: raised, nothing lost" {
 	need_perf_events
 	need_tracepoint
