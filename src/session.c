@@ -682,6 +682,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 	for (unsigned run = 0; run < total; run++) {
 		int record = run >= cfg->warmup, code;
 
+		s.timed_out = 0;        /* --timeout applies to each run */
 		if (run_once(&s, record, &res)) {
 			counters_close(&s.ctr);
 			ret = EXIT_PSTAT_FAILED;
@@ -711,8 +712,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 			if (code && !first_fail)
 				first_fail = code;
 		}
-		if (run + 1 == total || s.got_signal || s.timed_out ||
-		    s.broken_pipe) {
+		if (run + 1 == total || s.got_signal || s.broken_pipe) {
 			/* the counters stay open until the results are out */
 			break;
 		}

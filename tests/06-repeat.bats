@@ -134,6 +134,16 @@ stamps() {
 	[ "$lines" = 3 ]
 }
 
+@test "-r with --timeout: each run gets the timeout, as in perf" {
+	need_perf_events
+	run "$PSTAT" -j -r 3 --timeout 200 -e task-clock -- sleep 5
+	[ "$status" -eq 124 ]
+	[ "$(jq '.runs' <<<"$output")" = 3 ]
+	[ "$(jq -c '.exit.runs' <<<"$output")" = '[124,124,124]' ]
+	# every run ended near its 200 ms
+	jq -e '.time.samples | all(. > 150e6 and . < 1500e6)' <<<"$output"
+}
+
 @test "--timeout works with -I" {
 	need_perf_events
 	run "$PSTAT" -I 100 --timeout 350 -e task-clock -- sleep 5
