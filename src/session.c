@@ -558,6 +558,36 @@ static int fail_on_matches(const struct session *s, size_t n)
 	return 0;
 }
 
+/*
+ * With -r, the runs that failed, in one line after the results (the
+ * JSON document has them all in exit.runs): "2 of 5 runs failed: run 2
+ * exit 1, run 4 exit 139".
+ */
+static void warn_failed_runs(const struct session *s)
+{
+	char list[512] = "";
+	size_t len = 0;
+	unsigned failed = 0;
+
+	if (s->runs_done < 2)
+		return;
+	for (unsigned i = 0; i < s->runs_done; i++) {
+		if (!s->run_status[i])
+			continue;
+		failed++;
+		if (len < sizeof(list) - 32)
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%srun %u exit %d",
+						len ? ", " : "", i + 1,
+						s->run_status[i]);
+		else if (!strstr(list, ", ..."))
+			strcat(list, ", ...");
+	}
+	if (failed)
+		msg_warn("%u of %u runs failed: %s (their counts are in the statistics)",
+			 failed, s->runs_done, list);
+}
+
 static void hint_no_core_pmu(const struct session *s)
 {
 	for (size_t i = 0; i < s->evl->n; i++) {
@@ -750,6 +780,8 @@ int session_run(const struct pstat_session_cfg *cfg)
 	if (ret == EXIT_FAIL_ON)
 		msg_warn("a counter ended in a state given to --fail-on (exit %d)",
 			 EXIT_FAIL_ON);
+	if (ret != EXIT_PSTAT_FAILED)
+		warn_failed_runs(&s);
 	close_counters(&s);
 out:
 	free(sums);

@@ -39,6 +39,13 @@ load json_helper
 	[ "$(cat "$f")" = 5 ]
 	run jq -c '.exit' <<<"$stderr"
 	assert_output '{"status":3,"signal":null,"runs":[0,0,3,4,0]}'
+	# the table names them after the results
+	echo 0 >"$f"
+	run --separate-stderr "$PSTAT" -r 5 -e task-clock -- sh -c "$cmd" "$f"
+	assert_failure 3
+	[ "$(tail -n 1 <<<"$stderr")" = "pstat: warning: 2 of 5 runs failed: run 3 exit 3, run 4 exit 4 (their counts are in the statistics)" ] ||
+		fail "$stderr"
+	grep -q 'task-clock.*( +-' <<<"$stderr"
 }
 
 @test "--warmup runs are not counted" {
