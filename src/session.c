@@ -293,10 +293,16 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 			if (!(pfd[i].revents & (POLLIN | POLLHUP)))
 				continue;
 			if (pfd[i].fd == fd_interval) {
-				uint64_t now;
+				uint64_t now, expired;
 				int rr;
 
-				timer_expirations(fd_interval);
+				/*
+				 * Deadlines missed while pstat could not run
+				 * (stopped, starved) are one longer interval:
+				 * the index stays that of the deadline.
+				 */
+				expired = timer_expirations(fd_interval);
+				index += expired > 1 ? expired - 1 : 0;
 				now = now_ns() - t0;
 				rr = counters_read(&s->ctr, s->cur);
 				if (rr) {
@@ -703,14 +709,14 @@ int session_run(const struct pstat_session_cfg *cfg)
 	struct run_result res = { 0 };
 	struct pstat_summary *sums = NULL, esum;
 	unsigned total = cfg->warmup + (cfg->repeat ? cfg->repeat : 1);
-	int exit_status = 0, first_fail = 0;
+	int exit_status = 0, first_fail = 0, fail_signal = 0, code = 0;
 	size_t nrows = 0;
 	int ret;
 
 	session_setup(&s, cfg);
 	signals_install(&s.waitmask);
 	for (unsigned run = 0; run < total; run++) {
-		int record = run >= cfg->warmup, code;
+		int record = run >= cfg->warmup;
 
 		s.timed_out = 0;        /* --timeout applies to each run */
 		if (run_once(&s, record, &res)) {
@@ -739,8 +745,12 @@ int session_run(const struct pstat_session_cfg *cfg)
 			s.elapsed[s.runs_done] = (double)res.elapsed_ns;
 			s.run_status[s.runs_done] = code;
 			s.runs_done++;
-			if (code && !first_fail)
+			if (code && !first_fail) {
 				first_fail = code;
+				fail_signal = res.have_status &&
+						      WIFSIGNALED(res.status) ?
+						      WTERMSIG(res.status) : 0;
+			}
 		}
 		if (run + 1 == total || s.got_signal || s.broken_pipe) {
 			/* the counters stay open until the results are out */
@@ -760,8 +770,10 @@ int session_run(const struct pstat_session_cfg *cfg)
 				s.runs_done * sizeof(*s.samples));
 	}
 	if (!s.runs_done) {
+		/* ended by a signal during --warmup: nothing was counted */
+		msg_warn("the warm-up runs were interrupted: nothing was counted");
 		counters_close(&s.ctr);
-		ret = exit_status ? exit_status : 0;
+		ret = code;
 		goto out;
 	}
 	if (s.broken_pipe) {
@@ -772,7 +784,9 @@ int session_run(const struct pstat_session_cfg *cfg)
 	sums = xcalloc(nrows + 1, sizeof(*sums));
 	if (!exit_status && cfg->fail_on && fail_on_matches(&s, nrows))
 		exit_status = EXIT_FAIL_ON;
-	ret = session_print_summary(&s, nrows, &res, exit_status, sums, &esum) ?
+	ret = session_print_summary(&s, nrows, &res, exit_status,
+				    exit_status ? fail_signal : 0, sums,
+				    &esum) ?
 		      (s.broken_pipe ? EXIT_BROKEN_PIPE : EXIT_PSTAT_FAILED) :
 		      exit_status;
 	if (ret != EXIT_PSTAT_FAILED)

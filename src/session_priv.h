@@ -83,10 +83,13 @@ int session_print_interval(struct session *s, unsigned long index,
 /*
  * Print the summary of the runs done (with statistics when there were
  * several): sums receives one summary per row, esum the elapsed time's.
- * Returns 0 or -1 (reported).
+ * exit_status and exit_signal: what pstat exits with, and the signal
+ * that killed the run it comes from (0: none). Returns 0 or -1
+ * (reported).
  */
 int session_print_summary(struct session *s, size_t nrows,
 			  const struct run_result *last, int exit_status,
+			  int exit_signal,
 			  struct pstat_summary *sums,
 			  struct pstat_summary *esum);
 

@@ -228,7 +228,7 @@ int session_print_interval(struct session *s, unsigned long index,
 /* Print the summary of all runs; returns 0 or -1 (reported). */
 int session_print_summary(struct session *s, size_t nrows,
 			 const struct run_result *last, int exit_status,
-			 struct pstat_summary *sums,
+			 int exit_signal, struct pstat_summary *sums,
 			 struct pstat_summary *esum)
 {
 	struct pstat_report rep;
@@ -244,8 +244,7 @@ int session_print_summary(struct session *s, size_t nrows,
 	rep.sys_ns = (uint64_t)last->ru.ru_stime.tv_sec * 1000000000ull +
 		     (uint64_t)last->ru.ru_stime.tv_usec * 1000ull;
 	rep.exit_status = exit_status;
-	rep.exit_signal = last->have_status && WIFSIGNALED(last->status) ?
-				  WTERMSIG(last->status) : 0;
+	rep.exit_signal = exit_signal;
 	rep.run_status = s->run_status;
 	if (runs > 1) {
 		for (size_t i = 0; i < nrows; i++) {
