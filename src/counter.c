@@ -91,6 +91,19 @@ int counter_decode_read(const void *buf, size_t nbytes, uint64_t fmt,
 	return (int)nr;
 }
 
+const char *counter_paranoid_meaning(int p)
+{
+	if (p <= -1)
+		return "no restrictions: any user may count anything, CPU-wide included";
+	if (p == 0)
+		return "CPU-wide and kernel counting allowed for all users";
+	if (p == 1)
+		return "user and kernel counting allowed for own processes; CPU-wide counting needs CAP_PERFMON";
+	if (p == 2)
+		return "user-space counting allowed for own processes";
+	return "perf_event_open is forbidden to unprivileged users (a distribution patch)";
+}
+
 void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
 		    int paranoid, char *buf, size_t len)
 {
@@ -100,16 +113,16 @@ void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
 	case EPERM:
 		if (cpu >= 0)
 			snprintf(buf, len,
-				 "perf_event_paranoid is %d: counting a whole CPU needs it <= 0, or CAP_PERFMON/CAP_SYS_ADMIN (sysctl kernel.perf_event_paranoid=0)",
-				 paranoid);
+				 "perf_event_paranoid is %d (%s): counting a whole CPU needs it <= 0, or CAP_PERFMON/CAP_SYS_ADMIN (sysctl kernel.perf_event_paranoid=0)",
+				 paranoid, counter_paranoid_meaning(paranoid));
 		else if (!attr->exclude_kernel)
 			snprintf(buf, len,
-				 "perf_event_paranoid is %d: counting the kernel needs it <= 1 (sysctl kernel.perf_event_paranoid=1) or use the :u modifier",
-				 paranoid);
+				 "perf_event_paranoid is %d (%s): counting the kernel needs it <= 1, or CAP_PERFMON/CAP_SYS_ADMIN (sysctl kernel.perf_event_paranoid=1), or the :u modifier",
+				 paranoid, counter_paranoid_meaning(paranoid));
 		else
 			snprintf(buf, len,
-				 "perf_event_paranoid is %d and the process may belong to another user (ptrace access is required); try as root or with CAP_PERFMON",
-				 paranoid);
+				 "perf_event_paranoid is %d (%s) and the process may belong to another user (ptrace access is required); try as root or with CAP_PERFMON",
+				 paranoid, counter_paranoid_meaning(paranoid));
 		break;
 	case EMFILE:
 	case ENFILE:

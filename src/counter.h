@@ -132,6 +132,9 @@ void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
 /* /proc/sys/kernel/perf_event_paranoid, or 2 when unreadable. */
 int counter_paranoid(void);
 
+/* What perf_event_paranoid level p allows, in a few words. */
+const char *counter_paranoid_meaning(int p);
+
 /*
  * The same, strictly: 0 with *level set, -errno when the file cannot be
  * read, -EINVAL when it holds no integer.

@@ -109,19 +109,6 @@ static char *proc_status_field(const char *key)
 	return val;
 }
 
-static const char *paranoid_meaning(int p)
-{
-	if (p <= -1)
-		return "no restrictions: any user may count anything, CPU-wide included";
-	if (p == 0)
-		return "CPU-wide and kernel counting allowed for all users";
-	if (p == 1)
-		return "user and kernel counting allowed for own processes; CPU-wide counting needs CAP_PERFMON";
-	if (p == 2)
-		return "user-space counting allowed for own processes";
-	return "perf_event_open is forbidden to unprivileged users (a distribution patch)";
-}
-
 static void check_paranoid(struct doctor *d)
 {
 	static const char path[] = "/proc/sys/kernel/perf_event_paranoid";
@@ -153,12 +140,12 @@ static void check_paranoid(struct doctor *d)
 	if (d->paranoid >= 3 && !privileged) {
 		c = add(d, "perf_event_paranoid", FAIL,
 			"perf_event_paranoid = %d: %s", d->paranoid,
-			paranoid_meaning(d->paranoid));
+			counter_paranoid_meaning(d->paranoid));
 		fix(c, "sysctl kernel.perf_event_paranoid=2");
 		return;
 	}
 	c = add(d, "perf_event_paranoid", OK, "perf_event_paranoid = %d: %s%s",
-		d->paranoid, paranoid_meaning(d->paranoid),
+		d->paranoid, counter_paranoid_meaning(d->paranoid),
 		privileged && d->paranoid > 0 ?
 			" (does not apply: this process has CAP_PERFMON or CAP_SYS_ADMIN)" : "");
 }

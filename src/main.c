@@ -359,7 +359,7 @@ static int build_targets(const struct pstat_opts *o, struct targets *t)
 			size_t n;
 			int r = target_list_threads(t->pids[i], &th, &n);
 
-			if (!r && !target_alive(t->pids[i])) {
+			if (!r && !target_process_alive(t->pids[i])) {
 				free(th); /* a zombie: it has exited */
 				r = -ESRCH;
 			}
@@ -455,9 +455,9 @@ static void targets_free(struct targets *t)
  */
 static int ensure_fd_limit(size_t need)
 {
-	struct rlimit rl;
+	struct rlimit rl, before;
 
-	need += 32; /* stdio, pipes, timers */
+	need += 32 + 64; /* stdio, pipes, timers; pidfds of -p (session.c) */
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
@@ -468,14 +468,15 @@ static int ensure_fd_limit(size_t need)
 		msg_hint("raise the hard limit (ulimit -Hn) or count fewer events or threads");
 		return -1;
 	}
-	rl.rlim_cur = need > rl.rlim_cur ? need : rl.rlim_cur;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
-		rl.rlim_cur = rl.rlim_max;
+	before = rl;
+	/* the hard limit, as perf does; an unlimited one only as needed */
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY ? rl.rlim_max : need;
 	if (setrlimit(RLIMIT_NOFILE, &rl)) {
 		msg_error("cannot raise the open file limit to %zu: %s", need,
 			  strerror(errno));
 		return -1;
 	}
+	target_nofile_raised(&before);
 	msg_debug(1, "raised the open file limit to %llu",
 		  (unsigned long long)rl.rlim_cur);
 	return 0;
@@ -614,8 +615,10 @@ int main(int argc, char **argv)
 		status = output_close(&out, !r) || r ? EXIT_PSTAT_FAILED : 0;
 		goto out;
 	}
+	/* a command, or -a: one column of counters per CPU (or the task) */
 	if (ensure_fd_limit(counters_fd_need(&evl, t.ncpus ? t.ncpus : 1,
-					     t.kind == TARGET_COMMAND ? 1
+					     t.kind == TARGET_COMMAND ||
+							     !t.ntids ? 1
 								      : t.ntids))) {
 		output_close(&out, 0);
 		goto out;

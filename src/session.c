@@ -266,7 +266,9 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 							     : cfg->npids;
 
 			for (size_t i = 0; i < cnt && !any; i++)
-				any = target_alive(list[i]);
+				any = cfg->kind == TARGET_TID ?
+					      target_alive(list[i]) :
+					      target_process_alive(list[i]);
 			if (!any)
 				break;
 		}

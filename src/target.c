@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -26,6 +27,15 @@
  * SIGPIPE ignored by the caller, pass on to the command untouched.
  */
 static int sigpipe_was_ignored = -1;    /* -1: pstat left it alone */
+/* the soft RLIMIT_NOFILE pstat started with, when it raised its own */
+static struct rlimit nofile_before;
+static int nofile_raised;
+
+void target_nofile_raised(const struct rlimit *before)
+{
+	nofile_before = *before;
+	nofile_raised = 1;
+}
 
 void target_ignore_sigpipe(void)
 {
@@ -99,6 +109,8 @@ int target_fork(char *const argv[], struct pstat_child *ch)
 			_exit(125); /* pstat went away before starting us */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (nofile_raised)
+			setrlimit(RLIMIT_NOFILE, &nofile_before);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(er[1], &e, sizeof(e)) < 0) {
@@ -253,6 +265,21 @@ int target_alive(pid_t tid)
 	p = strrchr(st, ')');
 	alive = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 	free(st);
+	return alive;
+}
+
+int target_process_alive(pid_t pid)
+{
+	pid_t *th;
+	size_t n;
+	int alive = 0;
+
+	/* its main thread may have exited (pthread_exit) while others run */
+	if (target_list_threads(pid, &th, &n))
+		return 0;
+	for (size_t i = 0; i < n && !alive; i++)
+		alive = target_alive(th[i]);
+	free(th);
 	return alive;
 }
 

@@ -37,6 +37,12 @@ int target_fork(char *const argv[], struct pstat_child *ch);
 void target_ignore_sigpipe(void);
 
 /*
+ * pstat raised its RLIMIT_NOFILE from *before: the command gets *before
+ * back, as if pstat had not been there.
+ */
+void target_nofile_raised(const struct rlimit *before);
+
+/*
  * Let the child exec. Returns 0 once the exec succeeded, or the positive
  * errno of a failed exec (the child has then exited 127 for ENOENT, 126
  * otherwise, and has been reaped into *status).
@@ -76,6 +82,9 @@ char *target_thread_name(pid_t tid);
 
 /* Whether a process or thread still exists (not a zombie). */
 int target_alive(pid_t tid);
+
+/* Whether any thread of process pid is alive (not a zombie). */
+int target_process_alive(pid_t pid);
 
 /* The real uid owning a thread (from /proc). Returns 0 or -errno. */
 int target_owner(pid_t tid, uid_t *uid);
