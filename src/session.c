@@ -712,6 +712,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 	struct pstat_summary *sums = NULL, esum;
 	unsigned total = cfg->warmup + (cfg->repeat ? cfg->repeat : 1);
 	int exit_status = 0, first_fail = 0, fail_signal = 0, code = 0;
+	int fail_on;
 	size_t nrows = 0;
 	int ret;
 
@@ -784,7 +785,8 @@ int session_run(const struct pstat_session_cfg *cfg)
 		goto out;
 	}
 	sums = xcalloc(nrows + 1, sizeof(*sums));
-	if (!exit_status && cfg->fail_on && fail_on_matches(&s, nrows))
+	fail_on = !exit_status && cfg->fail_on && fail_on_matches(&s, nrows);
+	if (fail_on)
 		exit_status = EXIT_FAIL_ON;
 	ret = session_print_summary(&s, nrows, &res, exit_status,
 				    exit_status ? fail_signal : 0, sums,
@@ -793,7 +795,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 		      exit_status;
 	if (ret != EXIT_PSTAT_FAILED)
 		hint_no_core_pmu(&s);
-	if (ret == EXIT_FAIL_ON)
+	if (fail_on && ret == EXIT_FAIL_ON)
 		msg_warn("a counter ended in a state given to --fail-on (exit %d)",
 			 EXIT_FAIL_ON);
 	if (ret != EXIT_PSTAT_FAILED)

@@ -219,3 +219,10 @@ load test_helper
 	[ -L "$BATS_TEST_TMPDIR/link" ]
 	grep -q task-clock "$BATS_TEST_TMPDIR/target"
 }
+
+@test "a command's own exit 5 is passed on without a --fail-on warning" {
+	need_perf_events
+	run --separate-stderr "$PSTAT" -e task-clock -- sh -c 'exit 5'
+	assert_failure 5
+	! grep -q -- '--fail-on' <<<"$stderr" || fail "$stderr"
+}
