@@ -350,6 +350,10 @@ static int build_targets(const struct pstat_opts *o, struct targets *t)
 		msg_error("-r needs a command");
 		return -1;
 	}
+	if (o->warmup && !o->argv) {
+		msg_error("--warmup needs a command");
+		return -1;
+	}
 	if (o->pids) {
 		if (parse_pid_list("-p", o->pids, &t->pids, &t->npids))
 			return -1;

@@ -391,6 +391,43 @@ out:
 	return ret;
 }
 
+/*
+ * Tracepoint (and kprobe/uprobe) counters cost the kernel tens of
+ * milliseconds each to close; so do thousands of any kind. Their
+ * teardown is handed to a detached process unless --wait-close asks to
+ * wait for it.
+ */
+static int event_slow_to_close(const struct pstat_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_TRACEPOINT ||
+	       !strcmp(ev->pmu, "kprobe") || !strcmp(ev->pmu, "uprobe");
+}
+
+static int slow_to_close(const struct session *s)
+{
+	size_t open = 0;
+
+	if (s->cfg->wait_close)
+		return 0;
+	for (size_t i = 0; i < s->evl->n; i++) {
+		if (s->ctr.state[i] != COUNTER_OPEN)
+			continue;
+		if (event_slow_to_close(&s->evl->ev[i]))
+			return 1;
+		open += s->ncpus * s->ntids;
+	}
+	return open > 1000;
+}
+
+/* Whether an event of the list is one of those slow to close. */
+static int any_slow_to_close(const struct pstat_evlist *evl)
+{
+	for (size_t i = 0; i < evl->n; i++)
+		if (event_slow_to_close(&evl->ev[i]))
+			return 1;
+	return 0;
+}
+
 /* One run: open, start, wait, read. Returns 0 or -1 (reported). */
 static int run_once(struct session *s, int record, struct run_result *res)
 {
@@ -415,11 +452,13 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	 * counts on its child instead: pstat's own exit would then pay the
 	 * teardown of counters in its context, which the detached closer
 	 * spares a child's (see close_counters). Events counted on CPUs of
-	 * their own (uncore) would count between runs too: not then.
+	 * their own (uncore) would count between runs too: not then. And
+	 * only when an event is slow to close: other counters are opened
+	 * afresh for every run, which costs microseconds.
 	 */
 	s->self = cfg->argv && !s->system_wide && cfg->inherit &&
 		  !cfg->delay_ms && cfg->repeat + cfg->warmup > 1 &&
-		  s->ncpus == 1;
+		  s->ncpus == 1 && any_slow_to_close(s->evl);
 	if (s->self && !s->ctr.fds) {
 		oo.inherit = 1;
 		oo.enable_on_exec = 1;
@@ -506,31 +545,6 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		res->have_status = r == 0;
 	}
 	return 0;
-}
-
-/*
- * Tracepoint (and kprobe/uprobe) counters cost the kernel tens of
- * milliseconds each to close; so do thousands of any kind. Their
- * teardown is handed to a detached process unless --wait-close asks to
- * wait for it.
- */
-static int slow_to_close(const struct session *s)
-{
-	size_t open = 0;
-
-	if (s->cfg->wait_close)
-		return 0;
-	for (size_t i = 0; i < s->evl->n; i++) {
-		const struct pstat_event *ev = &s->evl->ev[i];
-
-		if (s->ctr.state[i] != COUNTER_OPEN)
-			continue;
-		if (ev->attr.type == PERF_TYPE_TRACEPOINT ||
-		    !strcmp(ev->pmu, "kprobe") || !strcmp(ev->pmu, "uprobe"))
-			return 1;
-		open += s->ncpus * s->ntids;
-	}
-	return open > 1000;
 }
 
 /* Close the counters, without waiting for a slow teardown. */

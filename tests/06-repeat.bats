@@ -68,6 +68,9 @@ load json_helper
 @test "-r needs a command; bad numbers are refused" {
 	run "$PSTAT" -r 3 -p 1
 	assert_failure 125
+	run "$PSTAT" --warmup 2 -p 1 --timeout 100
+	assert_failure 125
+	assert_output "pstat: --warmup needs a command"
 	for bad in 0 -1 x 1.5 ''; do
 		run "$PSTAT" -r "$bad" true
 		assert_failure 125
@@ -80,23 +83,72 @@ stamps() {
 	awk '/^ *[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9] +[0-9<]/ && !seen[$1]++ { print $1 }'
 }
 
-@test "-I: 100 intervals of 10 ms stay on their absolute deadlines" {
-	need_perf_events
-	run "$PSTAT" -I 10 --interval-count 100 -e task-clock -- sleep 5
-	assert_success
-	stamps <<<"$output" >"$BATS_TEST_TMPDIR/ts"
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/ts")" = 100 ]
-	# Deadlines are absolute, so nothing accumulates: the typical line
-	# is within 1 ms of k x 10 ms, and so is the typical line of the
-	# last 20 (drifting like perf, 0.3 ms a line, they would be 24 to
-	# 30 ms late). Single late wakeups on a loaded machine are not drift.
+# One -I 10 run of 100 intervals for the deadline test: its timestamps
+# into ts, their distances from k x 10 ms into err, the output in $out.
+deadline_run() {
+	out=$("${rt[@]}" "$PSTAT" -I 10 --interval-count 100 \
+		-e task-clock,syscalls:sys_enter_write -- \
+		sh -c '"$1" 90 1 0 10; exec sleep 5' _ "$w" 2>&1) || return 1
+	stamps <<<"$out" >"$BATS_TEST_TMPDIR/ts"
 	awk '{ d = $1 - NR * 0.010; print (d < 0 ? -d : d) }' \
 		"$BATS_TEST_TMPDIR/ts" >"$BATS_TEST_TMPDIR/err"
-	median=$(sort -g "$BATS_TEST_TMPDIR/err" | sed -n 50p)
-	late=$(tail -20 "$BATS_TEST_TMPDIR/err" | sort -g | sed -n 10p)
-	worst=$(sort -g "$BATS_TEST_TMPDIR/err" | tail -1)
-	echo "median $median median of the last 20 $late worst $worst" >&3
-	awk -v m="$median" -v l="$late" 'BEGIN { exit !(m < 0.001 && l < 0.001) }'
+}
+
+@test "-I: 100 intervals of 10 ms stay on their absolute deadlines" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	# pstat runs SCHED_FIFO where it may (root): the test is of pstat's
+	# deadlines, not of how late a loaded scheduler wakes a normal task.
+	# 90 writes 10 ms apart, all done before the 100th interval.
+	rt=()
+	chrt -f 10 true 2>/dev/null && rt=(chrt -f 10)
+	# A virtual CPU the host deschedules (steal time) can still wake
+	# even a real-time task late, at random: up to three tries, each of
+	# which must count exactly; drift (0.3 ms a line, like perf's) would
+	# fail them all.
+	for try in 1 2 3; do
+		deadline_run
+		[ "$(wc -l <"$BATS_TEST_TMPDIR/ts")" = 100 ] || fail "$out"
+		# the interval deltas of the tracepoint sum to the summary: 90
+		sum=$(awk '/^ *[0-9]+\.[0-9]+ +[0-9]+ +syscalls:sys_enter_write/ { s += $2 } END { print s }' <<<"$out")
+		total=$(awk '/Performance counter stats/ { on = 1 } on' <<<"$out" |
+			value_of syscalls:sys_enter_write)
+		[ "$total" = 90 ] || fail "summary $total"
+		[ "$sum" = 90 ] || fail "intervals sum to $sum"
+		worst=$(sort -g "$BATS_TEST_TMPDIR/err" | tail -1)
+		median=$(sort -g "$BATS_TEST_TMPDIR/err" | sed -n 50p)
+		echo "try $try, ${rt[*]:-not real-time}: median $median worst $worst" >&3
+		if [ ${#rt[@]} -gt 0 ]; then
+			# every line within 1 ms of its deadline
+			awk -v w="$worst" 'BEGIN { exit !(w < 0.001) }' && return 0
+		else
+			# single late wakeups of a normal task are the
+			# scheduler's; the typical line is on time
+			awk -v m="$median" 'BEGIN { exit !(m < 0.001) }' && return 0
+		fi
+	done
+	fail "three tries, the last: median $median s, worst $worst s off"
+}
+
+@test "-I: a stall of several periods keeps later lines on their deadlines" {
+	need_perf_events
+	"$PSTAT" -I 10 --interval-count 30 -e task-clock -o "$BATS_TEST_TMPDIR/out" \
+		-- sleep 5 &
+	pid=$!
+	sleep 0.1
+	kill -STOP "$pid"
+	sleep 0.06
+	kill -CONT "$pid"
+	wait "$pid"
+	stamps <"$BATS_TEST_TMPDIR/out" >"$BATS_TEST_TMPDIR/ts"
+	# the stalled periods merge into one line; the last is still the
+	# 30th deadline, 300 ms, not a period later per missed deadline
+	last=$(tail -1 "$BATS_TEST_TMPDIR/ts")
+	n=$(wc -l <"$BATS_TEST_TMPDIR/ts")
+	[ "$n" -lt 30 ] || fail "$n lines: no stall seen"
+	awk -v l="$last" 'BEGIN { exit !(l > 0.299 && l < 0.320) }' ||
+		fail "last line at $last s"
 }
 
 @test "-I: interval deltas of a tracepoint sum to the summary count" {
@@ -139,6 +191,23 @@ stamps() {
 	# the 3 interval lines lead with their timestamp, then perf's 7 fields
 	lines=$(grep -cE '^ *[0-9]+\.[0-9]{9},([0-9.]+|<not counted>),msec,task-clock,' <<<"$output")
 	[ "$lines" = 3 ]
+}
+
+@test "--warmup: a timeout still counts the runs, a signal says nothing was" {
+	need_perf_events
+	run --separate-stderr "$PSTAT" -j --warmup 1 -r 2 --timeout 100 -e task-clock -- sleep 1
+	[ "$status" -eq 124 ]
+	[ "$(jq -c '.runs, .exit.runs' <<<"$stderr" | tr '\n' ' ')" = '2 [124,124] ' ]
+	# SIGINT during the warm-up: no run was counted, status 130
+	"$PSTAT" --warmup 1 -r 3 -e task-clock -o "$BATS_TEST_TMPDIR/out" -- sleep 2 \
+		2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	sleep 0.3
+	kill -INT "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" = 130 ] || fail "exit $st"
+	grep -q 'warm-up runs were interrupted: nothing was counted' "$BATS_TEST_TMPDIR/err"
 }
 
 @test "-r with --timeout: each run gets the timeout, as in perf" {
