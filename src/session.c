@@ -581,6 +581,20 @@ static int fail_on_matches(const struct session *s, size_t n)
 }
 
 /*
+ * A command killed by a signal, said as perf says it ("sleep:
+ * Interrupt"), before the results; not when the results are JSON or
+ * CSV on the same stderr (msg_quiet), whose readers expect them alone.
+ */
+static void say_killed(const struct session *s, const struct run_result *res)
+{
+	if (msg_quiet || !res->have_status || !WIFSIGNALED(res->status))
+		return;
+	fprintf(stderr, "%s: %s\n", s->cfg->argv[0],
+		strsignal(WTERMSIG(res->status)));
+	fflush(stderr);
+}
+
+/*
  * With -r, the runs that failed, in one line after the results (the
  * JSON document has them all in exit.runs): "2 of 5 runs failed: run 2
  * exit 1, run 4 exit 139".
@@ -754,6 +768,8 @@ int session_run(const struct pstat_session_cfg *cfg)
 				       WTERMSIG(res.status) == SIGTERM ? 0 :
 		       res.have_status ? target_exit_code(res.status) :
 		       s.got_signal ? 128 + s.got_signal : 0;
+		if (!s.timed_out && !s.stopped)
+			say_killed(&s, &res);
 		if (record) {
 			nrows = session_build_rows(&s, s.cur, res.elapsed_ns);
 			for (size_t i = 0; i < nrows; i++)

@@ -20,6 +20,18 @@ load test_helper
 	     <(awk '{print index($0, "#")}' "$BATS_TEST_TMPDIR/perf")
 }
 
+@test "a command killed by a signal is said so before the table, as perf does" {
+	need_perf_events
+	run --separate-stderr "$PSTAT" -e task-clock -- sh -c 'kill -SEGV $$'
+	assert_failure 139
+	[ "$(head -1 <<<"$stderr")" = "sh: Segmentation fault" ] || fail "$stderr"
+	grep -q "Performance counter stats for 'sh -c kill -SEGV \$\$'" <<<"$stderr"
+	# not into JSON or CSV on stderr, whose readers expect them alone
+	run --separate-stderr "$PSTAT" -x, -e task-clock -- sh -c 'kill -SEGV $$'
+	assert_failure 139
+	! grep -q Segmentation <<<"$stderr" || fail "$stderr"
+}
+
 @test "not supported events show as such and the run goes on" {
 	need_perf_events
 	if [ -e /sys/bus/event_source/devices/cpu ]; then
