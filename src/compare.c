@@ -4,10 +4,13 @@
  * the documents are read by print_json.c and the results printed by
  * print_compare.c and print_json.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <locale.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +48,25 @@ void compare_run_free(struct pstat_compare_run *run)
 	}
 	free(run->counters);
 	free(run->label);
+	free(run->exit_signal);
 	memset(run, 0, sizeof(*run));
+}
+
+int compare_run_failed(const struct pstat_compare_run *run, char *buf,
+		       size_t len)
+{
+	if (run->exit_signal)
+		snprintf(buf, len, "exit status %d, %s", run->exit_status,
+			 run->exit_signal);
+	else if (run->exit_status)
+		snprintf(buf, len, "exit status %d", run->exit_status);
+	else if (run->exit_failed_run)
+		snprintf(buf, len, "run %zu of %d exited with %d",
+			 run->exit_failed_run, run->runs,
+			 run->exit_failed_status);
+	else
+		return 0;
+	return 1;
 }
 
 /*
@@ -89,12 +110,21 @@ static int parse_decimal(const char *s, double *out)
 
 int compare_parse_alpha(const char *s, double *alpha)
 {
+	static locale_t c_locale;
+	char *end;
 	double v;
-	int r = parse_decimal(s, &v);
 
-	if (r)
-		return r;
-	if (!(v > 0 && v < 1))
+	/* the C locale's '.', whatever LC_NUMERIC says */
+	if (!c_locale)
+		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = c_locale ? strtod_l(s, &end, c_locale) : strtod(s, &end);
+	if (end == s || *end)
+		return -EINVAL;
+	/* NaN fails this too; an underflow to 0 is out of range */
+	if (!(v > 0 && v < 1) || errno == ERANGE)
 		return -ERANGE;
 	*alpha = v;
 	return 0;
@@ -137,6 +167,15 @@ static void rule_free(struct pstat_compare_rule *r)
 	free(r->text);
 }
 
+/* Narrow [*s, *e) to leave out the blanks at either end. */
+static void trim(const char **s, const char **e)
+{
+	while (*s < *e && isspace((unsigned char)**s))
+		(*s)++;
+	while (*e > *s && isspace((unsigned char)(*e)[-1]))
+		(*e)--;
+}
+
 int compare_rules_parse(struct pstat_compare_rules *rules, const char *spec,
 			struct pstat_error *err)
 {
@@ -145,10 +184,11 @@ int compare_rules_parse(struct pstat_compare_rules *rules, const char *spec,
 
 	for (;;) {
 		/* a comma between a PMU's slashes is part of the event */
-		const char *end = p, *eq = NULL;
-		int in_pmu = 0;
+		const char *end = p, *eq = NULL, *rs = p, *re, *ns, *ne, *ls;
+		int in_pmu = 0, ret;
 		struct pstat_compare_rule r = { 0 };
 		long off = (long)(p - spec);
+		char *lim;
 
 		for (; *end && (*end != ',' || in_pmu); end++) {
 			if (*end == '/')
@@ -156,17 +196,33 @@ int compare_rules_parse(struct pstat_compare_rules *rules, const char *spec,
 			else if (*end == '=' && !in_pmu)
 				eq = end;
 		}
-		r.text = xstrndup(p, (size_t)(end - p));
-		if (!eq || eq == p) {
+		/* "a=1%, b=2%": the blanks after a comma are not a name's */
+		re = end;
+		trim(&rs, &re);
+		r.text = xstrndup(rs, (size_t)(re - rs));
+		ns = rs;
+		ne = eq ? eq : re;
+		trim(&ns, &ne);
+		if (!eq || ns == ne) {
 			error_set(err, off, "%s in '%s': write NAME=N%% or NAME=+N",
-				  end == p ? "empty rule" :
+				  rs == re ? "empty rule" :
 				  eq ? "missing event name" :
 				       "missing limit",
 				  r.text);
 			goto fail;
 		}
-		r.pattern = xstrndup(p, (size_t)(eq - p));
-		if (parse_limit(r.text + (eq - p) + 1, &r, err, off, r.text))
+		r.pattern = xstrndup(ns, (size_t)(ne - ns));
+		ls = eq + 1;
+		trim(&ls, &re);
+		lim = xstrndup(ls, (size_t)(re - ls));
+		ret = parse_limit(lim, &r, err, off, r.text);
+		if (!ret) {
+			/* shown as "name=limit", whatever the blanks were */
+			free(r.text);
+			r.text = xasprintf("%s=%s", r.pattern, lim);
+		}
+		free(lim);
+		if (ret)
 			goto fail;
 		xgrow((void **)&rules->rule, &rules->alloc, rules->n + 1,
 		      sizeof(*rules->rule));
@@ -214,28 +270,37 @@ const char *compare_verdict_name(enum pstat_compare_verdict v, int json)
 
 /*
  * The metrics of metrics.c with a direction that says something about
- * the code measured. CPUs utilized, GHz and the /sec rates restate the
- * counters and the time they ran, which are compared themselves, and
- * with no samples of their own they would only add noise to a gate.
+ * the code measured, each scale x its counter / another counter of the
+ * run. CPUs utilized, GHz and the /sec rates restate the counters and
+ * the time they ran, which are compared themselves. The directions
+ * repeat metrics.c's: a pstat/1 document does not record them, and this
+ * table must follow metrics.c when a metric is added there.
  */
-static const struct {
+static const struct compared_metric {
 	const char *name;
 	int higher_is_better;
+	double scale;
 } compared_metrics[] = {
-	{ "insn per cycle", 1 },
-	{ "of all branches", 0 },
-	{ "of all cache refs", 0 },
+	{ "insn per cycle", 1, 1.0 },
+	{ "of all branches", 0, 100.0 },
+	{ "of all cache refs", 0, 100.0 },
 };
+
+static const struct compared_metric *compared_metric(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(compared_metrics); i++)
+		if (!strcmp(compared_metrics[i].name, name))
+			return &compared_metrics[i];
+	return NULL;
+}
 
 int compare_metric_direction(const char *name, int *higher_is_better)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(compared_metrics); i++) {
-		if (!strcmp(compared_metrics[i].name, name)) {
-			*higher_is_better = compared_metrics[i].higher_is_better;
-			return 1;
-		}
-	}
-	return 0;
+	const struct compared_metric *m = compared_metric(name);
+
+	if (m)
+		*higher_is_better = m->higher_is_better;
+	return m != NULL;
 }
 
 static int is_pattern(const char *s)
@@ -363,14 +428,17 @@ side_set(struct pstat_compare_side *s, const struct pstat_compare_counter *c,
 
 /*
  * The delta, the test and the verdict of two valid sides; Welch's test
- * when both have a summary of their samples (side_set's).
+ * when both have a summary of their samples (side_set's). Without one,
+ * significant says whether a change beyond the limit counts: 1 for a
+ * counter (the limit alone decides), what the counter under a metric
+ * showed for a metric that could not be tested itself.
  */
 static void judge(struct pstat_compare_item *it,
 		  const struct pstat_summary *sb,
-		  const struct pstat_summary *sn, double alpha)
+		  const struct pstat_summary *sn, double alpha, int significant)
 {
 	double base = it->base.value, d;
-	int exceeds, worse, significant = 1;
+	int exceeds, worse;
 
 	it->delta = d = it->new.value - base;
 	it->delta_pct = base != 0 ? 100.0 * d / fabs(base) : d == 0 ? 0 : NAN;
@@ -426,46 +494,143 @@ static void item_limit(struct pstat_compare_item *it,
 	}
 }
 
-/* The metric item of a matched, valid counter pair, if it has one. */
-static void add_metric(struct pstat_compare *c,
-		       const struct pstat_compare_item *counter,
-		       const struct pstat_compare_counter *b,
-		       const struct pstat_compare_counter *n,
-		       const struct pstat_compare_rules *rules)
+/*
+ * The per-run values of the metric of c (a new array of c->nsamples), or
+ * NULL when they cannot be had. The metric is m->scale x c / d, d the
+ * counter of the run with c's CPU and thread whose value the metric
+ * implies; d must be counted and have as many samples as c, all finite
+ * and non-zero. The values are read back from 17 significant digits, so
+ * d's is found within a relative 1e-9.
+ */
+static double *metric_samples(const struct pstat_compare_run *run,
+			      const struct pstat_compare_counter *c,
+			      const struct compared_metric *m)
 {
-	const struct pstat_compare_counter *one = b->has_metric ? b : n;
-	struct pstat_compare_item *it;
-	int higher;
+	double want;
 
-	if (!b->has_metric && !n->has_metric)
-		return;
-	if (!compare_metric_direction(one->metric_name, &higher))
-		return;
-	if (b->has_metric && n->has_metric &&
-	    (strcmp(b->metric_name, n->metric_name) ||
-	     !isfinite(b->metric_value) || !isfinite(n->metric_value)))
-		return;
-	it = item_new(c, xasprintf("%s: %s", counter->name, one->metric_name),
-		      counter->event, one->metric_unit);
-	it->metric = one->metric_name;
-	it->higher_is_better = higher;
-	item_limit(it, rules);
-	if (!b->has_metric || !n->has_metric) {
-		struct pstat_compare_side *s = b->has_metric ? &it->base :
-							       &it->new;
+	if (c->nsamples < 2 || !all_finite(c->samples, c->nsamples) ||
+	    !isfinite(c->value) || !isfinite(c->metric_value) ||
+	    c->metric_value == 0)
+		return NULL;
+	want = m->scale * c->value / c->metric_value;
+	for (size_t i = 0; i < run->ncounters; i++) {
+		const struct pstat_compare_counter *d = &run->counters[i];
+		double *x;
+		size_t k;
 
-		s->present = 1;
-		s->status = PSTAT_COUNTED;
-		s->value = one->metric_value;
-		it->verdict = VERDICT_MISSING;
-		it->reason = b->has_metric ? "only in base" : "only in new";
-		return;
+		if (d == c || d->status != PSTAT_COUNTED ||
+		    d->cpu != c->cpu || !same_str(d->thread, c->thread) ||
+		    d->nsamples != c->nsamples ||
+		    !(fabs(d->value - want) <= 1e-9 * fabs(want)))
+			continue;
+		x = xcalloc(c->nsamples, sizeof(*x));
+		for (k = 0; k < c->nsamples; k++) {
+			x[k] = m->scale * c->samples[k] / d->samples[k];
+			if (!isfinite(x[k]) || d->samples[k] == 0)
+				break;
+		}
+		if (k == c->nsamples)
+			return x;
+		free(x);
 	}
+	return NULL;
+}
+
+/* An entry for the metric of cc, on one side only. */
+static void metric_missing(struct pstat_compare *c,
+			   const struct pstat_compare_item *counter,
+			   const struct pstat_compare_counter *cc,
+			   const struct compared_metric *m,
+			   const struct pstat_compare_rules *rules, int is_new)
+{
+	struct pstat_compare_item *it;
+	struct pstat_compare_side *s;
+
+	it = item_new(c, xasprintf("%s: %s", counter->name, cc->metric_name),
+		      counter->event, cc->metric_unit);
+	it->metric = cc->metric_name;
+	it->higher_is_better = m->higher_is_better;
+	item_limit(it, rules);
+	s = is_new ? &it->new : &it->base;
+	s->present = 1;
+	s->status = PSTAT_COUNTED;
+	s->value = cc->metric_value;
+	it->verdict = VERDICT_MISSING;
+	it->reason = is_new ? "only in new" : "only in base";
+}
+
+/*
+ * The metric entry of a compared counter pair b (of run base) and n (of
+ * new), counter their entry, when either carries a metric with a
+ * direction. Returns how many entries could not be compared (missing or
+ * invalid): a metric on one side only is missing as a counter would be.
+ */
+static size_t add_metric(struct pstat_compare *c,
+			 const struct pstat_compare_item *counter,
+			 const struct pstat_compare_run *base,
+			 const struct pstat_compare_run *new,
+			 const struct pstat_compare_counter *b,
+			 const struct pstat_compare_counter *n,
+			 const struct pstat_compare_rules *rules, double alpha)
+{
+	const struct compared_metric *bm, *nm;
+	struct pstat_compare_item *it;
+	struct pstat_summary bsum, nsum;
+	double *bx, *nx;
+	int significant = 1;
+
+	bm = b->has_metric ? compared_metric(b->metric_name) : NULL;
+	nm = n->has_metric ? compared_metric(n->metric_name) : NULL;
+	if (!bm && !nm)
+		return 0;
+	if (bm != nm) {
+		/* on one side, or (never seen) two metrics of one counter */
+		if (bm)
+			metric_missing(c, counter, b, bm, rules, 0);
+		if (nm)
+			metric_missing(c, counter, n, nm, rules, 1);
+		return (bm != NULL) + (nm != NULL);
+	}
+	it = item_new(c, xasprintf("%s: %s", counter->name, b->metric_name),
+		      counter->event, b->metric_unit);
+	it->metric = b->metric_name;
+	it->higher_is_better = bm->higher_is_better;
+	item_limit(it, rules);
 	it->base.present = it->new.present = 1;
 	it->base.status = it->new.status = PSTAT_COUNTED;
 	it->base.value = b->metric_value;
 	it->new.value = n->metric_value;
-	judge(it, NULL, NULL, 0);
+	if (!isfinite(b->metric_value) || !isfinite(n->metric_value)) {
+		it->verdict = VERDICT_INVALID;
+		it->reason = !isfinite(b->metric_value) ? "no value in base" :
+							  "no value in new";
+		it->base.value = it->new.value = NAN;
+		return 1;
+	}
+	bx = metric_samples(base, b, bm);
+	nx = metric_samples(new, n, nm);
+	if (bx && nx) {
+		stats_summarize(bx, b->nsamples, &bsum);
+		stats_summarize(nx, n->nsamples, &nsum);
+		it->base.n = bsum.n;
+		it->new.n = nsum.n;
+		it->base.stddev = bsum.stddev;
+		it->new.stddev = nsum.stddev;
+		judge(it, &bsum, &nsum, alpha, 1);
+	} else {
+		/*
+		 * No per-run ratios: when the counter was tested, the ratio
+		 * moves significantly only if the counter did. A counter
+		 * within noise makes its metric within noise too, where the
+		 * limit alone would call a regression.
+		 */
+		if (counter->tested)
+			significant = counter->p < alpha;
+		judge(it, NULL, NULL, alpha, significant);
+	}
+	free(bx);
+	free(nx);
+	return 0;
 }
 
 void compare_runs(const struct pstat_compare_run *base,
@@ -523,9 +688,9 @@ void compare_runs(const struct pstat_compare_run *base,
 			broken++;
 			continue;
 		}
-		judge(it, bs, ns, alpha);
+		judge(it, bs, ns, alpha, 1);
 		compared++;
-		add_metric(out, it, b, n, rules);
+		broken += add_metric(out, it, base, new, b, n, rules, alpha);
 	}
 	for (size_t j = 0; j < nn; j++) {
 		const struct pstat_compare_counter *n = &new->counters[j];

@@ -46,6 +46,12 @@ struct pstat_compare_counter {
 struct pstat_compare_run {
 	char *label;            /* the file name, or "this run" (new) */
 	int runs;
+	/* How the command ended: the document's "exit" object. */
+	int exit_status;        /* "status": what pstat exited with */
+	char *exit_signal;      /* "signal": "SIGSEGV", or NULL */
+	size_t exit_failed_run; /* 1 + the index of the first non-zero
+				   entry of "runs", or 0 */
+	int exit_failed_status; /* that entry */
 	struct pstat_compare_counter *counters;
 	size_t ncounters;
 	size_t alloc;
@@ -60,6 +66,15 @@ struct pstat_compare_counter *compare_run_add(struct pstat_compare_run *run);
 /* Free what run holds (not run itself); NULL is fine. */
 void compare_run_free(struct pstat_compare_run *run);
 
+/*
+ * Whether the command of run failed: a non-zero exit status, a signal,
+ * or a run of -r N that exited non-zero. Such a run measured a crash or
+ * an error path, not the program, and is not compared. Returns 0, or 1
+ * with a description ("exit status 139, SIGSEGV") in buf.
+ */
+int compare_run_failed(const struct pstat_compare_run *run, char *buf,
+		       size_t len);
+
 enum pstat_compare_limit_kind {
 	LIMIT_RELATIVE,         /* "N%": |delta| > N% of |base| */
 	LIMIT_ABSOLUTE,         /* "+N": |delta| > N, in the event's unit */
@@ -69,7 +84,7 @@ struct pstat_compare_rule {
 	char *pattern;          /* an entry name, a metric name, a glob or * */
 	enum pstat_compare_limit_kind kind;
 	double limit;
-	char *text;             /* the rule as given, "cycles=3%" */
+	char *text;             /* the rule, "cycles=3%", blanks left out */
 };
 
 struct pstat_compare_rules {
@@ -80,8 +95,9 @@ struct pstat_compare_rules {
 
 /*
  * Parse a --threshold SPEC and append its rules: comma-separated
- * NAME=N% (relative) or NAME=+N (absolute, in the event's unit). NAME
- * is an event as written in the run (instructions:u, a PMU event whose
+ * NAME=N% (relative) or NAME=+N (absolute, in the event's unit), blanks
+ * around NAME and the limit ignored. NAME is an event as written in the
+ * run (instructions:u, syscalls:sys_enter_write, a PMU event whose
  * /.../ holds commas and '=' is fine), a metric's name ("insn per
  * cycle"), a full entry name ("instructions: insn per cycle"), or an
  * fnmatch(3) pattern ("syscalls:*", "*"). Returns 0, or -1 with err
@@ -92,9 +108,9 @@ int compare_rules_parse(struct pstat_compare_rules *rules, const char *spec,
 void compare_rules_free(struct pstat_compare_rules *rules);
 
 /*
- * Parse a significance level: a decimal number (digits, at most one
- * '.', no sign or exponent) strictly between 0 and 1, read the same in
- * any locale. Returns 0, -EINVAL (not such a number) or -ERANGE.
+ * Parse a significance level: a number as strtod(3) reads it in the C
+ * locale (0.05, 5e-2, 0x1p-4), whole, strictly between 0 and 1, read
+ * the same in any locale. Returns 0, -EINVAL (not a number) or -ERANGE.
  */
 int compare_parse_alpha(const char *s, double *alpha);
 
@@ -115,7 +131,8 @@ struct pstat_compare_side {
 	int present;
 	enum pstat_status status;   /* counted for a metric */
 	double value;               /* NaN when unknown */
-	size_t n;                   /* samples, 0 without -r */
+	size_t n;                   /* samples, 0 without -r; for a
+				       metric, its per-run values */
 	double stddev;              /* NaN without samples */
 };
 
@@ -132,7 +149,8 @@ struct pstat_compare_item {
 	double delta_pct;       /* 100 delta / |base|; NaN when base is 0 */
 	int tested;             /* samples on both sides: p and CI are set */
 	double t, df, p;
-	double ci_lo, ci_hi;    /* CI of new - base at level 1 - alpha */
+	double ci_lo, ci_hi;    /* CI of new - base at level 1 - alpha
+				   (0.95 by default) */
 	const struct pstat_compare_rule *rule;  /* borrowed; NULL: default */
 	enum pstat_compare_limit_kind limit_kind;
 	double limit;
@@ -163,10 +181,18 @@ struct pstat_compare {
  * otherwise). Lower is better for counters; metrics carry their own
  * direction, and only those with one are compared.
  *
+ * A metric is a ratio of two counters of its run (insn per cycle:
+ * instructions / cycles). When both sides have samples of both, its
+ * per-run ratios are its samples and Welch's test applies to them as to
+ * a counter. When they cannot be had, a metric whose counter was tested
+ * changes significantly only if that counter did: a ratio is never a
+ * regression on its own when the counts under it are within noise.
+ *
  * out->status: COMPARE_EXIT_INCOMPARABLE when no counter could be
  * compared; else COMPARE_EXIT_REGRESSION when one regressed; else
- * COMPARE_EXIT_INCOMPARABLE when a counter is missing or invalid; else
- * COMPARE_EXIT_OK.
+ * COMPARE_EXIT_INCOMPARABLE when an entry, a counter or a metric, is
+ * missing or invalid; else COMPARE_EXIT_OK. The failure of a run's
+ * command (compare_run_failed) is the caller's to check first.
  */
 void compare_runs(const struct pstat_compare_run *base,
 		  const struct pstat_compare_run *new,
@@ -177,7 +203,9 @@ void compare_free(struct pstat_compare *c);
 /*
  * Whether a metric of this name is compared, and its direction: 1 with
  * *higher_is_better set, or 0 for metrics that restate time and are
- * left out (CPUs utilized, GHz, rates).
+ * left out (CPUs utilized, GHz, rates). The directions repeat those
+ * metrics.c gives its rows: the pstat/1 document a comparison reads does
+ * not carry them.
  */
 int compare_metric_direction(const char *name, int *higher_is_better);
 

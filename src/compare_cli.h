@@ -26,14 +26,15 @@ struct pstat_baseline {
 	struct pstat_compare_rules rules;
 	double alpha;
 	enum pstat_compare_format format;
+	const char *output;     /* --compare-output FILE, NULL: stdout */
 };
 
 /*
- * Before the run: check --threshold, --alpha and --compare-format and
- * read o->baseline into b, so that a bad baseline fails before the
- * command runs. Returns 0, or the exit status to end with (reported):
- * 125 for a bad option, COMPARE_EXIT_INCOMPARABLE for a baseline that
- * cannot be read.
+ * Before the run: check --threshold, --alpha and --format
+ * (--compare-format) and read o->baseline into b, so that a bad baseline
+ * fails before the command runs. Returns 0, or the exit status to end
+ * with (reported): 125 for a bad option, COMPARE_EXIT_INCOMPARABLE for a
+ * baseline that cannot be read or whose command failed.
  */
 int compare_cli_baseline_load(struct pstat_baseline *b,
 			      const struct pstat_opts *o);
@@ -41,8 +42,9 @@ int compare_cli_baseline_load(struct pstat_baseline *b,
 /*
  * After the run: when run_status is 0, compare what the capture printer
  * p (printer_capture_new) kept with the baseline and print that to
- * stdout, returning COMPARE_EXIT_* (or 125 when stdout fails). A
- * failing run's status wins: it is returned as is, with no comparison.
+ * --compare-output or stdout, returning COMPARE_EXIT_* (or 125 when the
+ * output fails). A failing run's status wins: it is returned as is,
+ * with no comparison.
  */
 int compare_cli_baseline_finish(struct pstat_baseline *b,
 				struct pstat_printer *p, int run_status);

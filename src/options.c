@@ -14,8 +14,10 @@ enum {
 	OPT_APPEND,
 	OPT_BASELINE,
 	OPT_COMPARE_FORMAT,
+	OPT_COMPARE_OUTPUT,
 	OPT_DRY_RUN,
 	OPT_FAIL_ON,
+	OPT_FORMAT,
 	OPT_INTERVAL_COUNT,
 	OPT_NO_BIG_NUM,
 	OPT_PER_THREAD,
@@ -33,12 +35,14 @@ static const struct option long_opts[] = {
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "big-num", no_argument, NULL, 'B' },
 	{ "compare-format", required_argument, NULL, OPT_COMPARE_FORMAT },
+	{ "compare-output", required_argument, NULL, OPT_COMPARE_OUTPUT },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'D' },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "event", required_argument, NULL, 'e' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "field-separator", required_argument, NULL, 'x' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
@@ -96,7 +100,11 @@ void options_usage(void)
 	      "      --baseline FILE      compare the run with a saved pstat -j\n"
 	      "      --threshold SPEC     with --baseline: limits, e.g. '*=5%'\n"
 	      "      --alpha A            with --baseline: significance (0.05)\n"
-	      "      --compare-format FMT with --baseline: table, json, markdown\n"
+	      "      --format FMT         with --baseline: the comparison as table,\n"
+	      "                           json or markdown\n"
+	      "      --compare-format FMT the same as --format\n"
+	      "      --compare-output FILE  with --baseline: write the comparison\n"
+	      "                           to FILE, not stdout\n"
 	      "      --wait-close         wait for the kernel to tear the counters\n"
 	      "                           down before exiting\n"
 	      "      --dry-run            print the encoded events, run nothing\n"
@@ -236,6 +244,10 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 			break;
 		case OPT_COMPARE_FORMAT:
 			o->compare_format = optarg;
+			o->compare_format_opt = "--compare-format";
+			break;
+		case OPT_COMPARE_OUTPUT:
+			o->compare_output = optarg;
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = 1;
@@ -243,6 +255,10 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 		case OPT_FAIL_ON:
 			if (parse_fail_on(optarg, &o->fail_on))
 				return -1;
+			break;
+		case OPT_FORMAT:
+			o->compare_format = optarg;
+			o->compare_format_opt = "--format";
 			break;
 		case OPT_INTERVAL_COUNT:
 			if (number("--interval-count", optarg, 1, UINT32_MAX,
@@ -301,10 +317,25 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 		msg_error("--append needs -o FILE");
 		return -1;
 	}
-	if (!o->baseline && (o->nthresholds || o->alpha || o->compare_format)) {
+	if (!o->baseline && (o->nthresholds || o->alpha ||
+			     o->compare_format || o->compare_output)) {
 		msg_error("%s needs --baseline FILE",
 			  o->nthresholds ? "--threshold" :
-			  o->alpha ? "--alpha" : "--compare-format");
+			  o->alpha ? "--alpha" :
+			  o->compare_format ? o->compare_format_opt :
+					      "--compare-output");
+		return -1;
+	}
+	if (o->compare_output && o->output &&
+	    !strcmp(o->compare_output, o->output)) {
+		msg_error("--compare-output and -o name the same file '%s'",
+			  o->output);
+		return -1;
+	}
+	if (o->compare_output && o->baseline &&
+	    !strcmp(o->compare_output, o->baseline)) {
+		msg_error("--compare-output would overwrite the baseline '%s'",
+			  o->baseline);
 		return -1;
 	}
 	if (o->baseline && o->dry_run) {

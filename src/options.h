@@ -38,7 +38,9 @@ struct pstat_opts {
 	char **thresholds;       /* each --threshold SPEC (compare.h) */
 	size_t nthresholds;
 	const char *alpha;       /* --alpha A, checked by compare_cli */
-	const char *compare_format; /* --compare-format FMT */
+	const char *compare_format; /* --format (--compare-format) FMT */
+	const char *compare_format_opt; /* which of the two, for messages */
+	const char *compare_output; /* --compare-output FILE */
 	char **argv;             /* the command, NULL-terminated, or NULL */
 	int argc;
 };

@@ -32,24 +32,67 @@ static void group(char *buf, size_t len, double v, int sign)
 }
 
 /*
- * A value for people: counts grouped, fractions (msec, means of a few
- * small counts, metrics) with two decimals, or three digits below 1.
- * sign: a '+' on positive numbers (deltas).
+ * How many decimals the numbers of a row get: the same for its base,
+ * new, delta and interval, so that they read alike. None for whole
+ * counts and for anything from 1000 up (grouped), two from 1 (msec,
+ * means of small counts, insn per cycle), and three significant digits
+ * of the larger value below 1.
  */
-static const char *num(char *buf, size_t len, double v, int sign)
+static int row_decimals(const struct pstat_compare_item *it)
 {
-	double a = fabs(v);
+	const double v[] = { it->base.value, it->new.value };
+	double m = 0;
+	int whole = 1, dec;
 
-	if (isnan(v))
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		if (!isfinite(v[i]))
+			continue;
+		m = fmax(m, fabs(v[i]));
+		whole &= v[i] == floor(v[i]);
+	}
+	if (whole || m >= 1000)
+		return 0;
+	if (m >= 1)
+		return 2;
+	dec = 2 - (int)floor(log10(m));
+	return dec < 9 ? dec : 9;
+}
+
+/*
+ * A value for people with dec decimals (row_decimals), grouped when it
+ * has none; sign: a '+' on positive numbers (deltas).
+ */
+static const char *num(char *buf, size_t len, double v, int dec, int sign)
+{
+	if (isnan(v)) {
 		snprintf(buf, len, "-");
-	else if (isinf(v))
+	} else if (isinf(v)) {
 		snprintf(buf, len, "%sinf", v < 0 ? "-" : sign ? "+" : "");
-	else if (a >= 1000 || v == floor(v))
+	} else if (!dec) {
 		group(buf, len, v, sign);
-	else if (a >= 1)
-		snprintf(buf, len, sign ? "%+.2f" : "%.2f", v);
+	} else {
+		/* what rounds to zero is 0.00, with no sign */
+		if (fabs(v) < 0.5 * pow(10, -dec)) {
+			v = 0;
+			sign = 0;
+		}
+		snprintf(buf, len, sign ? "%+.*f" : "%.*f", dec, v);
+	}
+	return buf;
+}
+
+/* The confidence interval of the delta, "-1.20 .. +3.40", or "-". */
+static const char *ci(char *buf, size_t len,
+		      const struct pstat_compare_item *it, int dec)
+{
+	char lo[128], hi[128];
+
+	if (!it->tested || isnan(it->ci_lo) || isnan(it->ci_hi))
+		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, sign ? "%+.3g" : "%.3g", v);
+		snprintf(buf, len, "%s .. %s",
+			 num(lo, sizeof(lo), it->ci_lo, dec, 1),
+			 num(hi, sizeof(hi), it->ci_hi, dec, 1));
 	return buf;
 }
 
@@ -152,6 +195,7 @@ enum {
 	COL_NEW,
 	COL_DELTA,
 	COL_PCT,
+	COL_CI,
 	COL_P,
 	COL_VERDICT,
 	NCOLS
@@ -161,24 +205,29 @@ enum {
 static void cells(const struct pstat_compare_item *it, char *cell[NCOLS])
 {
 	char buf[512];
+	int dec = row_decimals(it);
 
 	cell[COL_EVENT] = item_label(it);
-	cell[COL_BASE] = xstrdup(num(buf, sizeof(buf), it->base.value, 0));
-	cell[COL_NEW] = xstrdup(num(buf, sizeof(buf), it->new.value, 0));
-	cell[COL_DELTA] = xstrdup(num(buf, sizeof(buf), it->delta, 1));
+	cell[COL_BASE] = xstrdup(num(buf, sizeof(buf), it->base.value, dec, 0));
+	cell[COL_NEW] = xstrdup(num(buf, sizeof(buf), it->new.value, dec, 0));
+	cell[COL_DELTA] = xstrdup(num(buf, sizeof(buf), it->delta, dec, 1));
 	cell[COL_PCT] = xstrdup(pct(buf, sizeof(buf), it));
+	cell[COL_CI] = xstrdup(ci(buf, sizeof(buf), it, dec));
 	cell[COL_P] = xstrdup(pval(buf, sizeof(buf), it));
 	cell[COL_VERDICT] = verdict_text(it);
 }
 
 static void print_table(FILE *out, const struct pstat_compare *c)
 {
-	static const char *const head[NCOLS] = {
-		"event", "base", "new", "delta", "delta%", "p", "verdict",
+	const char *head[NCOLS] = {
+		"event", "base", "new", "delta", "delta%", NULL, "p", "verdict",
 	};
 	size_t w[NCOLS];
 	char *(*rows)[NCOLS] = xcalloc(c->nitems + 1, sizeof(*rows));
-	char *sum;
+	char *sum, *ci_head;
+
+	/* the interval's level is 1 - alpha: "95% CI" by default */
+	head[COL_CI] = ci_head = xasprintf("%g%% CI", 100 * (1 - c->alpha));
 
 	for (int k = 0; k < NCOLS; k++)
 		w[k] = strlen(head[k]);
@@ -205,6 +254,7 @@ static void print_table(FILE *out, const struct pstat_compare *c)
 			free(rows[i][k]);
 	}
 	free(rows);
+	free(ci_head);
 	sum = summary_line(c);
 	fprintf(out, "\n%s\n", sum);
 	free(sum);
@@ -240,20 +290,14 @@ static void print_markdown(FILE *out, const struct pstat_compare *c)
 	fprintf(out, "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | :--- |\n");
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct pstat_compare_item *it = &c->items[i];
-		char *cell[NCOLS], lo[128], hi[128];
+		char *cell[NCOLS];
 
 		cells(it, cell);
 		fputs("| ", out);
 		md_text(out, cell[COL_EVENT]);
-		for (int k = COL_BASE; k <= COL_PCT; k++)
+		for (int k = COL_BASE; k <= COL_P; k++)
 			fprintf(out, " | %s", cell[k]);
-		if (it->tested)
-			fprintf(out, " | %s .. %s",
-				num(lo, sizeof(lo), it->ci_lo, 1),
-				num(hi, sizeof(hi), it->ci_hi, 1));
-		else
-			fputs(" | -", out);
-		fprintf(out, " | %s | ", cell[COL_P]);
+		fputs(" | ", out);
 		if (it->verdict == VERDICT_REGRESSED)
 			fputs("**", out);
 		md_text(out, cell[COL_VERDICT]);
