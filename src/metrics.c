@@ -30,11 +30,14 @@ static int comparable(const struct pstat_row *a, const struct pstat_row *b)
 	return a->status == PSTAT_COUNTED && b->status == PSTAT_COUNTED;
 }
 
+/*
+ * The time GHz and rates are over: task-clock, or cpu-clock (counted
+ * with -a, where perf uses it too); the first one listed.
+ */
 static int pred_clock(const struct perf_event_attr *a, uint64_t c)
 {
 	(void)c;
-	return a->type == PERF_TYPE_SOFTWARE &&
-	       a->config == PERF_COUNT_SW_TASK_CLOCK;
+	return metrics_is_clock(a);
 }
 
 /* The first row matching pred with the same privilege filter as like. */
@@ -122,8 +125,8 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 		} else {
 			/*
 			 * Everything else gets a rate per second of task
-			 * time, when task-clock was counted alongside (as
-			 * perf does).
+			 * time, when a clock was counted alongside (as perf
+			 * does).
 			 */
 			o = find(rows, nrows, attrs, a, r, pred_clock, 0);
 			if (o && o->value > 0)

@@ -8,20 +8,21 @@
 
 #include "print.h"
 
+/* Whether attr counts time in ns (task-clock, cpu-clock): shown in msec. */
+int metrics_is_clock(const struct perf_event_attr *attr);
+
 /*
  * Derived metrics over finished rows (perf's shadow stats): CPUs
  * utilized for the clocks, rates for other software events, GHz for
  * cycles, insn per cycle, branch and cache miss ratios. A metric is
  * computed only from rows that were counted, and only from a pair in the
- * same group or both running 100% of the time; never from a row that was
- * not counted.
+ * same group or both running 100% of the time, of the same CPU (-A) and
+ * thread (--per-thread); never from a row that was not counted. GHz and
+ * rates are over the first task-clock or cpu-clock row.
  *
  * attrs[i] is the attr of rows[i]; elapsed_ns the wall time measured.
  * Fills rows[i].has_metric / .metric.
  */
-/* Whether attr counts time in ns (task-clock, cpu-clock): shown in msec. */
-int metrics_is_clock(const struct perf_event_attr *attr);
-
 void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
 		     uint64_t elapsed_ns);

@@ -114,6 +114,12 @@ struct pstat_print_cfg {
 	const char *csv_sep;        /* -x SEP */
 	int started_header;         /* "# started on <date>" (with -o) */
 	int is_tty;                 /* output is a terminal */
+	/*
+	 * -r N: the runs asked for (0 or 1: one). CSV puts the noise column
+	 * on every line, interval lines too, when it is above 1; without
+	 * it the column follows the first report's runs.
+	 */
+	unsigned repeat;
 };
 
 struct pstat_printer;
@@ -177,6 +183,17 @@ const char *print_group_digits(char *buf, size_t len, double v, int big);
  * sysfs scales), rather than as a whole count (means of repeats too).
  */
 bool print_value_frac(const struct pstat_row *row);
+
+/*
+ * The sparkline of n rates (rates[0], rates[stride], ...) in at most
+ * width glyphs of "▁▂▃▄▅▆▇█", scaled between the lowest and the highest
+ * glyph's rate. With more rates than width, consecutive rates are put
+ * in width buckets of n / width or one more, and each glyph shows its
+ * bucket's mean. Writes the glyphs (3 bytes each) and a NUL into buf,
+ * cut short to fit len; returns the number of glyphs.
+ */
+size_t print_sparkline(char *buf, size_t len, const double *rates,
+		       size_t n, size_t stride, size_t width);
 /* The same with a given separator ("" for none). */
 const char *print_group_digits_sep(char *buf, size_t len, double v,
 				   const char *sep);

@@ -8,7 +8,9 @@
  *
  * Unlike perf, a field that holds the separator, a double quote or a
  * line break is quoted ("..." with "" doubling), so every line of one
- * run splits into the same number of fields.
+ * run splits into the same number of fields. Comment lines start with
+ * '#': perf's "# started on", and "# interval N is partial" after the
+ * lines of a last interval that was cut short.
  */
 #include <inttypes.h>
 #include <locale.h>
@@ -31,6 +33,12 @@ struct print_csv {
 	 */
 	locale_t c_locale;
 	bool header_done;
+	/*
+	 * The -r noise column, decided at the first report so that every
+	 * line of the output has the same fields.
+	 */
+	bool noise_decided;
+	bool noise;
 	unsigned long intervals;
 };
 
@@ -132,8 +140,8 @@ static void csv_metric(struct csv_line *l, const struct pstat_row *row)
 }
 
 /* lead: the interval timestamp or "summary" column, or NULL. */
-static void csv_row(struct pstat_printer *p, const struct pstat_report *r,
-		    const char *lead, const struct pstat_row *row)
+static void csv_row(struct pstat_printer *p, bool noise, const char *lead,
+		    const struct pstat_row *row)
 {
 	struct csv_line l = {
 		.out = p->out,
@@ -151,11 +159,13 @@ static void csv_row(struct pstat_printer *p, const struct pstat_report *r,
 	csv_field(&l, row->event ? row->event : "");
 	/*
 	 * With -r perf adds the relative standard error after the name on
-	 * every line, "0.00%" for counters without samples.
+	 * every line, "0.00%" where there is no spread: interval lines (one
+	 * measurement each) and counters without a value.
 	 */
-	if (r->runs > 1)
+	if (noise)
 		csv_fieldf(&l, "%.2f%%",
-			   row->stats ? stats_rel_stderr_pct(row->stats) : 0.0);
+			   row->stats && row->status <= PSTAT_MULTIPLEXED ?
+				   stats_rel_stderr_pct(row->stats) : 0.0);
 	csv_fieldf(&l, "%" PRIu64, row->run);
 	/* perf shows 100.00 when the counter never ran; so do we. */
 	csv_fieldf(&l, "%.2f", row->run ? row->running_pct : 100.0);
@@ -194,6 +204,13 @@ static void csv_header(struct pstat_printer *p, struct print_csv *pc,
 		fprintf(p->out, "# started on %s\n", buf);
 }
 
+/*
+ * The lines of report r. The noise column is there on every line when -r
+ * asked for several runs, or else when the first report (a summary, as
+ * there were no intervals) has them. A last interval that was cut short
+ * is followed by the comment the table prints, so that the field count
+ * of the data lines stays exact.
+ */
 static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 		     const char *lead)
 {
@@ -202,9 +219,18 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 
 	if (pc->c_locale)
 		old = uselocale(pc->c_locale);
+	if (!pc->noise_decided) {
+		pc->noise_decided = true;
+		pc->noise = p->cfg.repeat > 1 || r->runs > 1;
+	}
 	csv_header(p, pc, r);
 	for (size_t i = 0; i < r->nrows; i++)
-		csv_row(p, r, lead, &r->rows[i]);
+		csv_row(p, pc->noise, lead, &r->rows[i]);
+	if (r->is_interval && r->interval_partial)
+		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",
+			r->interval_index,
+			(double)(r->interval_end_ns - r->interval_start_ns) /
+				1e6);
 	if (old)
 		uselocale(old);
 }

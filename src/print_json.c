@@ -268,15 +268,19 @@ static json_t *jerrno(int err)
 	return o;
 }
 
-/* mean, stddev, stderr, min, median, max into o. */
+/*
+ * mean, stddev, stderr, min, median, max into o; all null without s (a
+ * counter that has no value).
+ */
 static void json_set_summary(json_t *o, const struct pstat_summary *s)
 {
-	json_object_set_new(o, "mean", jreal(s->mean));
-	json_object_set_new(o, "stddev", jreal(s->stddev));
-	json_object_set_new(o, "stderr", jreal(s->stderr_mean));
-	json_object_set_new(o, "min", jreal(s->min));
-	json_object_set_new(o, "median", jreal(s->median));
-	json_object_set_new(o, "max", jreal(s->max));
+	json_object_set_new(o, "mean", s ? jreal(s->mean) : json_null());
+	json_object_set_new(o, "stddev", s ? jreal(s->stddev) : json_null());
+	json_object_set_new(o, "stderr",
+			    s ? jreal(s->stderr_mean) : json_null());
+	json_object_set_new(o, "min", s ? jreal(s->min) : json_null());
+	json_object_set_new(o, "median", s ? jreal(s->median) : json_null());
+	json_object_set_new(o, "max", s ? jreal(s->max) : json_null());
 }
 
 static json_t *json_pids(const pid_t *pids, size_t n)
@@ -410,14 +414,24 @@ static json_t *json_counter(const struct pstat_row *row)
 							    ""));
 		json_object_set_new(c, "metric", m);
 	}
+	/*
+	 * A counter without a value (not counted, not supported or failed
+	 * in the runs that decide its status) has no samples to average:
+	 * its samples and statistics are null, never the zeros that stand
+	 * in for "no count", so that .mean is never 0 for what was not
+	 * measured. A sample that is not a number is a run that did not
+	 * count it, null too.
+	 */
 	if (row->stats) {
 		json_t *samples = json_array();
 
 		for (size_t i = 0; row->samples && i < row->nsamples; i++)
 			json_array_append_new(samples,
-					      jreal(row->samples[i]));
+					      has_value ?
+						      jreal(row->samples[i]) :
+						      json_null());
 		json_object_set_new(c, "samples", samples);
-		json_set_summary(c, row->stats);
+		json_set_summary(c, has_value ? row->stats : NULL);
 	}
 	return c;
 }

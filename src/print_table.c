@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 
 #include "print.h"
@@ -61,9 +62,13 @@ static void leave_user_locale(locale_t loc)
 	freelocale(loc);
 }
 
+/* On a terminal the interval header comes back after this many lines. */
+#define HEADER_EVERY 25
+
 /* The table printer's state across calls. */
 struct table_state {
 	int started;            /* "# started on" was printed */
+	size_t since_header;    /* interval lines since the header */
 	size_t nrows;           /* rows per interval */
 	size_t nintervals;
 	double *rates;          /* [interval][row], per second */
@@ -250,41 +255,84 @@ static void print_times(FILE *out, const struct pstat_report *r)
 	fputs("\n\n", out);
 }
 
+size_t print_sparkline(char *buf, size_t len, const double *rates,
+		       size_t n, size_t stride, size_t width)
+{
+	static const char *const bars[] = { "▁", "▂", "▃", "▄",
+					     "▅", "▆", "▇", "█" };
+	size_t nb = n < width ? n : width, o = 0;
+	double *mean, lo = 0, hi = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!nb)
+		return 0;
+	mean = xmalloc(nb * sizeof(*mean));
+	/* bucket b holds rates [b * n / nb, (b + 1) * n / nb) */
+	for (size_t b = 0; b < nb; b++) {
+		size_t from = b * n / nb, to = (b + 1) * n / nb;
+		double sum = 0;
+
+		for (size_t k = from; k < to; k++)
+			sum += rates[k * stride];
+		mean[b] = sum / (double)(to - from);
+		lo = !b || mean[b] < lo ? mean[b] : lo;
+		hi = !b || mean[b] > hi ? mean[b] : hi;
+	}
+	for (size_t b = 0; b < nb && o + 4 <= len; b++) {
+		double x = hi > lo ? (mean[b] - lo) / (hi - lo) * 7.0 + 0.5 : 0;
+		int g = x < 0 ? 0 : x > 7 ? 7 : (int)x;
+
+		memcpy(buf + o, bars[g], 3);
+		o += 3;
+	}
+	if (len)
+		buf[o] = '\0';
+	free(mean);
+	return o / 3;
+}
+
+/* The terminal's width, 80 when out is not one or does not say. */
+static size_t term_columns(FILE *out)
+{
+	struct winsize ws;
+
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 /*
  * After an interval run on a terminal: one sparkline per event showing
- * how its rate moved, scaled between its own minimum and maximum.
+ * how its rate moved, scaled between its own minimum and maximum. It
+ * fits on one line of the terminal after the name, so with many
+ * intervals each glyph stands for the mean rate of several.
  */
 static void print_sparklines(struct pstat_printer *p,
 			     const struct pstat_report *r)
 {
-	static const char *const bars[] = { "▁", "▂", "▃", "▄",
-					     "▅", "▆", "▇", "█" };
 	struct table_state *st = p->priv;
+	size_t cols;
+	char *line;
 
 	if (!st || !p->cfg.is_tty || st->nintervals < 2 ||
 	    st->nrows != r->nrows)
 		return;
+	cols = term_columns(p->out);
+	line = xmalloc(3 * st->nintervals + 1);
 	fputs(" Rates per interval:\n\n", p->out);
 	for (size_t i = 0; i < st->nrows; i++) {
-		double lo = st->rates[i], hi = lo;
+		size_t name = strlen(r->rows[i].event);
+		/* " name " and one column spare, against auto-wrap */
+		size_t used = 3 + (name > NAME_W ? name : NAME_W);
+		size_t width = cols > used + 8 ? cols - used : 8;
 
-		for (size_t k = 0; k < st->nintervals; k++) {
-			double v = st->rates[k * st->nrows + i];
-
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-		fprintf(p->out, " %-*s ", NAME_W, r->rows[i].event);
-		for (size_t k = 0; k < st->nintervals; k++) {
-			double v = st->rates[k * st->nrows + i];
-			int b = hi > lo ? (int)((v - lo) / (hi - lo) * 7.0 + 0.5)
-					: 0;
-
-			fputs(bars[b < 0 ? 0 : b > 7 ? 7 : b], p->out);
-		}
-		fputc('\n', p->out);
+		print_sparkline(line, 3 * st->nintervals + 1, &st->rates[i],
+				st->nintervals, st->nrows, width);
+		fprintf(p->out, " %-*s %s\n", NAME_W, r->rows[i].event, line);
 	}
 	fputc('\n', p->out);
+	free(line);
 }
 
 static void table_summary(struct pstat_printer *p,
@@ -327,10 +375,18 @@ static void table_interval(struct pstat_printer *p,
 
 	print_started(p, r);
 	remember_rates(p, r);
-	/* the header once, and every 25 lines on a terminal */
-	if (p->lines == 0 || (p->cfg.is_tty && p->lines % 25 == 0))
+	/*
+	 * The header once, and on a terminal again before the interval
+	 * that follows 25 lines, so that a screenful has one; perf counts
+	 * intervals instead, which with many events scrolls it away.
+	 */
+	if (p->lines == 0 ||
+	    (p->cfg.is_tty && state(p)->since_header >= HEADER_EVERY)) {
 		fprintf(p->out, "#%*s %*s %-4s %s\n", 15, "time", VALUE_W,
 			"counts", "unit", "events");
+		state(p)->since_header = 0;
+	}
+	state(p)->since_header += r->nrows;
 	for (size_t i = 0; i < r->nrows; i++) {
 		fprintf(p->out, "%6llu.%09llu ",
 			(unsigned long long)(t / 1000000000ull),

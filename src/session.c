@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -772,9 +773,14 @@ int session_run(const struct pstat_session_cfg *cfg)
 			say_killed(&s, &res);
 		if (record) {
 			nrows = session_build_rows(&s, s.cur, res.elapsed_ns);
+			/* a run that did not count a row: NAN, no sample */
 			for (size_t i = 0; i < nrows; i++)
 				s.samples[i * (total - cfg->warmup) +
-					  s.runs_done] = s.rows[i].value;
+					  s.runs_done] =
+					s.rows[i].status <= PSTAT_MULTIPLEXED ?
+						s.rows[i].value : NAN;
+			s.user_ns += timeval_ns(&res.ru.ru_utime);
+			s.sys_ns += timeval_ns(&res.ru.ru_stime);
 			s.elapsed[s.runs_done] = (double)res.elapsed_ns;
 			s.run_status[s.runs_done] = code;
 			s.runs_done++;

@@ -38,6 +38,7 @@ struct session {
 	double *elapsed;             /* [run] */
 	int *run_status;
 	unsigned runs_done;
+	uint64_t user_ns, sys_ns;    /* summed over the counted runs */
 	/* what ended the measurement */
 	int got_signal;
 	int timed_out;
@@ -51,6 +52,12 @@ struct session {
 	int self;
 	struct pstat_reading *base;
 };
+
+static inline uint64_t timeval_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000ull;
+}
 
 struct run_result {
 	int status;          /* wait status of the command */

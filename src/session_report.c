@@ -5,6 +5,7 @@
  * repeated runs.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,22 +240,30 @@ int session_print_summary(struct session *s, size_t nrows,
 	rep.nrows = nrows;
 	rep.runs = (int)runs;
 	rep.elapsed_ns = last->elapsed_ns;
-	rep.user_ns = (uint64_t)last->ru.ru_utime.tv_sec * 1000000000ull +
-		      (uint64_t)last->ru.ru_utime.tv_usec * 1000ull;
-	rep.sys_ns = (uint64_t)last->ru.ru_stime.tv_sec * 1000000000ull +
-		     (uint64_t)last->ru.ru_stime.tv_usec * 1000ull;
+	/* with -r, the means of the runs, as the counters' values are */
+	rep.user_ns = runs ? s->user_ns / runs : 0;
+	rep.sys_ns = runs ? s->sys_ns / runs : 0;
 	rep.exit_status = exit_status;
 	rep.exit_signal = exit_signal;
 	rep.run_status = s->run_status;
 	if (runs > 1) {
+		double *counted = xmalloc(runs * sizeof(*counted));
+
 		for (size_t i = 0; i < nrows; i++) {
-			stats_summarize(&s->samples[i * runs], runs, &sums[i]);
+			size_t k = 0;
+
+			/* the statistics of the runs that counted the row */
+			for (unsigned j = 0; j < runs; j++)
+				if (!isnan(s->samples[i * runs + j]))
+					counted[k++] = s->samples[i * runs + j];
+			stats_summarize(counted, k, &sums[i]);
 			s->rows[i].stats = &sums[i];
 			s->rows[i].samples = &s->samples[i * runs];
 			s->rows[i].nsamples = runs;
 			if (s->rows[i].status <= PSTAT_MULTIPLEXED)
 				s->rows[i].value = sums[i].mean;
 		}
+		free(counted);
 		stats_summarize(s->elapsed, runs, esum);
 		rep.elapsed_stats = esum;
 		rep.elapsed_samples = s->elapsed;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# Scaling of multiplexed readings and run statistics (src/stats.c).
+# Scaling of multiplexed readings and run statistics (src/stats.c), and
+# which rows derived metrics are computed from (src/metrics.c).
 
 load test_helper
 
@@ -30,4 +31,11 @@ load test_helper
 	run "$PT" stats welch 1,2
 	assert_failure
 	assert_output "error: expected welch A1,A2,... B1,B2,..."
+}
+
+@test "metrics: only from counted rows of one group, or both counted in full" {
+	# same group multiplexed: a metric; different groups multiplexed:
+	# none; counted in full in different groups: a metric; never from
+	# <not counted>; never across CPUs or threads
+	run_table metrics metrics.test
 }

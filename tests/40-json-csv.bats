@@ -7,7 +7,8 @@ load test_helper
 load json_helper
 
 JSON_CASES="basic header notsupported multiplexed repeats badutf8
-	sep-in-name percpu attach signal huge interval"
+	sep-in-name percpu attach signal huge interval interval-repeats
+	interval-repeats-late"
 CSV_FORMATS="csv csv-semicolon csv-tab csv-multi csv=. csv=0"
 
 # Print CASE as FORMAT into $BATS_TEST_TMPDIR/CASE.FORMAT; echo the path.
@@ -110,7 +111,9 @@ EOF
 # for each leading column (time, CPU, thread) and for -r's noise column.
 csv_width() {
 	case "$1" in
-	repeats | badutf8 | sep-in-name | percpu | interval) echo 8 ;;
+	interval-repeats) echo 9 ;;
+	repeats | badutf8 | sep-in-name | percpu | interval | \
+		interval-repeats-late) echo 8 ;;
 	*) echo 7 ;;
 	esac
 }
@@ -152,8 +155,11 @@ Draft202012Validator.check_schema(s)' "$s"
 	jq '.type = "interval"' "$f" >"$d/no-interval.json"
 	jq 'del(.counters[0].note)' "$f" >"$d/missing-note.json"
 	jq '.counters[0].extra = 1' "$f" >"$d/extra-key.json"
+	f=$(pt_print json repeats)
+	jq '.counters[2].mean = 0' "$f" >"$d/mean-not-counted.json"
+	jq '.counters[3].samples = [0, 0, 0]' "$f" >"$d/samples-not-counted.json"
 	for bad in string-value value-not-null no-interval missing-note \
-		extra-key; do
+		extra-key mean-not-counted samples-not-counted; do
 		run validate_json "$d/$bad.json"
 		assert_failure
 		assert_output --partial "$bad.json:1: "
@@ -233,7 +239,27 @@ EOF
 	pycheck "$f" 'd["counters"][0]["samples"] == [0.61, 0.53, 0.65]'
 	pycheck "$f" 'd["counters"][0]["value"] == d["counters"][0]["mean"]'
 	pycheck "$f" 'd["counters"][1]["stderr"] == 0.33333333333333331'
-	pycheck "$f" '"samples" not in d["counters"][2]'
+	# counters that never counted: null, not the zeros standing in
+	# for "no count" (not supported, then not counted)
+	for i in 2 3; do
+		pycheck "$f" "d['counters'][$i]['samples'] == [None] * 3"
+		pycheck "$f" "all(d['counters'][$i][k] is None for k in
+			('value', 'mean', 'stddev', 'stderr', 'min', 'median', 'max'))"
+	done
+	run jq -c '[.counters[] | .mean]' "$f"
+	assert_output '[0.5966666666666667,49.333333333333336,null,null]'
+}
+
+@test "json: interval documents of a repeated run, then its summary" {
+	f=$(pt_print json interval-repeats)
+	validate_json "$f"
+	run jq -c '[.type, .runs, (.counters[0] | has("samples")), .exit.runs]' "$f"
+	assert_output - <<'EOF'
+["interval",1,false,null]
+["interval",1,false,null]
+["interval",1,false,null]
+["summary",2,true,[0,0]]
+EOF
 }
 
 @test "json: invalid UTF-8 becomes U+FFFD, never a broken document" {
@@ -362,12 +388,15 @@ EOF
 0.60,msec,task-clock,5.91%,596667,100.00,0.477,CPUs utilized
 49,,page-faults,0.68%,596667,100.00,82.680,K/sec
 <not supported>,,cycles,0.00%,0,100.00,,
+<not counted>,,msr/tsc/,0.00%,0,100.00,,
 EOF
 )"
 }
 
 @test "csv: intervals lead with perf's padded timestamps, then summary" {
 	f=$(pt_print csv interval)
+	# the last interval was cut short: a comment says so, as the
+	# table's does, and leaves the field count alone
 	assert_equal "$(cat "$f")" "$(cat <<'EOF'
      0.100220457,0.97,msec,task-clock,969426,100.00,0.010,CPUs utilized
      0.100220457,45,,page-faults,969426,100.00,46.420,K/sec
@@ -375,10 +404,43 @@ EOF
      0.200594992,<not counted>,,page-faults,0,100.00,,
      0.302344354,0.06,msec,task-clock,63283,100.00,0.001,CPUs utilized
      0.302344354,2,,page-faults,63283,100.00,31.600,K/sec
+# interval 3 is partial: 101.749 ms
          summary,1.03,msec,task-clock,1032709,100.00,0.003,CPUs utilized
          summary,47,,page-faults,1032709,100.00,45.510,K/sec
 EOF
 )"
+	# the comment is there whatever the separator, and only once
+	for fmt in csv-semicolon csv-tab csv-multi; do
+		f=$(pt_print "$fmt" interval)
+		run grep '^#' "$f"
+		assert_output '# interval 3 is partial: 101.749 ms'
+	done
+}
+
+@test "csv: with -r every line has the noise column, interval lines too" {
+	# -r 2 known from the start: 0.00% on the interval lines, each a
+	# single measurement, as perf writes them
+	f=$(pt_print csv interval-repeats)
+	assert_equal "$(cat "$f")" "$(cat <<'EOF'
+     0.100220457,0.97,msec,task-clock,0.00%,969426,100.00,0.010,CPUs utilized
+     0.100220457,45,,page-faults,0.00%,969426,100.00,46.420,K/sec
+     0.200594992,<not counted>,msec,task-clock,0.00%,0,100.00,,
+     0.200594992,<not counted>,,page-faults,0.00%,0,100.00,,
+     0.302344354,0.06,msec,task-clock,0.00%,63283,100.00,0.001,CPUs utilized
+     0.302344354,2,,page-faults,0.00%,63283,100.00,31.600,K/sec
+# interval 3 is partial: 101.749 ms
+         summary,1.07,msec,task-clock,3.16%,1100000,100.00,0.004,CPUs utilized
+         summary,47,,page-faults,0.00%,1100000,100.00,42.730,K/sec
+EOF
+)"
+	# runs known only at the summary, after the intervals: no noise
+	# column anywhere rather than on some lines
+	f=$(pt_print csv interval-repeats-late)
+	run grep -c '%' "$f"
+	assert_output 0
+	run cut -d, -f1,5 "$f"
+	assert_line --index 0 '     0.100220457,969426'
+	assert_line --index 7 '         summary,1100000'
 }
 
 @test "csv: per-CPU and per-thread columns" {

@@ -76,14 +76,34 @@ load json_helper
 	validate_json "$BATS_TEST_TMPDIR/r.json"
 }
 
-@test "every CSV line has 7 fields, or 8 with -I / -A" {
+@test "every CSV line of one output has the same fields: 7, one more per leading column or -r" {
 	need_perf_events
+	# the field counts of the data lines of one output ('#' comments and
+	# blank lines aside), as one line: "8" when they all agree
 	count() { /usr/bin/python3 -c 'import csv,sys
-for r in csv.reader(sys.stdin):
-    if r and not r[0].startswith("#"): print(len(r))' | sort -u | paste -sd' '; }
+print(*sorted({len(r) for r in csv.reader(sys.stdin)
+               if r and not r[0].startswith("#")}))'; }
 	[ "$("$ROOT/pstat" -x, -e task-clock,cycles,cs true 2>&1 | count)" = 7 ]
-	[ "$("$ROOT/pstat" -x, -I 20 --interval-count 2 -e task-clock,cs sleep 1 2>&1 | grep -v '^$' | count)" = 8 ]
+	[ "$("$ROOT/pstat" -x, -I 20 --interval-count 2 -e task-clock,cs sleep 1 2>&1 | count)" = 8 ]
 	[ "$("$ROOT/pstat" -x, -a -A -e cs --timeout 50 2>&1 | count)" = 8 ]
+	# -r adds perf's noise column after the event
+	[ "$("$ROOT/pstat" -x, -r 2 -e task-clock,cs true 2>&1 | count)" = 8 ]
+	# -r with -I: one count for the interval and the summary lines (9
+	# when the interval lines carry the noise column too, as perf's do)
+	run "$ROOT/pstat" -x, -r 2 -I 20 -e task-clock,cs sleep 0.1
+	assert_success
+	[[ $(count <<<"$output") =~ ^(8|9)$ ]]
+	[ "$(grep -c summary <<<"$output")" = 2 ]
+	# --per-thread: the thread leads; with -I the time before it
+	sleep 5 >/dev/null 2>&1 3>&- &
+	p=$!
+	[ "$("$ROOT/pstat" -x, --per-thread -p "$p" -e task-clock,cs --timeout 100 2>&1 | count)" = 8 ]
+	[ "$("$ROOT/pstat" -x, --per-thread -p "$p" -I 30 -e task-clock,cs --timeout 100 2>&1 | count)" = 9 ]
+	kill "$p"
+	# -A with -I: the time, then the CPU
+	[ "$("$ROOT/pstat" -x, -a -A -I 20 --interval-count 2 -e cs 2>&1 | count)" = 9 ]
+	# -A with -r: the CPU and the noise column
+	[ "$("$ROOT/pstat" -x, -a -A -r 2 -e cs true 2>&1 | count)" = 9 ]
 	[ "$("$ROOT/pstat" -x';' -e 'msr/tsc,name=a;b/' true 2>&1 | grep -v '^$' | /usr/bin/python3 -c 'import csv,sys
 print(sorted({len(r) for r in csv.reader(sys.stdin, delimiter=";") if r}))')" = "[7]" ]
 }
@@ -94,4 +114,69 @@ print(sorted({len(r) for r in csv.reader(sys.stdin, delimiter=";") if r}))')" = 
 	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" --dry-run -e power/energy-pkg/
 	assert_success
 	assert_output --partial "scale 2.32831e-10 unit Joules"
+}
+
+# A copy of the real msr PMU (type, format, events) under a temporary
+# PSTAT_SYSFS_ROOT, its tsc event given a scale and a unit: the kernel
+# counts the real event, pstat applies what the copy says.
+@test "sysfs .scale and .unit apply to a real run in the table, CSV and JSON" {
+	need_perf_events
+	local real=/sys/bus/event_source/devices/msr scale=6.103515625e-05
+	[ -r "$real/type" ] && [ -r "$real/events/tsc" ] ||
+		skip "no msr PMU with a tsc event here"
+	"$ROOT/pstat" -e msr/tsc/ true 2>/dev/null ||
+		skip "msr/tsc/ cannot be counted here"
+	root="$BATS_TEST_TMPDIR/sysfs"
+	d="$root/bus/event_source/devices/msr"
+	mkdir -p "$d/format" "$d/events"
+	cp "$real/type" "$d/"
+	cp "$real"/format/* "$d/format/"
+	cp "$real"/events/* "$d/events/"
+	echo "$scale" >"$d/events/tsc.scale"
+	echo MiB >"$d/events/tsc.unit"
+	export PSTAT_SYSFS_ROOT="$root"
+	sp=$(prog spinner)
+	# JSON: value is raw x scale, in MiB
+	"$PSTAT" -j -o "$BATS_TEST_TMPDIR/r.json" -e msr/tsc/ "$sp" 1 50
+	validate_json "$BATS_TEST_TMPDIR/r.json"
+	run jq -r '.counters[0] | [.status, .unit] | @tsv' "$BATS_TEST_TMPDIR/r.json"
+	assert_output $'counted\tMiB'
+	/usr/bin/python3 - "$BATS_TEST_TMPDIR/r.json" "$scale" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"][0]
+want = c["raw"] * float(sys.argv[2])
+assert c["raw"] > 0 and abs(c["value"] - want) <= 1e-9 * want, (c, want)
+EOF
+	raw=$(jq '.counters[0].raw' "$BATS_TEST_TMPDIR/r.json")
+	# the table and CSV of another run of the same spin: scaled (not
+	# 16384 times that), with two decimals and the unit
+	run "$PSTAT" -e msr/tsc/ "$sp" 1 50
+	assert_success
+	assert_output --regexp ' [0-9]+\.[0-9]{2} MiB  msr/tsc/'
+	v=$(value_of msr/tsc/ <<<"$output")
+	awk -v v="$v" -v w="$raw" -v s="$scale" \
+		'BEGIN { r = v / (w * s); exit !(r > 0.25 && r < 4) }'
+	run "$PSTAT" -x, -e msr/tsc/ "$sp" 1 50
+	assert_success
+	assert_output --regexp '^[0-9]+\.[0-9]{2},MiB,msr/tsc/,[0-9]+,100\.00,,$'
+	v=${output%%,*}
+	awk -v v="$v" -v w="$raw" -v s="$scale" \
+		'BEGIN { r = v / (w * s); exit !(r > 0.25 && r < 4) }'
+}
+
+@test "-j -r: a counter that was not counted has null samples and statistics" {
+	need_perf_events
+	# msr/tsc/u is not supported (the PMU cannot exclude the kernel);
+	# -D 1000 delays counting past the end of true: not counted
+	run --separate-stderr "$PSTAT" -j -r 2 -e task-clock,msr/tsc/u true
+	assert_success
+	jq -e '.counters[1].status == "not_supported" or
+		(.counters[1].status == "error")' <<<"$stderr"
+	run jq -c '.counters[] | [.samples, .mean, .stddev, .min, .median, .max]' <<<"$stderr"
+	assert_line --index 1 '[[null,null],null,null,null,null,null]'
+	jq -e '.counters[0] | .mean > 0 and (.samples | length == 2)' <<<"$stderr"
+	"$PSTAT" -j -o "$BATS_TEST_TMPDIR/nc.json" -r 2 -D 1000 -e task-clock true
+	validate_json "$BATS_TEST_TMPDIR/nc.json"
+	run jq -c '.counters[0] | [.status, .value, .samples, .mean]' "$BATS_TEST_TMPDIR/nc.json"
+	assert_output '["not_counted",null,[null,null],null]'
 }

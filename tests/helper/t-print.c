@@ -4,7 +4,8 @@
  *
  * Builds a synthetic report for CASE and prints it through printer_new
  * with FORMAT: json, table, csv (","), csv-semicolon, csv-tab,
- * csv-multi ("::"), or csv=SEP. OUT (default stdout) lets tests point
+ * csv-multi ("::"), or csv=SEP; "table-tty" is the table on a terminal
+ * (header repeats, sparklines). OUT (default stdout) lets tests point
  * the printer at /dev/full. The dryrun and list cases are JSON only.
  * The locale comes from the environment, as in pstat itself, so tests
  * can check that machine output ignores LC_NUMERIC.
@@ -128,6 +129,12 @@ static const struct pstat_summary stats_elapsed = {
 	.min = 1200000, .median = 1250000, .max = 1300000,
 };
 static const int run_status_repeats[] = { 0, 0, 1 };
+/*
+ * What the session gives a counter that never counted: a sample of 0 a
+ * run, and their summary.
+ */
+static const double samples_none[] = { 0, 0, 0 };
+static const struct pstat_summary stats_none = { .n = 3 };
 
 static const struct pstat_row rows_repeats[] = {
 	ROW(.event = "task-clock", .pmu = "software", .group = 0,
@@ -141,7 +148,11 @@ static const struct pstat_row rows_repeats[] = {
 	    .stats = &stats_faults, .samples = samples_faults,
 	    .nsamples = 3),
 	ROW(.event = "cycles", .pmu = "cpu", .group = 2,
-	    .status = PSTAT_NOT_SUPPORTED, .err = ENOENT, .running_pct = 0),
+	    .status = PSTAT_NOT_SUPPORTED, .err = ENOENT, .running_pct = 0,
+	    .stats = &stats_none, .samples = samples_none, .nsamples = 3),
+	ROW(.event = "msr/tsc/", .pmu = "msr", .group = 3,
+	    .status = PSTAT_NOT_COUNTED, .running_pct = 0,
+	    .stats = &stats_none, .samples = samples_none, .nsamples = 3),
 };
 
 /*
@@ -247,8 +258,40 @@ static const struct pstat_row rows_interval_total[] = {
 	    METRIC("K/sec", "", 45.51)),
 };
 
+/* The summary of two runs of the intervals below (interval-repeats). */
+static const double samples_clock2[] = { 1.032709, 1.1 };
+static const struct pstat_summary stats_clock2 = {
+	.n = 2, .mean = 1.0663545, .stddev = 0.047582, .stderr_mean = 0.0336455,
+	.min = 1.032709, .median = 1.0663545, .max = 1.1,
+};
+static const double samples_faults2[] = { 47, 47 };
+static const struct pstat_summary stats_faults2 = {
+	.n = 2, .mean = 47, .min = 47, .median = 47, .max = 47,
+};
+static const struct pstat_row rows_interval_repeats[] = {
+	ROW(.event = "task-clock", .pmu = "software", .value = 1.0663545,
+	    .raw = 1100000, .unit = "msec", RAN(1100000),
+	    METRIC("CPUs utilized", "", 0.0035),
+	    .stats = &stats_clock2, .samples = samples_clock2, .nsamples = 2),
+	ROW(.event = "page-faults", .pmu = "software", .group = 1,
+	    .value = 47, .raw = 47, .unit = "", RAN(1100000),
+	    METRIC("K/sec", "", 42.73),
+	    .stats = &stats_faults2, .samples = samples_faults2,
+	    .nsamples = 2),
+};
+static const double samples_elapsed2[] = { 302344354, 310000000 };
+static const struct pstat_summary stats_elapsed2 = {
+	.n = 2, .mean = 306172177, .stddev = 5413332.3, .stderr_mean = 3827823,
+	.min = 302344354, .median = 306172177, .max = 310000000,
+};
+static const int run_status_ok2[] = { 0, 0 };
+
+/*
+ * Three intervals (the last partial), then the summary; with repeats,
+ * the summary of two runs (the intervals stand for either run's).
+ */
 static int print_intervals(struct pstat_printer *p,
-			   const struct pstat_report *base)
+			   const struct pstat_report *base, bool repeats)
 {
 	static const uint64_t ends[] = {
 		100220457, 200594992, 302344354,
@@ -275,6 +318,15 @@ static int print_intervals(struct pstat_printer *p,
 	r.rows = rows_interval_total;
 	r.nrows = N(rows_interval_total);
 	r.elapsed_ns = ends[N(ends) - 1];
+	if (repeats) {
+		r.rows = rows_interval_repeats;
+		r.nrows = N(rows_interval_repeats);
+		r.runs = 2;
+		r.run_status = run_status_ok2;
+		r.elapsed_stats = &stats_elapsed2;
+		r.elapsed_samples = samples_elapsed2;
+		r.elapsed_ns = 306172177;
+	}
 	return printer_summary(p, &r);
 }
 
@@ -405,7 +457,10 @@ static int run_case(struct pstat_printer *p, const char *name)
 		SET_ROWS(rows_huge);
 		r.elapsed_ns = UINT64_MAX;
 	} else if (!strcmp(name, "interval")) {
-		return print_intervals(p, &r);
+		return print_intervals(p, &r, false);
+	} else if (!strcmp(name, "interval-repeats") ||
+		   !strcmp(name, "interval-repeats-late")) {
+		return print_intervals(p, &r, true);
 	} else {
 		fprintf(stderr, "pstat-test: print: no case '%s'\n", name);
 		return -EINVAL;
@@ -458,6 +513,9 @@ int t_print(int argc, char **argv)
 		cfg.format = FORMAT_JSON;
 	} else if (!strcmp(format, "table")) {
 		cfg.format = FORMAT_TABLE;
+	} else if (!strcmp(format, "table-tty")) {
+		cfg.format = FORMAT_TABLE;
+		cfg.is_tty = 1;
 	} else if ((cfg.csv_sep = format_sep(format))) {
 		cfg.format = FORMAT_CSV;
 	} else {
@@ -465,6 +523,12 @@ int t_print(int argc, char **argv)
 		return 2;
 	}
 	cfg.started_header = !strcmp(name, "header");
+	/*
+	 * interval-repeats: -r 2 known from the start, as pstat's main
+	 * passes it; interval-repeats-late: the runs come with the summary
+	 * only, after the intervals were printed.
+	 */
+	cfg.repeat = !strcmp(name, "interval-repeats") ? 2 : 0;
 	p = printer_new(&cfg, out);
 	ret = run_case(p, name);
 	printer_free(p);
@@ -478,4 +542,70 @@ out:
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * pstat-test sparkline WIDTH RATE...: the sparkline print_sparkline
+ * draws of the rates in at most WIDTH glyphs, after how many it drew.
+ * RATE may be N*V for N rates of V. The words may come as one argument
+ * (from a data table) or several.
+ */
+int t_sparkline(int argc, char **argv)
+{
+	double *rates = NULL;
+	size_t n = 0, alloc = 0, len = 1, width = 0, glyphs;
+	char *all, *buf, *end, *save = NULL;
+	int ret = 1, nwords = 0;
+
+	for (int i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	all = xmalloc(len);
+	all[0] = '\0';
+	for (int i = 1; i < argc; i++) {
+		strcat(all, argv[i]);
+		strcat(all, " ");
+	}
+	for (char *w = strtok_r(all, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save), nwords++) {
+		char *star = strchr(w, '*');
+		unsigned long times = 1;
+		double v;
+
+		if (!nwords) {
+			width = strtoul(w, &end, 10);
+			if (*end) {
+				printf("error: bad width '%s'\n", w);
+				goto out;
+			}
+			continue;
+		}
+		if (star)
+			times = strtoul(w, &end, 10);
+		if (star && (end != star || !times)) {
+			printf("error: bad rate '%s'\n", w);
+			goto out;
+		}
+		v = strtod(star ? star + 1 : w, &end);
+		if (*end || end == (star ? star + 1 : w)) {
+			printf("error: bad rate '%s'\n", w);
+			goto out;
+		}
+		while (times--) {
+			xgrow((void **)&rates, &alloc, n + 1, sizeof(*rates));
+			rates[n++] = v;
+		}
+	}
+	if (nwords < 2) {
+		printf("error: expected WIDTH RATE...\n");
+		goto out;
+	}
+	buf = xmalloc(3 * n + 1);
+	glyphs = print_sparkline(buf, 3 * n + 1, rates, n, 1, width);
+	printf("%zu %s\n", glyphs, buf);
+	free(buf);
+	ret = 0;
+out:
+	free(rates);
+	free(all);
+	return ret;
 }

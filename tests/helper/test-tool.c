@@ -16,11 +16,13 @@ static const struct cmd cmds[] = {
 	{ "encode", t_encode },
 	{ "evspec", t_evspec },
 	{ "legacy", t_legacy },
+	{ "metrics", t_metrics },
 	{ "pfm", t_pfm },
 	{ "pmu", t_pmu },
 	{ "print", t_print },
 	{ "read", t_read },
 	{ "scale", t_scale },
+	{ "sparkline", t_sparkline },
 	{ "stats", t_stats },
 	{ "tracepoint", t_tracepoint },
 };

@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# The table on a terminal: digit grouping by default, the interval header
+# repeated every 25 lines, and the sparklines after an interval run,
+# which fit the terminal's width. script(1) gives pstat a terminal.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+need_script() {
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+}
+
+# on_tty COLS CMD...: run CMD on a terminal COLS columns wide, its output
+# (without the terminal's carriage returns) in $output.
+on_tty() {
+	local cols=$1 cmd=""
+
+	shift
+	printf -v cmd '%q ' "$@"
+	run script -qec "stty cols $cols rows 50 2>/dev/null; $cmd" /dev/null
+	output=${output//$'\r'/}
+}
+
+# The glyphs of EVENT's sparkline in $output, counted.
+sparkline_glyphs() {
+	/usr/bin/python3 -c '
+import re, sys
+for line in sys.stdin.read().split("\n"):
+    m = re.match(r" (\S+) +([\u2581-\u2588]+)$", line)
+    if m and m.group(1) == sys.argv[1]:
+        print(len(m.group(2)))' "$1" <<<"$output"
+}
+
+@test "sparkline: bucket means, as many glyphs as fit" {
+	run_table sparkline sparkline.test
+}
+
+@test "sparkline: only on a terminal, one per event" {
+	run "$PT" print table interval
+	assert_success
+	refute_output --partial "Rates per interval"
+	run "$PT" print table-tty interval
+	assert_success
+	assert_output --partial " Rates per interval:"
+	assert_output --regexp $'\n task-clock +█▁▁\n page-faults +█▁▁$'
+}
+
+@test "on a terminal the interval header comes back every 25 lines" {
+	need_perf_events
+	need_script
+	on_tty 80 "$ROOT/pstat" -I 20 --interval-count 60 -e task-clock sleep 5
+	assert_success
+	# the header, then 25 intervals of one line, and again
+	run grep -n '^#  *time  *counts unit events$' <<<"$output"
+	assert_output - <<'EOF'
+1:#           time             counts unit events
+27:#           time             counts unit events
+53:#           time             counts unit events
+EOF
+	# not on a terminal: once
+	run "$ROOT/pstat" -I 20 --interval-count 60 -e task-clock sleep 5
+	[ "$(grep -c 'counts unit events' <<<"$output")" = 1 ]
+}
+
+@test "on a terminal the header comes back before the interval after 25 lines" {
+	need_perf_events
+	need_script
+	# two events: every 13 intervals (26 lines), never inside one
+	on_tty 80 "$ROOT/pstat" -I 20 --interval-count 30 -e task-clock,cs sleep 5
+	assert_success
+	run grep -n 'counts unit events' <<<"$output"
+	assert_line --index 0 --regexp '^1:'
+	assert_line --index 1 --regexp '^28:'
+	assert_line --index 2 --regexp '^55:'
+}
+
+@test "on a terminal the sparklines of many intervals fit its width" {
+	need_perf_events
+	need_script
+	# 60 intervals on 60 columns: " task-clock" padded to 32, a space,
+	# and one column spare leave 25 glyphs, each the mean of 2 or 3
+	on_tty 60 "$ROOT/pstat" -I 20 --interval-count 60 -e task-clock,cs sleep 5
+	assert_success
+	assert_output --partial " Rates per interval:"
+	[ "$(sparkline_glyphs task-clock)" = 25 ]
+	[ "$(sparkline_glyphs cs)" = 25 ]
+	# every line fits
+	while IFS= read -r line; do
+		[[ $line == *[▁▂▃▄▅▆▇█]* ]] || continue
+		[ "$(/usr/bin/python3 -c 'import sys; print(len(sys.argv[1]))' "$line")" -lt 60 ]
+	done <<<"$output"
+	# on a wide terminal, a glyph per interval
+	on_tty 200 "$ROOT/pstat" -I 20 --interval-count 60 -e task-clock sleep 5
+	assert_success
+	[ "$(sparkline_glyphs task-clock)" = 60 ]
+}
+
+@test "on a terminal digits are grouped by default; --no-big-num turns it off" {
+	need_perf_events
+	need_script
+	# de_DE groups thousands with '.'; C.utf8 does not group at all
+	comma_locale || skip "no de_DE locale (localedef) here"
+	t=$(prog toucher)
+	on_tty 100 env LC_ALL="$loc" "$ROOT/pstat" -e page-faults "$t" 2000
+	assert_success
+	assert_output --regexp ' [0-9]{1,3}(\.[0-9]{3})+ +page-faults'
+	on_tty 100 env LC_ALL="$loc" "$ROOT/pstat" --no-big-num -e page-faults "$t" 2000
+	assert_success
+	assert_output --regexp ' [0-9]{4,} +page-faults'
+	refute_output --regexp '[0-9]\.[0-9]{3} +page-faults'
+	# -B still groups, and not on a terminal the default is off
+	run env LC_ALL="$loc" "$ROOT/pstat" -e page-faults "$t" 2000
+	assert_output --regexp ' [0-9]{4,} +page-faults'
+	run env LC_ALL="$loc" "$ROOT/pstat" -B -e page-faults "$t" 2000
+	assert_output --regexp ' [0-9]{1,3}(\.[0-9]{3})+ +page-faults'
+}
