@@ -185,7 +185,11 @@ static void print_value(struct pstat_printer *p, const struct pstat_row *row)
 		break;
 	case PSTAT_COUNTED:
 	case PSTAT_MULTIPLEXED:
-		if (print_value_frac(row) || row->value >= 1e18)
+		if ((print_value_frac(row) || row->value >= 1e18) &&
+		    p->cfg.big_num)
+			/* grouped as perf's -B does: 1,374.18 msec */
+			fprintf(out, "%'*.2f ", VALUE_W, row->value);
+		else if (print_value_frac(row) || row->value >= 1e18)
 			fprintf(out, "%*.2f ", VALUE_W, row->value);
 		else
 			fprintf(out, "%*s ", VALUE_W,
@@ -209,7 +213,8 @@ static void print_row(struct pstat_printer *p, const struct pstat_row *row)
 	fprintf(out, "%-*s", NAME_W, row->event);
 	if (show_metric)
 		print_metric(out, row);
-	else if (row->stats || row->status == PSTAT_MULTIPLEXED || row->note)
+	else if (row->status <= PSTAT_MULTIPLEXED || row->note)
+		/* perf pads a counted row 7 more than a <not ...> one */
 		fprintf(out, "%*s", NO_METRIC_PAD + 7, "");
 	else
 		fprintf(out, "%*s", NO_METRIC_PAD, "");

@@ -5,19 +5,36 @@ bats_require_minimum_version 1.5.0
 load test_helper
 
 
+# The table of "$@" from pstat and from perf stat: the same lines once
+# numbers are blanked, and every line of the same length with its '#'
+# at the same offset (padding included); pstat's hint lines left out.
+same_table_as_perf() {
+	"$PSTAT" "$@" 2>"$BATS_TEST_TMPDIR/ours" >/dev/null
+	perf stat "$@" 2>"$BATS_TEST_TMPDIR/perf" >/dev/null ||
+		skip "perf stat cannot count here"
+	norm() {
+		grep -v '^pstat: hint:' "$1" |
+			sed -E 's/[0-9]([0-9,.]*[0-9])?/N/g; s/[KMG]\/sec/\/sec/; s/ +/ /g'
+	}
+	shape() {
+		grep -v '^pstat: hint:' "$1" |
+			awk '{ print length($0), index($0, "#") }'
+	}
+	diff <(norm "$BATS_TEST_TMPDIR/ours") <(norm "$BATS_TEST_TMPDIR/perf")
+	diff <(shape "$BATS_TEST_TMPDIR/ours") <(shape "$BATS_TEST_TMPDIR/perf")
+}
+
 @test "the table has perf's layout for software events" {
 	need_perf_events
 	command -v perf >/dev/null || skip "perf is not installed"
-	ev=task-clock,context-switches,cpu-migrations,page-faults
-	"$PSTAT" -e $ev true 2>"$BATS_TEST_TMPDIR/ours"
-	perf stat -e $ev true 2>"$BATS_TEST_TMPDIR/perf" ||
-		skip "perf stat cannot count here"
-	# same lines once the numbers are blanked out
-	norm() { sed -E 's/[0-9][0-9,.]*/N/g; s/[KMG]\/sec/\/sec/; s/ +/ /g' "$1"; }
-	diff <(norm "$BATS_TEST_TMPDIR/ours") <(norm "$BATS_TEST_TMPDIR/perf")
-	# and the same columns: '#' at the same offset on every row
-	diff <(awk '{print index($0, "#")}' "$BATS_TEST_TMPDIR/ours") \
-	     <(awk '{print index($0, "#")}' "$BATS_TEST_TMPDIR/perf")
+	LC_ALL=C same_table_as_perf -e task-clock,context-switches,cpu-migrations,page-faults true
+	# rows without a metric comment, and <not supported> ones
+	LC_ALL=C same_table_as_perf -e cs,page-faults,cycles true
+	LC_ALL=C same_table_as_perf -e cpu-clock,cs,faults true
+	# a locale that groups digits, with -B (perf's default): 1,234.56
+	comma_locale || skip "no de_DE locale (localedef) here"
+	LC_ALL=$loc same_table_as_perf -B -e task-clock,page-faults \
+		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
 }
 
 @test "a command killed by a signal is said so before the table, as perf does" {
