@@ -49,6 +49,18 @@ same_table_as_perf() {
 	! grep -q Segmentation <<<"$stderr" || fail "$stderr"
 }
 
+@test "an open failure other than 'not supported' is fatal: 125, named" {
+	need_perf_events
+	# a tracepoint id the kernel does not know: EINVAL from the open
+	mkdir -p "$BATS_TEST_TMPDIR/t/events/fake/ev"
+	echo 999999 >"$BATS_TEST_TMPDIR/t/events/fake/ev/id"
+	PSTAT_TRACEFS_ROOT="$BATS_TEST_TMPDIR/t" run "$PSTAT" -e task-clock,fake:ev -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 125
+	assert_line --index 0 "pstat: cannot open event 'fake:ev': Invalid argument"
+	# the command never ran
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
 @test "not supported events show as such and the run goes on" {
 	need_perf_events
 	if [ -e /sys/bus/event_source/devices/cpu ]; then
