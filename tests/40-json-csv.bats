@@ -534,3 +534,17 @@ EOF
 		cmp "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/l"
 	done
 }
+
+@test "table: synthetic reports match their golden files byte for byte" {
+	# multiplexed rows end "(50.00%)"; metrics after '#'; rows without a
+	# metric padded as perf pads them; <not ...> and <error> rows
+	for c in basic multiplexed notsupported repeats percpu; do
+		LC_ALL=C "$PT" print table "$c" >"$BATS_TEST_TMPDIR/$c.txt" 2>&1
+		diff "$ROOT/tests/data/golden/table-$c.txt" "$BATS_TEST_TMPDIR/$c.txt" ||
+			fail "table $c differs from tests/data/golden/table-$c.txt"
+	done
+	grep -q 'instructions .*#    1.50  insn per cycle  .*(50.00%)$' \
+		"$ROOT/tests/data/golden/table-multiplexed.txt"
+	grep -q '% of all branches' "$ROOT/tests/data/golden/table-basic.txt"
+	! grep -q '(null)' "$BATS_TEST_TMPDIR"/*.txt
+}

@@ -83,33 +83,33 @@ static const struct pstat_row rows_basic[] = {
 static const struct pstat_row rows_notsupported[] = {
 	ROW(.event = "cycles", .pmu = "cpu", .group = 0,
 	    .status = PSTAT_NOT_SUPPORTED, .err = EOPNOTSUPP,
-	    .running_pct = 0),
+	    .running_pct = 0, .unit = ""),
 	ROW(.event = "task-clock", .pmu = "software", .group = 1,
 	    .value = 0.5, .raw = 500000, .unit = "msec",
 	    RAN(500000), .note = "kernel excluded",
 	    METRIC("CPUs utilized", "", 0.4)),
 	ROW(.event = "msr/tsc/", .pmu = "msr", .group = 2,
-	    .status = PSTAT_ERROR, .err = EACCES, .running_pct = 0),
+	    .status = PSTAT_ERROR, .err = EACCES, .running_pct = 0, .unit = ""),
 	ROW(.event = "cpu/nonsense/", .pmu = "cpu", .group = 3,
-	    .status = PSTAT_NOT_SUPPORTED, .running_pct = 0),
+	    .status = PSTAT_NOT_SUPPORTED, .running_pct = 0, .unit = ""),
 };
 
 static const struct pstat_row rows_multiplexed[] = {
 	ROW(.event = "cycles", .pmu = "cpu", .group = 0,
 	    .status = PSTAT_MULTIPLEXED, .value = 200000000,
 	    .raw = 100000000, .ena = 2000000, .run = 1000000,
-	    .running_pct = 50.0),
+	    .running_pct = 50.0, .unit = ""),
 	ROW(.event = "instructions", .pmu = "cpu", .group = 0,
 	    .status = PSTAT_MULTIPLEXED, .value = 300000000,
 	    .raw = 150000000, .ena = 2000000, .run = 1000000,
-	    .running_pct = 50.0, METRIC("insn per cycle", "", 1.5)),
+	    .running_pct = 50.0, METRIC("insn per cycle", "", 1.5), .unit = ""),
 	ROW(.event = "branches", .pmu = "cpu", .group = 1,
 	    .status = PSTAT_MULTIPLEXED, .value = 3000001,
 	    .raw = 999999, .ena = 3000000, .run = 1000000,
-	    .running_pct = 33.333333333333336),
+	    .running_pct = 33.333333333333336, .unit = ""),
 	ROW(.event = "cache-misses", .pmu = "cpu", .group = 2,
 	    .status = PSTAT_NOT_COUNTED, .ena = 2000000, .run = 0,
-	    .running_pct = 0),
+	    .running_pct = 0, .unit = ""),
 };
 
 static const double samples_clock[] = { 0.61, 0.53, 0.65 };
@@ -149,10 +149,10 @@ static const struct pstat_row rows_repeats[] = {
 	    .nsamples = 3),
 	ROW(.event = "cycles", .pmu = "cpu", .group = 2,
 	    .status = PSTAT_NOT_SUPPORTED, .err = ENOENT, .running_pct = 0,
-	    .stats = &stats_none, .samples = samples_none, .nsamples = 3),
+	    .stats = &stats_none, .samples = samples_none, .nsamples = 3, .unit = ""),
 	ROW(.event = "msr/tsc/", .pmu = "msr", .group = 3,
 	    .status = PSTAT_NOT_COUNTED, .running_pct = 0,
-	    .stats = &stats_none, .samples = samples_none, .nsamples = 3),
+	    .stats = &stats_none, .samples = samples_none, .nsamples = 3, .unit = ""),
 };
 
 /*
@@ -212,13 +212,13 @@ static const struct pstat_row rows_huge[] = {
 	    .value = 18446744073709551615.0, .raw = UINT64_MAX,
 	    .ena = UINT64_MAX, .run = 1,
 	    .running_pct = 5.421010862427522e-18,
-	    METRIC("insn per cycle", "", NAN)),
+	    METRIC("insn per cycle", "", NAN), .unit = ""),
 	ROW(.event = "tiny", .pmu = "power", .group = 1,
 	    .value = 2.3283064365386963e-10, .raw = 1, .unit = "Joules",
 	    RAN(1)),
 	ROW(.event = "big-int", .pmu = "cpu", .group = 2,
 	    .value = 9007199254740993.0, .raw = 9007199254740993ULL,
-	    .ena = INT64_MAX, .run = INT64_MAX, .running_pct = 100.0),
+	    .ena = INT64_MAX, .run = INT64_MAX, .running_pct = 100.0, .unit = ""),
 };
 
 /* Deltas for three intervals of 100 ms; the last is cut short. */
