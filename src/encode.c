@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <linux/hw_breakpoint.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +106,11 @@ int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
 			break;
 		case 'S':
 		case 'W':
-			/* sample-read and weak groups: accepted, no effect */
+		case 'b':
+			/*
+			 * sample-read, weak groups and perf's BPF counters:
+			 * accepted, no effect on the attr (as in perf's)
+			 */
 			break;
 		default:
 			return error_set(err, -1, "invalid modifier '%c' in '%s'",
@@ -164,11 +170,21 @@ static struct pstat_event *add_event(struct encoder *e, const char *name,
 	return ev;
 }
 
-static int is_raw(const char *s, uint64_t *config)
+/*
+ * Whether s is a raw event "rNNNN": 1 with *config set, 0 when it is not
+ * spelled so, -1 with err filled when it is but does not fit in 64 bits.
+ */
+static int is_raw(const char *s, uint64_t *config, struct pstat_error *err)
 {
 	const char *hex = str_raw_hex(s);
 
-	return hex && parse_u64_base(hex, 16, UINT64_MAX, config) == 0;
+	if (!hex)
+		return 0;
+	if (parse_u64_base(hex, 16, UINT64_MAX, config))
+		return error_set(err, -1,
+				 "invalid raw event '%s': 0x%s is too large (the config is 64 bits)",
+				 s, hex);
+	return 1;
 }
 
 /* mem:ADDR[/LEN][:rwx] */
@@ -191,6 +207,12 @@ static int parse_breakpoint(const char *name, struct perf_event_attr *attr,
 			  s, name);
 		goto out;
 	}
+	/*
+	 * Any of r, w and x once each, as perf's grammar takes them. Like
+	 * perf, the attr is built even for what this CPU cannot watch (x
+	 * with r or w, a length other than 1, 2, 4 or 8 on x86): the
+	 * kernel is the judge, and other architectures take more.
+	 */
 	for (const char *p = access; p && *p; p++) {
 		unsigned bit = *p == 'r' ? HW_BREAKPOINT_R :
 			       *p == 'w' ? HW_BREAKPOINT_W :
@@ -198,7 +220,7 @@ static int parse_breakpoint(const char *name, struct perf_event_attr *attr,
 
 		if (!bit || (type & bit)) {
 			error_set(err, -1,
-				  "invalid breakpoint access '%s' in '%s' (use r, w, x)",
+				  "invalid breakpoint access '%s' in '%s' (r, w and x, each at most once)",
 				  access, name);
 			goto out;
 		}
@@ -210,18 +232,13 @@ static int parse_breakpoint(const char *name, struct perf_event_attr *attr,
 	}
 	if (!type)
 		type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
-	if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X) {
+	if (len && parse_u64(len, UINT64_MAX, &blen)) {
 		error_set(err, -1,
-			  "breakpoint '%s' cannot combine x with r or w", name);
-		goto out;
-	}
-	if (len && (parse_u64(len, 8, &blen) ||
-		    (blen != 1 && blen != 2 && blen != 4 && blen != 8))) {
-		error_set(err, -1,
-			  "invalid breakpoint length '%s' in '%s' (1, 2, 4 or 8)",
+			  "invalid breakpoint length '%s' in '%s' (a number of bytes)",
 			  len, name);
 		goto out;
 	}
+	/* a length of 0 is the default, as in perf */
 	if (!blen)
 		blen = type == HW_BREAKPOINT_X ? sizeof(long) : 4;
 	attr->type = PERF_TYPE_BREAKPOINT;
@@ -233,6 +250,35 @@ static int parse_breakpoint(const char *name, struct perf_event_attr *attr,
 out:
 	free(s);
 	return r;
+}
+
+/* libpfm4's "pmu::EVENT" names: a typo of either the whole or the event. */
+static void offer_pfm_name(const char *name, void *arg)
+{
+	const char *sep = strstr(name, "::");
+
+	str_suggest_offer(arg, name, NULL);
+	if (sep)
+		str_suggest_offer(arg, sep + 2, name);
+}
+
+struct tp_offer {
+	struct str_suggest *s;
+	char buf[256];
+};
+
+/*
+ * A bare tracepoint event name ("sched_switch") for its full name: the
+ * event directories are offered one by one, none is read.
+ */
+static bool offer_tracepoint(const char *sys, const char *ev, void *arg)
+{
+	struct tp_offer *o = arg;
+	int n = snprintf(o->buf, sizeof(o->buf), "%s:%s", sys, ev);
+
+	if (n > 0 && (size_t)n < sizeof(o->buf))
+		str_suggest_offer(o->s, ev, o->buf);
+	return false;
 }
 
 /* The closest known name, or NULL when nothing is close (new string). */
@@ -255,9 +301,21 @@ static char *suggest_name(struct encoder *e, const char *want)
 		}
 	}
 	free(pmus);
+	/*
+	 * A tracepoint's event without its subsystem; only when nothing
+	 * cheaper matched (this lists every subsystem's directory).
+	 */
+	if (!strpbrk(want, ":/*?[") && !str_suggest_close(&s, 1)) {
+		struct tp_offer o = { .s = &s };
+		struct pstat_tracepoint *none = NULL;
+
+		tracepoint_filter(e->ctx->tracefs_root, offer_tracepoint, &o,
+				  &none);
+		free(none);
+	}
 	/* libpfm4 only when nothing cheaper came close */
 	if (!str_suggest_close(&s, 2))
-		pfm_foreach_name(str_suggest_cb, &s);
+		pfm_foreach_name(offer_pfm_name, &s);
 	return str_suggest_take(&s);
 }
 
@@ -369,8 +427,17 @@ static int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
 	int r = 0;
 
 	if (!n) {
-		char *what = xasprintf("unknown PMU '%s' in '%s'", sp->pmu,
-				       sp->text);
+		const char *why = pmus_error(e->ctx->pmus, sp->pmu);
+		char *what;
+
+		/* there is such a PMU, but it cannot be used */
+		if (why) {
+			free(pmus);
+			return error_set(e->err, sp->off, "PMU '%s': %s",
+					 sp->pmu, why);
+		}
+		what = xasprintf("unknown PMU '%s' in '%s'", sp->pmu,
+				 sp->text);
 
 		free(pmus);
 		r = not_found(e, sp->off, suggest_pmu(e, sp->pmu), sp->pmu,
@@ -416,35 +483,102 @@ static int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
 }
 
 /* The letters encode_apply_mods takes (evspec splits off the same). */
-static const char MOD_LETTERS[] = "ukhGHIDpPSWe";
+static const char MOD_LETTERS[] = "ukhGHIDpPSWeb";
 
 /*
- * "cycles:x": the parser splits only valid letters off as modifiers, so
- * a generic name with a bad one reaches libpfm4 whole, and libpfm4 (which
- * knows generic names too) would blame its own attributes. When it fails,
- * say which modifier is wrong instead. Returns -1 with err filled when
- * sp is such a name, else 0.
+ * "cycles:x", "r1a8:q", "sched:sched_switch:q": the parser splits only
+ * valid letters off as modifiers, so a name with a bad one arrives whole
+ * and would reach libpfm4, which (knowing generic names too) would blame
+ * its own attributes. When what comes before the last ':' resolves as a
+ * generic, raw or tracepoint name, say which modifier is wrong instead.
+ * Returns -1 with err filled when name is such a name, else 0.
  */
-static int bad_generic_mods(const struct pstat_evspec *sp,
-			    struct pstat_error *err)
+static int bad_mods(struct encoder *e, const struct pstat_evspec *sp,
+		    const char *name)
 {
-	const char *colon = strchr(sp->text, ':'), *bad;
-	char *base;
+	const char *colon = strrchr(name, ':'), *bad;
+	struct pstat_tracepoint *tps = NULL;
+	struct pstat_error scratch;
 	uint32_t type;
 	uint64_t config;
-	bool generic;
+	char *base;
+	bool known;
+	long n;
 
-	if (!colon)
+	if (!colon || colon == name || colon[-1] == ':' || strstr(name, "::"))
 		return 0;
-	base = xstrndup(sp->text, (size_t)(colon - sp->text));
-	generic = legacy_lookup(base, &type, &config);
-	free(base);
 	bad = colon + 1 + strspn(colon + 1, MOD_LETTERS);
-	if (!generic || !*bad)
+	if (!*bad)
 		return 0;
-	return error_set(err, sp->off,
+	base = xstrndup(name, (size_t)(colon - name));
+	known = legacy_lookup(base, &type, &config) ||
+		is_raw(base, &config, &scratch) > 0;
+	if (!known && strchr(base, ':')) {
+		n = tracepoint_resolve(e->ctx->tracefs_root, base, &tps);
+		tracepoint_list_free(tps, n > 0 ? (size_t)n : 0);
+		known = n > 0;
+	}
+	free(base);
+	if (!known)
+		return 0;
+	return error_set(e->err, sp->off,
 			 "invalid modifier '%c' in '%s' (valid modifiers: %s)",
 			 *bad, sp->text, MOD_LETTERS);
+}
+
+/*
+ * perf's tool events: their values come from pstat's own clock and
+ * rusage, not from a counter, and pstat prints those without being asked.
+ */
+static const char *tool_event(const char *name)
+{
+	if (!strcmp(name, "duration_time"))
+		return "the elapsed time";
+	if (!strcmp(name, "user_time") || !strcmp(name, "system_time"))
+		return "the user and system times";
+	return NULL;
+}
+
+/* Fill ctx->hint, cut to its size. */
+static void set_hint(struct pstat_encode_ctx *ctx, const char *fmt, ...)
+	PSTAT_FMT(2, 3);
+static void set_hint(struct pstat_encode_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *h;
+	size_t n;
+
+	va_start(ap, fmt);
+	if (vasprintf(&h, fmt, ap) < 0)
+		h = NULL;
+	va_end(ap);
+	if (!h)
+		return;
+	n = strlen(h);
+	if (n >= sizeof(ctx->hint))
+		n = sizeof(ctx->hint) - 1;
+	memcpy(ctx->hint, h, n);
+	ctx->hint[n] = '\0';
+	free(h);
+}
+
+/*
+ * Whether name is plainly meant for libpfm4: "pmu::EVENT", or
+ * "EVENT:UMASK" in libpfm4's capitals. Only such names mention that
+ * libpfm4 is missing; for the others a missing libpfm4 is "not found".
+ */
+static bool looks_pfm(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	if (strstr(name, "::"))
+		return true;
+	if (!colon)
+		return false;
+	for (const char *p = name; p < colon; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			return true;
+	return false;
 }
 
 /* Try the resolvers that take a bare name; 1 when none matched. */
@@ -466,6 +600,10 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		ev->attr.config = config;
 		return apply_mods(e, ev, sp, gmods);
 	}
+	if (tool_event(name))
+		return error_set(e->err, sp->off,
+				 "cannot count '%s': it is a perf tool event, which pstat does not support (its report shows %s)",
+				 name, tool_event(name));
 	if (!strncmp(name, "mem:", 4)) {
 		if (parse_breakpoint(name, &attr, e->err)) {
 			e->err->offset = sp->off;
@@ -508,15 +646,31 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 			return error_set(e->err, sp->off,
 					 "no tracepoint matches '%s'", name);
 	}
-	if (is_raw(name, &config)) {
+	r = is_raw(name, &config, e->err);
+	if (r < 0) {
+		e->err->offset = sp->off;
+		return -1;
+	}
+	if (r) {
 		ev = add_event(e, sp->text, "cpu", "raw");
 		ev->attr.type = PERF_TYPE_RAW;
 		ev->attr.config = config;
 		return apply_mods(e, ev, sp, gmods);
 	}
-	r = pfm_encode(name, &attr, &pfm_pmu, e->err);
-	if (r && bad_generic_mods(sp, e->err))
+	/* settled before libpfm4, which would blame its own attributes */
+	if (bad_mods(e, sp, name))
 		return -1;
+	r = pfm_encode(name, &attr, &pfm_pmu, e->err);
+	if (r == -ELIBACC) {
+		/*
+		 * No libpfm4 here: not found, like any name nobody knows,
+		 * and only a libpfm4-looking name hears why.
+		 */
+		if (looks_pfm(name))
+			set_hint(e->ctx, "'%s' is a libpfm4 name, but %s",
+				 name, e->err->msg);
+		return 1;
+	}
 	if (r == -ENOENT)
 		return 1;
 	if (r) {
@@ -579,6 +733,7 @@ int encode_evlist(const struct pstat_evtree *tree,
 			     .alloc = out->n, .row = out->nrows };
 	int ngroups = out->ngroups;
 
+	ctx->hint[0] = '\0';
 	for (size_t g = 0; g < tree->ngroups; g++) {
 		const struct pstat_evgroup *grp = &tree->groups[g];
 		size_t first = out->n;

@@ -12,7 +12,9 @@
 /*
  * The syntax tree resolved to perf_event_attr records. Resolution order
  * for one event, first match wins: generic names, pmu/terms/, tracepoints,
- * raw rNNNN, breakpoints mem:ADDR[/LEN][:rwx], libpfm4.
+ * raw rNNNN, breakpoints mem:ADDR[/LEN][:rwx], libpfm4. Raw values and
+ * modifiers of generic, raw and tracepoint names are settled before
+ * libpfm4 is asked; a libpfm4 that cannot be loaded knows no name.
  */
 
 struct pstat_event {
@@ -44,6 +46,12 @@ struct pstat_evlist {
 struct pstat_encode_ctx {
 	struct pstat_pmus *pmus;        /* borrowed */
 	const char *tracefs_root;       /* NULL: the default tracefs */
+	/*
+	 * Set by encode_evlist: after a failure, a line to show as a hint
+	 * below the error (why a libpfm4 name is unknown: libpfm4 cannot
+	 * be loaded here), "" when there is none.
+	 */
+	char hint[256];
 };
 
 /*

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,26 @@
  * errors can then point at the exact byte that is wrong.
  */
 
-static const char MOD_CHARS[] = "ukhGHIDpPSWe";
+static const char MOD_CHARS[] = "ukhGHIDpPSWeb";
+
+/*
+ * perf takes blanks around list items, group members and PMU terms
+ * ("cs, faults", "{ cs , faults }", "msr/ tsc/"): they are skipped, and
+ * offsets point at the first byte that is not blank.
+ */
+static size_t skip_blanks(const char *s, size_t i, size_t hi)
+{
+	while (i < hi && isspace((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+static size_t trim_end(const char *s, size_t lo, size_t hi)
+{
+	while (hi > lo && isspace((unsigned char)s[hi - 1]))
+		hi--;
+	return hi;
+}
 
 int evspec_is_mods(const char *s)
 {
@@ -70,15 +90,17 @@ static int parse_terms_range(const char *base, size_t lo, size_t hi,
 	size_t n = 0, alloc = 0, i = lo;
 
 	while (i < hi) {
-		size_t start = i, eq = NO_EQ, end;
+		size_t start, eq = NO_EQ, end;
 
+		start = i = skip_blanks(base, i, hi);
 		while (i < hi && base[i] != ',') {
 			if (base[i] == '=' && eq == NO_EQ)
 				eq = i;
 			i++;
 		}
-		end = i;
-		if (end == start || eq == start) {
+		end = trim_end(base, start, i);
+		if (end == start || eq == start ||
+		    (eq != NO_EQ && trim_end(base, start, eq) == start)) {
 			evspec_terms_free(terms, n);
 			return error_set(err, (long)start,
 					 "empty term in '%.*s'",
@@ -87,8 +109,11 @@ static int parse_terms_range(const char *base, size_t lo, size_t hi,
 		xgrow((void **)&terms, &alloc, n + 1, sizeof(*terms));
 		terms[n].off = (long)start;
 		if (eq != NO_EQ) {
-			terms[n].key = xstrndup(base + start, eq - start);
-			terms[n].val = xstrndup(base + eq + 1, end - eq - 1);
+			size_t v = skip_blanks(base, eq + 1, end);
+
+			terms[n].key = xstrndup(base + start,
+						trim_end(base, start, eq) - start);
+			terms[n].val = xstrndup(base + v, end - v);
 		} else {
 			terms[n].key = xstrndup(base + start, end - start);
 			terms[n].val = NULL;
@@ -96,7 +121,7 @@ static int parse_terms_range(const char *base, size_t lo, size_t hi,
 		n++;
 		if (i < hi) {
 			i++; /* the comma */
-			if (i == hi) {
+			if (skip_blanks(base, i, hi) == hi) {
 				evspec_terms_free(terms, n);
 				return error_set(err, (long)i,
 						 "trailing ',' in '%.*s'",
@@ -176,9 +201,7 @@ static int parse_event(const char *s, size_t start, size_t end,
 		if (parse_terms_range(s, s1 + 1, s2, &ev->terms, &ev->nterms,
 				      err))
 			return -1;
-		if (ev->nterms == 0)
-			return error_set(err, (long)s1,
-					 "no terms for PMU '%s'", ev->pmu);
+		/* "msr//": no terms is config 0, as perf encodes it */
 		if (mlen && *m == ':') {
 			m++;
 			mlen--;
@@ -226,7 +249,7 @@ static int parse_group_mods(const char *s, size_t *i, size_t len,
 	start = ++*i;
 	while (*i < len && s[*i] != ',' && s[*i] != '{' && s[*i] != '}')
 		++*i;
-	g->mods = xstrndup(s + start, *i - start);
+	g->mods = xstrndup(s + start, trim_end(s, start, *i) - start);
 	if (!evspec_is_mods(g->mods))
 		return error_set(err, (long)start,
 				 "invalid group modifier '%s'", g->mods);
@@ -239,7 +262,7 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
 	size_t len = strlen(s), i = 0;
 	size_t galloc = tree->ngroups;
 
-	if (!len)
+	if (skip_blanks(s, 0, len) == len)
 		return error_set(err, 0, "empty event list");
 
 	for (;;) {
@@ -247,6 +270,7 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
 		size_t ealloc = 0;
 		int braced = 0;
 
+		i = skip_blanks(s, i, len);
 		if (i >= len || s[i] == ',')
 			return error_set(err, (long)i, "empty event in list");
 		if (s[i] == '}')
@@ -262,9 +286,11 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
 		}
 		g->braced = braced;
 		for (;;) {
-			long s1, s2, end = event_end(s, i, len, &s1, &s2);
+			long s1, s2, end;
 			struct pstat_evspec *ev;
 
+			i = skip_blanks(s, i, len);
+			end = event_end(s, i, len, &s1, &s2);
 			if (end == -1)
 				return error_set(err, s1,
 						 "missing closing '/' for PMU event");
@@ -278,7 +304,8 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
 			xgrow((void **)&g->evs, &ealloc, g->nevs + 1,
 			      sizeof(*g->evs));
 			ev = &g->evs[g->nevs++];
-			if (parse_event(s, i, (size_t)end, s1, s2, ev, err))
+			if (parse_event(s, i, trim_end(s, i, (size_t)end), s1,
+					s2, ev, err))
 				return -1;
 			i = (size_t)end;
 			if (!braced)
@@ -294,6 +321,7 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
 		}
 		if (braced && parse_group_mods(s, &i, len, g, err))
 			return -1;
+		i = skip_blanks(s, i, len);
 		if (i >= len)
 			return 0;
 		if (s[i] == '}')
@@ -301,7 +329,7 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
 		if (s[i] != ',')
 			return error_set(err, (long)i, "unexpected '%c'", s[i]);
 		i++;
-		if (i >= len)
+		if (skip_blanks(s, i, len) >= len)
 			return error_set(err, (long)i - 1, "trailing ','");
 	}
 }

@@ -17,8 +17,10 @@
  *
  * A name may itself contain ':' (tracepoints "sys:event", libpfm4
  * "pmu::EVENT:UMASK", breakpoints "mem:0x10:rw"); only a last ':'-suffix
- * made of modifier letters (ukhGHIDpPSWe) is split off as modifiers. The
+ * made of modifier letters (ukhGHIDpPSWeb) is split off as modifiers. The
  * encoder may glue it back if the name does not resolve without it.
+ * Blanks around items, group members and terms are skipped, as perf
+ * does ("cs, faults"); a PMU event may have no terms ("msr//": config 0).
  */
 
 /* One pmu term: key[=value]. val is NULL when no '=' was given. */

@@ -136,8 +136,11 @@ static int match_table(const char *s, const char *const (*tab)[MAX_ALIASES],
 }
 
 /*
- * cache[-op[-result]] or cache-result, as perf's grammar has it: a
- * missing op means read, a missing result means access.
+ * cache[-word[-word]], as perf's grammar has it: each word an op or a
+ * result spelling. As in perf's parser, the first op word sets the op
+ * and the first result word the result, in either order, and a word of
+ * a kind already set is passed over ("L1-dcache-load-store" is a load).
+ * A missing op means read, a missing result means access.
  */
 static bool cache_lookup(const char *name, uint64_t *config)
 {
@@ -148,25 +151,26 @@ static bool cache_lookup(const char *name, uint64_t *config)
 	if (c < 0)
 		return false;
 	name += len;
-	if (*name == '-') {
+	for (int words = 0; *name == '-' && words < 2; words++) {
+		size_t rlen;
+		int o, r;
+
 		name++;
-		op = match_table(name, cache_ops, PERF_COUNT_HW_CACHE_OP_MAX,
-				 &len);
-		if (op < 0) {
-			res = match_table(name, cache_results,
-					  PERF_COUNT_HW_CACHE_RESULT_MAX, &len);
+		o = match_table(name, cache_ops, PERF_COUNT_HW_CACHE_OP_MAX,
+				&len);
+		r = match_table(name, cache_results,
+				PERF_COUNT_HW_CACHE_RESULT_MAX, &rlen);
+		if (o < 0 && r < 0)
+			return false;
+		if (o >= 0) {
+			if (op < 0)
+				op = o;
+		} else {
 			if (res < 0)
-				return false;
+				res = r;
+			len = rlen;
 		}
 		name += len;
-		if (op >= 0 && *name == '-') {
-			name++;
-			res = match_table(name, cache_results,
-					  PERF_COUNT_HW_CACHE_RESULT_MAX, &len);
-			if (res < 0)
-				return false;
-			name += len;
-		}
 	}
 	if (*name)
 		return false;
@@ -289,4 +293,48 @@ void legacy_foreach_name(void (*fn)(const char *name, void *arg), void *arg)
 	struct name_ctx ctx = { fn, arg };
 
 	legacy_foreach(name_cb, &ctx);
+}
+
+/* The spellings of one table, then of the other, as one list of words. */
+static const char *cache_word(unsigned i)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < PERF_COUNT_HW_CACHE_OP_MAX; t++)
+		for (int a = 0; a < MAX_ALIASES && cache_ops[t][a]; a++)
+			if (n++ == i)
+				return cache_ops[t][a];
+	for (unsigned t = 0; t < PERF_COUNT_HW_CACHE_RESULT_MAX; t++)
+		for (int a = 0; a < MAX_ALIASES && cache_results[t][a]; a++)
+			if (n++ == i)
+				return cache_results[t][a];
+	return NULL;
+}
+
+void legacy_foreach_cache_spelling(void (*fn)(const char *name, void *arg),
+				   void *arg)
+{
+	char buf[128];
+	uint64_t config;
+
+	for (unsigned c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++) {
+		for (int a = 0; a < MAX_ALIASES && cache_names[c][a]; a++) {
+			const char *cn = cache_names[c][a];
+
+			fn(cn, arg);
+			for (unsigned i = 0; cache_word(i); i++) {
+				snprintf(buf, sizeof(buf), "%s-%s", cn,
+					 cache_word(i));
+				if (cache_lookup(buf, &config))
+					fn(buf, arg);
+				for (unsigned j = 0; cache_word(j); j++) {
+					snprintf(buf, sizeof(buf), "%s-%s-%s",
+						 cn, cache_word(i),
+						 cache_word(j));
+					if (cache_lookup(buf, &config))
+						fn(buf, arg);
+				}
+			}
+		}
+	}
 }

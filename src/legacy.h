@@ -39,4 +39,12 @@ void legacy_foreach(void (*fn)(enum legacy_kind kind, const char *name,
  */
 void legacy_foreach_name(void (*fn)(const char *name, void *arg), void *arg);
 
+/*
+ * For checking against perf: call fn with every cache event spelling
+ * perf's grammar takes and legacy_lookup accepts: each spelling of each
+ * cache alone, then followed by one and by two op or result spellings.
+ */
+void legacy_foreach_cache_spelling(void (*fn)(const char *name, void *arg),
+				   void *arg);
+
 #endif

@@ -39,6 +39,7 @@ struct list_item {
 	const char *alias;          /* generic events: other spellings */
 	const char *const *umask_descs;
 	const char *completion;     /* --names spelling when not e.name */
+	bool descriptor;            /* syntax, not a name: not completed */
 };
 
 struct list_pmu {
@@ -74,6 +75,7 @@ static struct list_item *list_add(struct list_ctx *c, const char *section)
 	it = &c->items[c->nitems++];
 	memset(it, 0, sizeof(*it));
 	it->e.section = section;
+	it->e.scale = 1.0;
 	return it;
 }
 
@@ -217,10 +219,14 @@ static void list_sysfs_descriptor(struct list_ctx *c,
 		return;
 	}
 	terms = xstrdup("terms:");
-	for (size_t i = 0; i < pmu->nformats; i++) {
-		char *t = xasprintf("%s%s %s", terms, i ? "," : "",
-				    pmu->formats[i].name);
+	for (size_t i = 0, n = 0; i < pmu->nformats; i++) {
+		char *t;
 
+		/* a malformed format file is no term to write */
+		if (pmu->formats[i].error)
+			continue;
+		t = xasprintf("%s%s %s", terms, n++ ? "," : "",
+			      pmu->formats[i].name);
 		free(terms);
 		terms = t;
 	}
@@ -231,6 +237,21 @@ static void list_sysfs_descriptor(struct list_ctx *c,
 	it->display = full;
 	it->tag = "Kernel PMU event descriptor";
 	it->completion = list_own(c, xasprintf("%s/", pmu->name));
+}
+
+/* "Kernel PMU event", with the alias's unit and scale when it has them. */
+static const char *list_alias_tag(struct list_ctx *c,
+				  const struct pstat_pmu_alias *a)
+{
+	char scale[48] = "";
+
+	if (a->scale != 1.0)
+		snprintf(scale, sizeof(scale), ", scale %g", a->scale);
+	if (!(a->unit && *a->unit) && !*scale)
+		return "Kernel PMU event";
+	return list_own(c, xasprintf("Kernel PMU event%s%s%s",
+				     a->unit && *a->unit ? ", unit " : "",
+				     a->unit ? a->unit : "", scale));
 }
 
 /*
@@ -263,46 +284,126 @@ static void list_sysfs_aliases(struct list_ctx *c, struct pstat_pmus *pmus)
 			it->e.name = list_own(c, full);
 			it->e.unit = a->unit && *a->unit ? a->unit : NULL;
 			it->e.encoding = a->terms;
+			it->e.scale = a->scale;
 			it->display = full;
-			it->tag = it->e.unit ?
-				list_own(c, xasprintf("Kernel PMU event, unit %s",
-						      it->e.unit)) :
-				"Kernel PMU event";
+			it->tag = list_alias_tag(c, a);
 		}
 	}
 	free(all);
 }
 
 /*
+ * perf list's descriptors for what has no name of its own: raw configs
+ * of the core PMU and hardware breakpoints. They show the syntax, so
+ * completion (--names) has nothing to offer from them.
+ */
+static void list_descriptors(struct list_ctx *c)
+{
+	static const struct {
+		const char *section, *name, *tag, *desc;
+	} d[] = {
+		{ "raw", "rNNN", "Raw hardware event descriptor",
+		  "the core PMU's config in hex, as in r1a8" },
+		{ "raw", "cpu/t1=v1[,t2=v2,t3 ...]/modifier",
+		  "Raw hardware event descriptor",
+		  "a PMU's format terms; each PMU's are listed with it" },
+		{ "breakpoint", "mem:<addr>[/len][:access]",
+		  "Hardware breakpoint",
+		  "accesses to addr: r, w and x (default rw), len bytes (default 4)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(d); i++) {
+		struct list_item *it;
+
+		if (!list_match(c, d[i].name) && !list_match(c, d[i].section))
+			continue;
+		it = list_add(c, d[i].section);
+		it->e.name = d[i].name;
+		it->e.desc = d[i].desc;
+		it->display = d[i].name;
+		it->tag = d[i].tag;
+		it->descriptor = true;
+	}
+}
+
+/*
+ * Which tracepoints a glob asks for, after perf list: "sys:ev" is a glob
+ * over each part, where an empty part means all ("sched:" is the whole
+ * subsystem); a bare word takes the subsystems it matches whole and the
+ * events it matches, and a word without glob characters matches
+ * anywhere in an event's name as perf's does ("switch" takes
+ * sched:sched_switch).
+ */
+struct list_tp_want {
+	const char *sys;            /* "sys:ev" form: the two globs */
+	const char *ev;
+	const char *word;           /* bare form: the word, else NULL */
+	bool plain;                 /* the word has no glob characters */
+};
+
+static bool list_tp_wanted(const char *sys, const char *ev, void *arg)
+{
+	const struct list_tp_want *w = arg;
+	bool take;
+	char *full;
+
+	if (!w->word)
+		return !fnmatch(w->sys, sys, FNM_CASEFOLD) &&
+		       !fnmatch(w->ev, ev, FNM_CASEFOLD);
+	if (!fnmatch(w->word, sys, FNM_CASEFOLD) ||
+	    !fnmatch(w->word, ev, FNM_CASEFOLD))
+		return true;
+	if (w->plain)
+		return strcasestr(ev, w->word) != NULL;
+	full = xasprintf("%s:%s", sys, ev);
+	take = !fnmatch(w->word, full, FNM_CASEFOLD);
+	free(full);
+	return take;
+}
+
+/*
  * Tracepoints number in the thousands, so they are listed only when asked
- * for: with --tracepoints, or when the glob names a subsystem ("sched:*").
- * A "::" glob is a libpfm4 name, not a tracepoint.
+ * for: with --tracepoints, or when the glob can name one (a subsystem, an
+ * event, "sys:ev"). A "::" glob is a libpfm4 name, a '/' one a PMU's.
+ * Only what was asked for explicitly (--tracepoints, a "sys:ev" glob)
+ * warns when tracefs cannot be read.
  */
 static long list_tracepoints(struct list_ctx *c,
 			     struct pstat_tracepoint **tps)
 {
-	const char *glob = c->o->glob;
-	bool names_subsys = glob && strchr(glob, ':') && !strstr(glob, "::");
+	const char *glob = c->o->glob, *colon;
+	struct list_tp_want w = { "*", "*", NULL, false };
+	char *sys = NULL;
+	bool explicit = c->o->tracepoints;
 	long n;
 
 	*tps = NULL;
-	if (!c->o->tracepoints && !names_subsys)
+	if (glob && (strstr(glob, "::") || strchr(glob, '/')))
 		return 0;
-	n = tracepoint_resolve(c->o->tracefs_root,
-			       names_subsys ? glob : "*:*", tps);
+	if (!glob && !c->o->tracepoints)
+		return 0;
+	colon = glob ? strchr(glob, ':') : NULL;
+	if (colon) {
+		sys = xstrndup(glob, (size_t)(colon - glob));
+		w.sys = *sys ? sys : "*";
+		w.ev = colon[1] ? colon + 1 : "*";
+		explicit = true;
+	} else if (glob) {
+		w.word = glob;
+		w.plain = !strpbrk(glob, "*?[");
+	}
+	n = tracepoint_filter(c->o->tracefs_root, list_tp_wanted, &w, tps);
+	free(sys);
 	if (n < 0) {
 		/* Completion must stay quiet; a listing explains the gap. */
-		if (!c->o->names_only && !c->o->json)
+		if (explicit && !c->o->names_only && !c->o->json)
 			msg_warn("cannot read tracepoints: %s", strerror((int)-n));
 		*tps = NULL;
 		return 0;
 	}
 	for (long i = 0; i < n; i++) {
-		struct list_item *it;
+		struct list_item *it = list_add(c, "tracepoint");
 
-		if (!list_match(c, (*tps)[i].name))
-			continue;
-		it = list_add(c, "tracepoint");
 		it->e.name = (*tps)[i].name;
 		it->display = it->e.name;
 		it->tag = "Tracepoint event";
@@ -359,6 +460,7 @@ static int list_pfm_event(const struct pstat_pfm_event *ev, void *arg)
 		memcpy(names, ev->umasks, ev->numasks * sizeof(*names));
 		memcpy(descs, ev->umask_descs, ev->numasks * sizeof(*descs));
 		it->e.umasks = names;
+		it->e.umask_descs = descs;
 		it->e.numasks = ev->numasks;
 		it->umask_descs = descs;
 	}
@@ -426,6 +528,10 @@ static void list_heading(const struct list_ctx *c,
 		fputs("Hardware cache events:\n", out);
 	else if (!strcmp(s, "tracepoint"))
 		fputs("Tracepoints:\n", out);
+	else if (!strcmp(s, "raw"))
+		fputs("Raw hardware event descriptors:\n", out);
+	else if (!strcmp(s, "breakpoint"))
+		fputs("Hardware breakpoints:\n", out);
 	else if (!strcmp(s, "pmu")) {
 		lp = list_find_pmu(c, "sysfs", it->e.pmu);
 		fprintf(out, "Kernel PMU %s (type %d%s):\n", it->e.pmu,
@@ -451,19 +557,16 @@ static bool list_same_group(const struct list_item *a,
 	return !strcmp(a->e.pmu, b->e.pmu);
 }
 
-/* Whether the item counts on the core PMU, for the "not here" note. */
-static bool list_needs_core(const struct list_ctx *c,
-			    const struct list_item *it)
+/*
+ * Whether the item counts on the core PMU, for the "not here" note: the
+ * generic hardware and cache events and raw configs. (The heading of a
+ * core libpfm4 PMU says so itself.)
+ */
+static bool list_needs_core(const struct list_item *it)
 {
-	const struct list_pmu *lp;
-
-	if (!strcmp(it->e.section, "hardware") ||
-	    !strcmp(it->e.section, "cache"))
-		return true;
-	if (strcmp(it->e.section, "libpfm4"))
-		return false;
-	lp = list_find_pmu(c, "libpfm4", it->e.pmu);
-	return lp && lp->p.is_core;
+	return !strcmp(it->e.section, "hardware") ||
+	       !strcmp(it->e.section, "cache") ||
+	       !strcmp(it->e.section, "raw");
 }
 
 static void list_print_table(const struct list_ctx *c, FILE *out)
@@ -477,8 +580,10 @@ static void list_print_table(const struct list_ctx *c, FILE *out)
 			if (i)
 				fputc('\n', out);
 			list_heading(c, it, out);
+			noted = false;
 		}
-		if (!noted && !c->core_exposed && list_needs_core(c, it)) {
+		/* once under each heading whose events cannot count here */
+		if (!noted && !c->core_exposed && list_needs_core(it)) {
 			fprintf(out, "  %s\n", list_no_core_note);
 			noted = true;
 		}
@@ -528,7 +633,10 @@ static void list_print_names(const struct list_ctx *c, FILE *out)
 		const char *name = it->completion ? it->completion : it->e.name;
 		struct list_names arg = { c, out };
 
-		if (list_match(c, name))
+		if (it->descriptor)
+			continue;
+		/* tracepoints were chosen by list_tp_wanted's own rules */
+		if (!strcmp(it->e.section, "tracepoint") || list_match(c, name))
 			fprintf(out, "%s\n", name);
 		if (it->alias)
 			list_alias_each(it->e.name, it->alias,
@@ -575,6 +683,7 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 	list_sysfs_pmus(&c, pmus);
 	legacy_foreach(list_legacy_cb, &c);
 	list_sysfs_aliases(&c, pmus);
+	list_descriptors(&c);
 	ntps = list_tracepoints(&c, &tps);
 	list_pfm(&c);
 

@@ -35,15 +35,32 @@ static struct {
 				   pfm_event_attr_info_t *);
 } lib;
 
-/* PFM_ERR_NOINIT stands for "the library itself could not be loaded". */
+/* Why libpfm4 could not be loaded, for pfm_errstr. */
+static char load_error[256];
+
+/*
+ * PFM_ERR_NOINIT stands for "the library itself could not be loaded".
+ * PSTAT_LIBPFM names the file to load instead of the sonames: a test can
+ * point it at a file that does not exist to see pstat without libpfm4.
+ */
 static int pfm_load(void)
 {
 	static const char *const sonames[] = { "libpfm.so.4", "libpfm.so" };
+	const char *path = getenv("PSTAT_LIBPFM");
+	const char *why;
 
-	for (size_t i = 0; i < ARRAY_SIZE(sonames) && !lib.handle; i++)
-		lib.handle = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-	if (!lib.handle)
+	if (path && *path) {
+		lib.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(sonames) && !lib.handle; i++)
+			lib.handle = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+	}
+	if (!lib.handle) {
+		why = dlerror();
+		snprintf(load_error, sizeof(load_error), "%s",
+			 why ? why : "libpfm.so.4 cannot be loaded");
 		return PFM_ERR_NOINIT;
+	}
 	*(void **)&lib.initialize = dlsym(lib.handle, "pfm_initialize");
 	*(void **)&lib.terminate = dlsym(lib.handle, "pfm_terminate");
 	*(void **)&lib.strerror = dlsym(lib.handle, "pfm_strerror");
@@ -58,6 +75,9 @@ static int pfm_load(void)
 	    !lib.get_os_event_encoding || !lib.get_event_info ||
 	    !lib.get_pmu_info || !lib.get_event_next ||
 	    !lib.get_event_attr_info) {
+		snprintf(load_error, sizeof(load_error),
+			 "%s lacks libpfm4's functions", path && *path ? path :
+			 "libpfm.so.4");
 		dlclose(lib.handle);
 		memset(&lib, 0, sizeof(lib));
 		return PFM_ERR_NOINIT;
@@ -68,7 +88,8 @@ static int pfm_load(void)
 static const char *pfm_errstr(int ret)
 {
 	if (!lib.strerror)
-		return "libpfm.so.4 cannot be loaded";
+		return load_error[0] ? load_error :
+				       "libpfm.so.4 cannot be loaded";
 	return lib.strerror(ret);
 }
 
@@ -134,9 +155,10 @@ int pfm_encode(const char *name, struct perf_event_attr *attr,
 
 	ret = pfm_init();
 	if (ret) {
-		error_set(err, -1, "libpfm4 cannot initialise: %s",
+		error_set(err, -1, "libpfm4 %s (%s)",
+			  lib.handle ? "cannot initialise" : "cannot be loaded",
 			  pfm_errstr(ret));
-		return -1;
+		return -ELIBACC;
 	}
 
 	memset(&scratch, 0, sizeof(scratch));

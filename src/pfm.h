@@ -13,6 +13,10 @@
  * <perfmon/...>. libpfm4 is initialised lazily, on the first call that
  * needs it: initialisation costs milliseconds and megabytes, more than a
  * whole run of pstat on the generic names.
+ *
+ * The library is libpfm.so.4 (or libpfm.so) from the loader's path, or
+ * the file the environment variable PSTAT_LIBPFM names: tests point it
+ * at one that does not exist to see pstat on a machine without libpfm4.
  */
 
 /*
@@ -23,7 +27,8 @@
  * config, config1, config2 and exclusion bits (other fields are left as
  * they were) and *pmu_name (a new string: the libpfm4 PMU name, e.g.
  * "amd64_fam19h_zen4"). Returns 0, -ENOENT when libpfm4 does not know the
- * name, or another -errno / -1 with err filled for other failures.
+ * name, -ELIBACC when libpfm4 cannot be loaded or initialised here (err
+ * says why), or another -errno / -1 with err filled for other failures.
  */
 int pfm_encode(const char *name, struct perf_event_attr *attr,
 	       char **pmu_name, struct pstat_error *err);

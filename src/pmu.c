@@ -21,6 +21,7 @@ struct pmus_slot {
 	char *name;
 	struct pstat_pmu *pmu; /* NULL when loading failed */
 	int err; /* errno of the failed load */
+	char *why; /* what went wrong, or NULL (see pmus_error) */
 };
 
 struct pstat_pmus {
@@ -176,6 +177,23 @@ static double parse_scale(const char *s)
 	return v;
 }
 
+/*
+ * A bit number of a format: decimal, up to 63. Returns it, or -1 when p
+ * holds no digit (*end untouched) and 64 for anything larger than 63.
+ */
+static int format_bit(const char *p, const char **end)
+{
+	int v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++)
+		if (v < 64)
+			v = v * 10 + (*p - '0');
+	*end = p;
+	return v < 64 ? v : 64;
+}
+
 int pmu_format_parse(const char *text, struct pstat_pmu_format *f,
 		     struct pstat_error *err)
 {
@@ -183,8 +201,13 @@ int pmu_format_parse(const char *text, struct pstat_pmu_format *f,
 	uint64_t seen = 0;
 	int field, n = 0, nbits = 0;
 
+	for (const char *q = text; *q; q++)
+		if (!isprint((unsigned char)*q) && !isspace((unsigned char)*q))
+			return error_set(err, -1, "the file is not text");
 	while (isspace((unsigned char)*p))
 		p++;
+	if (!*p)
+		return error_set(err, -1, "the file is empty");
 	if (!str_starts_with(p, "config"))
 		goto bad;
 	p += strlen("config");
@@ -193,46 +216,49 @@ int pmu_format_parse(const char *text, struct pstat_pmu_format *f,
 	} else if ((*p == '1' || *p == '2') && p[1] == ':') {
 		field = *p - '0';
 		p++;
+	} else if (isdigit((unsigned char)*p)) {
+		/* a newer kernel's config3: a real field, not one pstat has */
+		return error_set(err, -1,
+				 "'%s' uses a field pstat cannot encode (config, config1 and config2 only)",
+				 text);
 	} else {
 		goto bad;
 	}
 	p++;
 	for (;;) {
-		unsigned long lo, hi;
+		int lo, hi;
 		uint64_t mask;
-		char *end;
 
-		if (!isdigit((unsigned char)*p))
+		lo = format_bit(p, &p);
+		if (lo < 0)
 			goto bad;
-		lo = strtoul(p, &end, 10);
-		p = end;
 		hi = lo;
 		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p))
+			hi = format_bit(p + 1, &p);
+			if (hi < 0)
 				goto bad;
-			hi = strtoul(p, &end, 10);
-			p = end;
 		}
-		if (lo > hi || hi > 63)
+		if (lo > 63 || hi > 63)
 			return error_set(err, -1,
-					 "bad bit range %lu-%lu in format '%s'",
+					 "bit ranges in '%s' go past bit 63",
+					 text);
+		if (lo > hi)
+			return error_set(err, -1,
+					 "bit range %d-%d in '%s' runs backwards",
 					 lo, hi, text);
 		if (n == PMU_FORMAT_MAX_RANGES)
-			return error_set(
-				err, -1,
-				"more than %d bit ranges in format '%s'",
-				PMU_FORMAT_MAX_RANGES, text);
+			return error_set(err, -1,
+					 "more than %d bit ranges in '%s'",
+					 PMU_FORMAT_MAX_RANGES, text);
 		mask = (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1))
 		       << lo;
 		if (seen & mask)
-			return error_set(
-				err, -1,
-				"overlapping bit ranges in format '%s'", text);
+			return error_set(err, -1,
+					 "bit ranges in '%s' overlap", text);
 		seen |= mask;
 		f->ranges[n].lo = (uint8_t)lo;
 		f->ranges[n].hi = (uint8_t)hi;
-		nbits += (int)(hi - lo + 1);
+		nbits += hi - lo + 1;
 		n++;
 		if (*p != ',')
 			break;
@@ -261,8 +287,7 @@ int pmu_format_parse(const char *text, struct pstat_pmu_format *f,
 	f->nbits = nbits;
 	return 0;
 bad:
-	return error_set(err, -1,
-			 "malformed format '%s' (expected configN:LO-HI,...)",
+	return error_set(err, -1, "'%s' is not configN:LO-HI[,LO-HI...]",
 			 text);
 }
 
@@ -303,6 +328,11 @@ static int cmp_alias(const void *a, const void *b)
 		      ((const struct pstat_pmu_alias *)b)->name);
 }
 
+/*
+ * A malformed format file is kept with the reason (f->error), not left
+ * out: the PMU stays usable through its other terms, and a term that
+ * uses the file says what is wrong with it instead of "unknown term".
+ */
 static int load_formats(int pmufd, struct pstat_pmu *pmu)
 {
 	size_t n, alloc = 0;
@@ -321,6 +351,7 @@ static int load_formats(int pmufd, struct pstat_pmu *pmu)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct pstat_pmu_format f = { 0 };
+		struct pstat_error err;
 		char *text;
 
 		if (!is_file_at(fd, names[i]))
@@ -330,17 +361,14 @@ static int load_formats(int pmufd, struct pstat_pmu *pmu)
 			r = -errno;
 			goto out_fd;
 		}
-		/*
-		 * A format this reader cannot express (a newer kernel's
-		 * config3, say) is left out: using it then fails as an
-		 * unknown term instead of the whole PMU failing to load.
-		 */
-		if (!pmu_format_parse(text, &f, NULL)) {
-			f.name = xstrdup(names[i]);
-			xgrow((void **)&pmu->formats, &alloc, pmu->nformats + 1,
-			      sizeof(*pmu->formats));
-			pmu->formats[pmu->nformats++] = f;
+		if (pmu_format_parse(text, &f, &err)) {
+			memset(&f, 0, sizeof(f));
+			f.error = xstrdup(err.msg);
 		}
+		f.name = xstrdup(names[i]);
+		xgrow((void **)&pmu->formats, &alloc, pmu->nformats + 1,
+		      sizeof(*pmu->formats));
+		pmu->formats[pmu->nformats++] = f;
 		free(text);
 	}
 	if (pmu->nformats > 1)
@@ -430,8 +458,10 @@ static void pmu_free(struct pstat_pmu *pmu)
 {
 	if (!pmu)
 		return;
-	for (size_t i = 0; i < pmu->nformats; i++)
+	for (size_t i = 0; i < pmu->nformats; i++) {
 		free(pmu->formats[i].name);
+		free(pmu->formats[i].error);
+	}
 	free(pmu->formats);
 	for (size_t i = 0; i < pmu->naliases; i++) {
 		free(pmu->aliases[i].name);
@@ -444,34 +474,63 @@ static void pmu_free(struct pstat_pmu *pmu)
 	free(pmu);
 }
 
-/* Read one PMU directory whole. Returns 0, or -errno. */
+/* Why a type file's text is not a PMU type (new string). */
+static char *bad_type(const char *text, int r)
+{
+	bool printable = *text && strlen(text) <= 40;
+
+	for (const char *p = text; *p && printable; p++)
+		printable = isprint((unsigned char)*p);
+	if (!printable)
+		return xstrdup("malformed type file: not a number");
+	if (r == -ERANGE)
+		return xasprintf("malformed type file: %s is out of range (at most %" PRIu32 ")",
+				 text, UINT32_MAX);
+	return xasprintf("malformed type file: '%s' is not a number", text);
+}
+
+/*
+ * Read one PMU directory whole. Returns 0, or -errno with *why set to
+ * what went wrong (a new string) unless the PMU does not exist (ENOENT).
+ */
 static int pmu_load(const char *devices, const char *name,
-		    struct pstat_pmu **out)
+		    struct pstat_pmu **out, char **why)
 {
 	struct pstat_pmu *pmu;
 	char *path, *text;
 	uint64_t type;
 	int fd, r;
 
+	*why = NULL;
 	path = xasprintf("%s/%s", devices, name);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	r = -errno;
 	free(path);
 	/* A stray file next to the PMUs is not a PMU. */
-	if (fd < 0)
-		return r == -ENOTDIR ? -ENOENT : r;
+	if (fd < 0) {
+		if (r == -ENOTDIR || r == -ENOENT)
+			return -ENOENT;
+		*why = xasprintf("cannot open its directory: %s",
+				 strerror(-r));
+		return r;
+	}
 
 	text = read_file_at(fd, "type");
 	if (!text) {
 		r = -errno;
+		if (r != -ENOENT)
+			*why = xasprintf("cannot read its type file: %s",
+					 strerror(-r));
 		goto out;
 	}
 	r = parse_u64(text, UINT32_MAX, &type);
-	free(text);
 	if (r) {
+		*why = bad_type(text, r);
+		free(text);
 		r = -EINVAL;
 		goto out;
 	}
+	free(text);
 	pmu = xcalloc(1, sizeof(*pmu));
 	pmu->name = xstrdup(name);
 	pmu->type = (uint32_t)type;
@@ -479,6 +538,8 @@ static int pmu_load(const char *devices, const char *name,
 	if (!r)
 		r = load_aliases(fd, pmu);
 	if (r) {
+		*why = xasprintf("cannot read its format or events directory: %s",
+				 strerror(-r));
 		pmu_free(pmu);
 		goto out;
 	}
@@ -509,6 +570,7 @@ void pmus_free(struct pstat_pmus *pmus)
 		return;
 	for (size_t i = 0; i < pmus->nslots; i++) {
 		free(pmus->slots[i].name);
+		free(pmus->slots[i].why);
 		pmu_free(pmus->slots[i].pmu);
 	}
 	free(pmus->slots);
@@ -521,6 +583,7 @@ const struct pstat_pmu *pmus_find(struct pstat_pmus *pmus, const char *name)
 {
 	struct pmus_slot *slot;
 	struct pstat_pmu *pmu = NULL;
+	char *why;
 	int r;
 
 	/* Keep the name inside the devices directory. */
@@ -540,16 +603,25 @@ const struct pstat_pmu *pmus_find(struct pstat_pmus *pmus, const char *name)
 	 * Misses are remembered too: the encoder may ask about every bare
 	 * event name, and most of those are not PMUs.
 	 */
-	r = pmu_load(pmus->devices, name, &pmu);
+	r = pmu_load(pmus->devices, name, &pmu, &why);
 	xgrow((void **)&pmus->slots, &pmus->aslots, pmus->nslots + 1,
 	      sizeof(*pmus->slots));
 	slot = &pmus->slots[pmus->nslots++];
 	slot->name = xstrdup(name);
 	slot->pmu = r ? NULL : pmu;
 	slot->err = -r;
+	slot->why = why;
 	if (r)
 		errno = -r;
 	return slot->pmu;
+}
+
+const char *pmus_error(const struct pstat_pmus *pmus, const char *name)
+{
+	for (size_t i = 0; i < pmus->nslots; i++)
+		if (!strcmp(pmus->slots[i].name, name))
+			return pmus->slots[i].why;
+	return NULL;
 }
 
 /* List the devices directory once, keeping what stat calls a directory. */

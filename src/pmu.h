@@ -24,6 +24,11 @@ struct pstat_pmu_format {
 		uint8_t lo, hi;     /* inclusive bit range */
 	} ranges[PMU_FORMAT_MAX_RANGES];
 	int nbits;                  /* total width: sum of the ranges */
+	/*
+	 * Why the file is malformed (a new string), or NULL: a malformed
+	 * format is kept, without ranges, so that using it can say so.
+	 */
+	char *error;
 };
 
 /* An events/<alias> file with its .scale/.unit companions. */
@@ -61,6 +66,14 @@ void pmus_free(struct pstat_pmus *pmus);
 const struct pstat_pmu *pmus_find(struct pstat_pmus *pmus, const char *name);
 
 /*
+ * Why the PMU called name could not be loaded, once pmus_find has failed
+ * for it with an errno other than ENOENT: "malformed type file: ...",
+ * "cannot read its type file: ...". NULL when it has not been asked
+ * for, was loaded, or does not exist (borrowed; lives as long as pmus).
+ */
+const char *pmus_error(const struct pstat_pmus *pmus, const char *name);
+
+/*
  * perf's prefix match: the PMU called exactly name, or else every PMU
  * called name_<suffix> where the suffix is hex digits, like perf
  * (uncore_imc -> uncore_imc_0, uncore_imc_1, ... but not
@@ -90,7 +103,10 @@ void pmus_foreach_name(struct pstat_pmus *pmus,
  */
 bool pmu_is_core(const char *sysfs_root, const char *name);
 
-/* The format term called name, or NULL (borrowed). */
+/*
+ * The format term called name, or NULL (borrowed). A malformed format
+ * file is found too, with f->error set and no ranges: it cannot be used.
+ */
 const struct pstat_pmu_format *pmu_format_find(const struct pstat_pmu *pmu,
 					       const char *name);
 /* The alias called name (case-insensitive like perf), or NULL (borrowed). */

@@ -49,7 +49,8 @@ static int unknown_term(const struct pstat_pmu *pmu, const char *key,
 		for (size_t i = 0; i < pmu->naliases; i++)
 			str_suggest_cb(pmu->aliases[i].name, &s);
 		for (size_t i = 0; i < nterms; i++)
-			str_suggest_cb(term_name(pmu, i), &s);
+			if (i >= pmu->nformats || !pmu->formats[i].error)
+				str_suggest_cb(term_name(pmu, i), &s);
 		hint = str_suggest_take(&s);
 	}
 	if (hint) {
@@ -61,7 +62,12 @@ static int unknown_term(const struct pstat_pmu *pmu, const char *key,
 	}
 	list[0] = '\0';
 	for (size_t i = 0; i < nterms; i++) {
-		int w = snprintf(list + len, sizeof(list) - len, "%s%s",
+		int w;
+
+		/* a malformed format file is no term that would have worked */
+		if (i < pmu->nformats && pmu->formats[i].error)
+			continue;
+		w = snprintf(list + len, sizeof(list) - len, "%s%s",
 				 len ? ", " : "", term_name(pmu, i));
 
 		if (w < 0 || (size_t)w >= sizeof(list) - len) {
@@ -179,6 +185,10 @@ static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
 	if (a && !t->val)
 		return encode_alias(pmu, a, off, depth, enc, err);
 	f = pmu_format_find(pmu, t->key);
+	if (f && f->error)
+		return error_set(err, off,
+				 "PMU '%s': malformed format file '%s': %s",
+				 pmu->name, f->name, f->error);
 	if (f) {
 		if (term_value(pmu, t, off, f->nbits, &v, err))
 			return -1;

@@ -230,6 +230,8 @@ struct pstat_list_entry {
 	const char *encoding;   /* e.g. "event=0x3c" for sysfs aliases, or NULL */
 	const char *const *umasks;  /* libpfm4 umask names, or NULL */
 	size_t numasks;
+	const char *const *umask_descs; /* their descriptions, or NULL */
+	double scale;           /* sysfs alias .scale (0 is taken as 1) */
 };
 
 struct pstat_list_pmu {

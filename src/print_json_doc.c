@@ -119,8 +119,16 @@ static json_t *json_list_entry(const struct pstat_list_entry *e)
 	json_object_set_new(o, "desc", jstr(e->desc));
 	json_object_set_new(o, "unit", jstr(e->unit));
 	json_object_set_new(o, "encoding", jstr(e->encoding));
-	for (size_t i = 0; e->umasks && i < e->numasks; i++)
-		json_array_append_new(umasks, jstr(e->umasks[i]));
+	json_object_set_new(o, "scale", jreal(e->scale ? e->scale : 1.0));
+	for (size_t i = 0; e->umasks && i < e->numasks; i++) {
+		json_t *u = json_object();
+
+		json_object_set_new(u, "name", jstr(e->umasks[i]));
+		json_object_set_new(u, "description",
+				    jstr(e->umask_descs && e->umask_descs[i] ?
+					 e->umask_descs[i] : ""));
+		json_array_append_new(umasks, u);
+	}
 	json_object_set_new(o, "umasks", umasks);
 	return o;
 }

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,9 +13,13 @@
 #include "tracepoint.h"
 #include "util.h"
 
-static const char *const default_roots[] = {
-	"/sys/kernel/tracing",
-	"/sys/kernel/debug/tracing",
+/*
+ * Where tracefs is mounted, relative to /sys: its own mount point first,
+ * then the older place under debugfs.
+ */
+static const char *const tracefs_dirs[] = {
+	"kernel/tracing",
+	"kernel/debug/tracing",
 };
 
 struct tp_list {
@@ -22,26 +27,37 @@ struct tp_list {
 	size_t n, alloc;
 };
 
+/*
+ * Whether dir/events is a directory, or exists but may not be searched:
+ * tracefs is often root-only, and a root we may not enter is still the
+ * one in use, so the caller gets EACCES to explain rather than a
+ * misleading "no tracefs".
+ */
+static bool has_events(const char *dir)
+{
+	char *events = xasprintf("%s/events", dir);
+	struct stat st;
+	int r = stat(events, &st);
+	bool ok = r ? errno == EACCES : S_ISDIR(st.st_mode);
+
+	free(events);
+	return ok;
+}
+
 const char *tracepoint_root(const char *root)
 {
-	if (root)
-		return root;
-	for (size_t i = 0; i < ARRAY_SIZE(default_roots); i++) {
-		char *events = xasprintf("%s/events", default_roots[i]);
-		struct stat st;
-		int r = stat(events, &st);
-		bool ok = r ? errno == EACCES : S_ISDIR(st.st_mode);
+	static char found[4096];
 
-		free(events);
-		/*
-		 * tracefs is often root-only: a root we may not enter is
-		 * still the one in use, so the caller gets EACCES to explain
-		 * rather than a misleading "no tracefs".
-		 */
-		if (ok)
-			return default_roots[i];
+	if (root && has_events(root))
+		return root;
+	for (size_t i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
+		int n = snprintf(found, sizeof(found), "%s/%s",
+				 root ? root : "/sys", tracefs_dirs[i]);
+
+		if (n > 0 && (size_t)n < sizeof(found) && has_events(found))
+			return found;
 	}
-	return NULL;
+	return root;
 }
 
 static bool is_glob(const char *s)
@@ -187,6 +203,111 @@ long tracepoint_resolve(const char *root, const char *spec,
 	r = each_match(AT_FDCWD, events, sys, on_subsystem, &sa);
 	free(events);
 	free(sys);
+	if (r) {
+		tracepoint_list_free(l.v, l.n);
+		return r;
+	}
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), cmp_tp);
+	*out = l.v;
+	return (long)l.n;
+}
+
+/*
+ * Whether the entry de of dirfd is a directory: tracefs fills d_type,
+ * other file systems (a fixture tree on some) may leave it unknown.
+ */
+static bool entry_is_dir(int dirfd, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+		return de->d_type == DT_DIR;
+	return !fstatat(dirfd, de->d_name, &st, 0) && S_ISDIR(st.st_mode);
+}
+
+struct filter_arg {
+	bool (*want)(const char *sys, const char *ev, void *arg);
+	void *arg;
+	struct tp_list *l;
+};
+
+/* Offer every event directory of one subsystem to the filter. */
+static int filter_subsystem(int eventsfd, const char *sys,
+			    struct filter_arg *a)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, r = 0;
+
+	fd = openat(eventsfd, sys, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			r = -errno;
+			break;
+		}
+		if (de->d_name[0] == '.' || !entry_is_dir(fd, de) ||
+		    !a->want(sys, de->d_name, a->arg))
+			continue;
+		r = add_event(fd, sys, de->d_name, a->l);
+		if (r)
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+long tracepoint_filter(const char *root,
+		       bool (*want)(const char *sys, const char *ev,
+				    void *arg),
+		       void *arg, struct pstat_tracepoint **out)
+{
+	struct tp_list l = { 0 };
+	struct filter_arg a = { want, arg, &l };
+	struct dirent *de;
+	char *events;
+	DIR *d;
+	int fd, r = 0;
+
+	*out = NULL;
+	root = tracepoint_root(root);
+	if (!root)
+		return -ENOENT;
+	events = xasprintf("%s/events", root);
+	fd = open(events, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(events);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			r = -errno;
+			break;
+		}
+		if (de->d_name[0] == '.' || !entry_is_dir(fd, de))
+			continue;
+		r = filter_subsystem(fd, de->d_name, &a);
+		if (r)
+			break;
+	}
+	closedir(d);
 	if (r) {
 		tracepoint_list_free(l.v, l.n);
 		return r;

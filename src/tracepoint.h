@@ -2,13 +2,16 @@
 #ifndef PSTAT_TRACEPOINT_H
 #define PSTAT_TRACEPOINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /*
  * Tracepoints under a tracefs root passed in (the directory holding
  * events/<subsystem>/<event>/id). With root NULL, /sys/kernel/tracing is
- * tried, then /sys/kernel/debug/tracing.
+ * tried, then /sys/kernel/debug/tracing. A root without events/ stands
+ * for /sys: its kernel/tracing and kernel/debug/tracing are tried the
+ * same way, so tests can check the fallback on a fake tree.
  */
 
 struct pstat_tracepoint {
@@ -17,9 +20,11 @@ struct pstat_tracepoint {
 };
 
 /*
- * The tracefs root in use: root itself, or the first default that has an
- * events/ directory (or one that exists but may not be searched, so that
- * resolving reports EACCES); NULL when none (borrowed or static).
+ * The tracefs root in use: root itself when it has an events/ directory,
+ * else the first of <root or /sys>/kernel/tracing and
+ * <root or /sys>/kernel/debug/tracing that has one (or has one that may
+ * not be searched, so that resolving reports EACCES); else root (NULL
+ * when root is). Borrowed, or static until the next call.
  */
 const char *tracepoint_root(const char *root);
 
@@ -42,6 +47,18 @@ long tracepoint_resolve(const char *root, const char *spec,
 int tracepoint_foreach_name(const char *root, const char *sys,
 			    void (*fn)(const char *name, void *arg),
 			    void *arg);
+
+/*
+ * The tracepoints want accepts: want(sys, ev, arg) is asked about every
+ * event directory of every subsystem (directories only; the id is read
+ * only of those accepted, and one without an id is left out). Returns
+ * their number with a new array sorted by name in *out, as
+ * tracepoint_resolve, or -errno when tracefs cannot be read.
+ */
+long tracepoint_filter(const char *root,
+		       bool (*want)(const char *sys, const char *ev,
+				    void *arg),
+		       void *arg, struct pstat_tracepoint **out);
 
 /* Free an array returned by tracepoint_resolve; accepts NULL. */
 void tracepoint_list_free(struct pstat_tracepoint *tps, size_t n);

@@ -181,3 +181,53 @@ TRACEFS="$FIX/tracefs"
 	assert_line "syscalls:sys_enter_write $id"
 	assert_line --regexp '^syscalls:sys_enter_writev [0-9]+$'
 }
+
+@test "pmu: a live run sums the instances a PMU prefix matches" {
+	need_perf_events
+	local twin="$FIX/twin-pmu" out sum single
+	PSTAT_SYSFS_ROOT=$twin run "$PSTAT" -v --dry-run -e swtwin/faults/
+	assert_success
+	assert_line --partial "event 'swtwin/faults/': resolved by sysfs (pmu swtwin_0, type 1, config 0x2)"
+	assert_line --partial "event 'swtwin/faults/': resolved by sysfs (pmu swtwin_1, type 1, config 0x2)"
+	# both instances count the same page faults of the same command,
+	# from exec to exit: their sum is twice page-faults, exactly
+	out=$(PSTAT_SYSFS_ROOT=$twin "$PSTAT" -j -e swtwin/faults/,page-faults \
+		-- "$(prog toucher)" 64 2>&1)
+	sum=$(jq -r '.counters[] | select(.event == "swtwin/faults/") | .value' <<<"$out")
+	single=$(jq -r '.counters[] | select(.event == "page-faults") | .value' <<<"$out")
+	[ "$(jq '.counters | length' <<<"$out")" -eq 2 ]
+	[ "$single" -ge 64 ]
+	[ "$sum" -eq $((2 * single)) ]
+}
+
+# A root without events/ stands for /sys: kernel/tracing is tried, then
+# the older kernel/debug/tracing, as for the real /sys.
+fake_sys_tracefs() {
+	local root="$BATS_TEST_TMPDIR/sys" where=$1
+	mkdir -p "$root/$where/events/sched/sched_switch"
+	echo "$2" >"$root/$where/events/sched/sched_switch/id"
+	echo "$root"
+}
+
+@test "tracepoint: without kernel/tracing, kernel/debug/tracing is used" {
+	local root
+	root=$(fake_sys_tracefs kernel/debug/tracing 4242)
+	[ ! -e "$root/kernel/tracing" ]
+	run "$PT" tracepoint "$root" sched:sched_switch
+	assert_success
+	assert_output 'sched:sched_switch 4242'
+	# pstat itself, through PSTAT_TRACEFS_ROOT
+	PSTAT_TRACEFS_ROOT=$root run "$PSTAT" --dry-run -j -e sched:sched_switch
+	assert_success
+	run jq -r '.events[0].attr.config' <<<"$output"
+	assert_output '0x1092'
+	PSTAT_TRACEFS_ROOT=$root run "$PSTAT" list --names 'sched:*'
+	assert_success
+	assert_output 'sched:sched_switch'
+	# kernel/tracing, when there, comes first
+	mkdir -p "$root/kernel/tracing/events/sched/sched_switch"
+	echo 7 >"$root/kernel/tracing/events/sched/sched_switch/id"
+	run "$PT" tracepoint "$root" sched:sched_switch
+	assert_output 'sched:sched_switch 7'
+}
+

@@ -5,6 +5,7 @@
 # generic constants, libpfm4's own check_events example (another encoding
 # path) and the kernel's sysfs alias for "instructions".
 
+bats_require_minimum_version 1.5.0
 load test_helper
 
 # The first core PMU libpfm4 detects, or skip.
@@ -169,3 +170,130 @@ check_events() {
 		[ $((codes & ~0x530000)) -eq $((config)) ]
 	done
 }
+
+# --- through the pstat binary ------------------------------------------
+
+# Whether the kernel has a core hardware PMU here (src/pmu.c's test).
+kernel_core_pmu() {
+	local d=/sys/bus/event_source/devices
+	[ -d "$d/cpu" ] || [ -d "$d/cpu_core" ] || ls "$d"/*/cpus >/dev/null 2>&1
+}
+
+@test "pfm: a libpfm4 name through pstat --dry-run -j is libpfm4's encoding" {
+	need_core_pmu
+	local want
+	want=$("$PT" pfm "$CORE_EVENT")
+	run "$PSTAT" --dry-run -j -e "$CORE_EVENT"
+	assert_success
+	run jq -r '.events[0] | [.name, .resolver, .pmu, .attr.type,
+		.attr.config, .attr.exclude_user, .attr.exclude_kernel] | @tsv' \
+		<<<"$output"
+	assert_output "$(printf '%s\tlibpfm4\t%s\t%s\t%s\tfalse\tfalse' \
+		"$CORE_EVENT" "$CORE_PMU" "$(field "$want" type)" \
+		"$(field "$want" config)")"
+	# the event part alone resolves to the same, perf modifiers apply
+	run "$PSTAT" --dry-run -j -e "${CORE_EVENT#*::}:u"
+	assert_success
+	run jq -r '.events[0] | [.resolver, .attr.config,
+		.attr.exclude_user, .attr.exclude_kernel] | @tsv' <<<"$output"
+	assert_output "$(printf 'libpfm4\t%s\tfalse\ttrue' "$(field "$want" config)")"
+}
+
+@test "pfm: a live run of a libpfm4 core event (<not supported> on a VM)" {
+	need_core_pmu
+	need_perf_events
+	run "$PSTAT" -e "$CORE_EVENT" true
+	assert_success
+	if kernel_core_pmu; then
+		assert_line --regexp "^ +([0-9,]+|<not counted>|<not supported>) +$CORE_EVENT( |\$)"
+	else
+		assert_line --regexp "^ +<not supported> +$CORE_EVENT( |\$)"
+	fi
+	run "$PSTAT" -j -e "$CORE_EVENT" true
+	assert_success
+	run jq -r '.counters[0] | .event' <<<"$output"
+	assert_output "$CORE_EVENT"
+}
+
+@test "pfm: libpfm4 is loaded only when a name reaches it" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	local trace="$BATS_TEST_TMPDIR/trace" ev
+	export PSTAT_SYSFS_ROOT=$SYSFS/vm-nopmu PSTAT_TRACEFS_ROOT=$FIX/tracefs
+	for ev in cycles r1a8 msr/tsc/ sched:sched_switch mem:0x1000:w \
+		'{cycles,instructions}:u' 'syscalls:sys_enter_*'; do
+		strace -f -e trace=openat -o "$trace" \
+			"$ROOT/pstat" --dry-run -e "$ev" >/dev/null 2>&1 ||
+			fail "pstat --dry-run -e $ev failed"
+		! grep -q 'libpfm' "$trace" ||
+			fail "libpfm4 was opened for $ev: $(grep libpfm "$trace")"
+	done
+	# a live run of a software event, too
+	if "$ROOT/pstat" -e task-clock true 2>/dev/null; then
+		strace -f -e trace=openat -o "$trace" "$ROOT/pstat" -e task-clock \
+			true >/dev/null 2>&1
+		! grep -q 'libpfm' "$trace"
+	fi
+	# and a libpfm4 name does load it
+	"$PT" pfm --pmus | grep -q '^perf ' ||
+		skip "libpfm4 does not detect its perf PMU here"
+	strace -f -e trace=openat -o "$trace" "$ROOT/pstat" --dry-run \
+		-e perf::PERF_COUNT_HW_CPU_CYCLES >/dev/null 2>&1
+	grep -q 'libpfm\.so' "$trace"
+}
+
+# PSTAT_LIBPFM names the library to load: one that does not exist is a
+# machine without libpfm4.
+@test "pfm: without libpfm4 a name is unknown, with suggestions" {
+	export PSTAT_LIBPFM=$BATS_TEST_TMPDIR/no-libpfm.so.4
+	run --separate-stderr "$PSTAT" -e cycels true
+	assert_failure 125
+	assert_equal "$stderr" "pstat: unknown event 'cycels' (did you mean 'cycles'?)"
+	run --separate-stderr "$PSTAT" --dry-run -e INST_RETIRED
+	assert_failure 125
+	assert_equal "$stderr" "pstat: unknown event 'INST_RETIRED'"
+	# a name that is plainly libpfm4's is unknown too; the encoder says
+	# why, for a hint line
+	run --separate-stderr "$PSTAT" --dry-run -e skl::INST_RETIRED:ANY_P
+	assert_failure 125
+	assert_equal "$stderr" "pstat: unknown event 'skl::INST_RETIRED:ANY_P'
+pstat: hint: 'skl::INST_RETIRED:ANY_P' is a libpfm4 name, but libpfm4 cannot be loaded ($PSTAT_LIBPFM: cannot open shared object file: No such file or directory)"
+	run "$PT" encode 'skl::INST_RETIRED:ANY_P'
+	assert_failure 1
+	assert_line "error: unknown event 'skl::INST_RETIRED:ANY_P'"
+	assert_line "hint: 'skl::INST_RETIRED:ANY_P' is a libpfm4 name, but libpfm4 cannot be loaded ($PSTAT_LIBPFM: cannot open shared object file: No such file or directory)"
+	run "$PT" encode 'INST_RETIRED:ANY_P'
+	assert_line --partial "hint: 'INST_RETIRED:ANY_P' is a libpfm4 name"
+	# a lower-case name is no libpfm4 name: no hint
+	run "$PT" encode 'nosuch:thing'
+	assert_failure 1
+	refute_output --partial 'hint:'
+	# everything else works without it
+	run "$PSTAT" --dry-run -e cycles,r1a8,mem:0x1000
+	assert_success
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list --names 'sched:*'
+	assert_success
+	assert_line sched:sched_switch
+}
+
+@test "pfm: PSTAT_LIBPFM loads the library it names" {
+	local lib
+	lib=$(ldconfig -p 2>/dev/null | awk '/libpfm\.so\.4 / { print $NF; exit }')
+	[ -n "$lib" ] || skip "ldconfig does not know libpfm.so.4"
+	"$PT" pfm --pmus | grep -q '^perf ' ||
+		skip "libpfm4 does not detect its perf PMU here"
+	PSTAT_LIBPFM=$lib run "$PSTAT" --dry-run -j -e perf::PERF_COUNT_HW_CPU_CYCLES
+	assert_success
+	run jq -r '.events[0].resolver' <<<"$output"
+	assert_output libpfm4
+}
+
+@test "pfm: an unqualified libpfm4 name with a typo gets the full name" {
+	need_core_pmu
+	local part=${CORE_EVENT#*::}
+	# the event part without its last letter
+	run "$PSTAT" --dry-run -e "${part%?}"
+	assert_failure 125
+	assert_output "pstat: unknown event '${part%?}' (did you mean '$CORE_EVENT'?)"
+}
+

@@ -2,7 +2,9 @@
 # pstat list: sections, sysfs aliases from fixture trees, the note for a
 # machine without a core PMU, globs, --names for completion, -j.
 
+bats_require_minimum_version 1.5.0
 load test_helper
+load json_helper
 
 NOTE='# no core hardware PMU is exposed by the kernel (virtual machine?): hardware events such as cycles are not supported here'
 
@@ -49,15 +51,152 @@ fake_tracefs() {
 	assert_line --regexp '^  pstatfake:first +\[Tracepoint event\]$'
 }
 
+# The fixture tracefs (tests/fixtures/tracefs): sched has sched_switch,
+# sched_wakeup and sched_waking; syscalls four events; noid an event
+# without an id.
+TP_LINE=' +\[Tracepoint event\]$'
+
+@test "list: a subsystem's name lists its tracepoints, as perf list does" {
+	local w args
+	for w in sched --tracepoints 'sched:' 'sch*' 'SCHED'; do
+		args=("$w")
+		[ "$w" = --tracepoints ] && args=(--tracepoints sched)
+		PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list "${args[@]}"
+		assert_success
+		assert_line 'Tracepoints:'
+		assert_line --regexp "^  sched:sched_switch$TP_LINE"
+		assert_line --regexp "^  sched:sched_wakeup$TP_LINE"
+		assert_line --regexp "^  sched:sched_waking$TP_LINE"
+		refute_output --partial 'syscalls:'
+		refute_output --partial 'warning'
+	done
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list syscalls
+	assert_success
+	assert_line --regexp "^  syscalls:sys_enter_read$TP_LINE"
+	assert_line --regexp "^  syscalls:sys_exit_write$TP_LINE"
+	[ "$(grep -c 'Tracepoint event' <<<"$output")" -eq 4 ]
+	# an event without an id is no tracepoint
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list noid
+	assert_success
+	refute_output --partial 'noid:'
+	# as names for completion, too
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list --names 'sched:'
+	assert_success
+	assert_output "$(printf '%s\n' sched:sched_switch sched:sched_wakeup \
+		sched:sched_waking)"
+}
+
+@test "list: a word lists the tracepoints whose event names hold it" {
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list sched_switch
+	assert_success
+	assert_line --regexp "^  sched:sched_switch$TP_LINE"
+	[ "$(grep -c 'Tracepoint event' <<<"$output")" -eq 1 ]
+	# a substring, like perf's
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list wak
+	assert_success
+	assert_line --regexp "^  sched:sched_wakeup$TP_LINE"
+	assert_line --regexp "^  sched:sched_waking$TP_LINE"
+	refute_output --partial 'sched_switch'
+	# a glob over event names or over sys:event
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list 'sys_enter_w*'
+	assert_success
+	assert_line --regexp "^  syscalls:sys_enter_write$TP_LINE"
+	assert_line --regexp "^  syscalls:sys_enter_writev$TP_LINE"
+	refute_output --partial 'sys_enter_read'
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list '*:sys_exit_*'
+	assert_success
+	assert_line --regexp "^  syscalls:sys_exit_write$TP_LINE"
+	[ "$(grep -c 'Tracepoint event' <<<"$output")" -eq 1 ]
+	# a PMU or libpfm4 glob never lists tracepoints
+	PSTAT_TRACEFS_ROOT=$FIX/tracefs run "$PSTAT" list 'sched/*'
+	assert_success
+	refute_output --partial 'Tracepoint'
+}
+
+@test "list: a tracefs that cannot be read warns only when asked for" {
+	PSTAT_TRACEFS_ROOT=$BATS_TEST_TMPDIR/none run --separate-stderr \
+		"$PSTAT" list sched
+	assert_success
+	[ -z "$stderr" ]
+	PSTAT_TRACEFS_ROOT=$BATS_TEST_TMPDIR/none run --separate-stderr \
+		"$PSTAT" list 'sched:'
+	assert_success
+	[ "$stderr" = "pstat: warning: cannot read tracepoints: No such file or directory" ]
+}
+
+@test "list: the real tracefs by subsystem and by event name" {
+	need_tracepoint sched/sched_switch
+	local w args
+	for w in sched 'sched:' sched_switch --tracepoints; do
+		args=("$w")
+		[ "$w" = --tracepoints ] && args=(--tracepoints sched)
+		run --separate-stderr "$PSTAT" list "${args[@]}"
+		assert_success
+		[ -z "$stderr" ]
+		assert_line --regexp "^  sched:sched_switch$TP_LINE"
+	done
+	need_tracepoint syscalls/sys_enter_write
+	run "$PSTAT" list syscalls
+	assert_success
+	assert_line --regexp "^  syscalls:sys_enter_write$TP_LINE"
+	assert_line --regexp "^  syscalls:sys_exit_write$TP_LINE"
+}
+
+@test "list: perf's raw and breakpoint descriptors" {
+	run "$PSTAT" list
+	assert_success
+	assert_line 'Raw hardware event descriptors:'
+	assert_line --regexp '^  rNNN +\[Raw hardware event descriptor\]$'
+	assert_line --regexp '^  cpu/t1=v1\[,t2=v2,t3 \.\.\.\]/modifier +\[Raw hardware event descriptor\]$'
+	assert_line 'Hardware breakpoints:'
+	assert_line --regexp '^  mem:<addr>\[/len\]\[:access\] +\[Hardware breakpoint\]$'
+	run "$PSTAT" list 'mem*'
+	assert_success
+	assert_line --regexp '^  mem:<addr>'
+	refute_output --partial 'rNNN'
+	run "$PSTAT" list -j
+	assert_success
+	run jq -e 'any(.events[]; .section == "raw" and .name == "rNNN") and
+		any(.events[]; .section == "breakpoint" and
+		    .name == "mem:<addr>[/len][:access]")' <<<"$output"
+	assert_success
+}
+
+@test "list: a malformed format file is no term of the PMU" {
+	PSTAT_SYSFS_ROOT=$FIX/sysfs-bad run "$PSTAT" list 'bad/*'
+	assert_success
+	assert_line --regexp '^  bad/TERM=VALUE\[,\.\.\.\]/ +\[Kernel PMU event descriptor\]$'
+	assert_line '       [terms: event]'
+}
+
+@test "list: without libpfm4 (PSTAT_LIBPFM) there is no libpfm4 section" {
+	PSTAT_LIBPFM=$BATS_TEST_TMPDIR/no-libpfm.so run --separate-stderr \
+		"$PSTAT" list
+	assert_success
+	[ -z "$stderr" ]
+	assert_line --regexp '^  task-clock '
+	refute_output --partial 'libpfm4'
+}
+
 @test "list: a VM without a core PMU shows msr/tsc/ and says why cycles fail" {
 	PSTAT_SYSFS_ROOT=$SYSFS/vm-nopmu run "$PSTAT" list
 	assert_success
 	assert_line --regexp '^Kernel PMU msr \(type 7\):$'
 	assert_line --regexp '^  msr/tsc/ +\[Kernel PMU event\]$'
 	assert_line "  $NOTE"
-	# Once, under the hardware heading.
-	[ "$(grep -cF -- "$NOTE" <<<"$output")" -eq 1 ]
+	# Once under each heading of events that need the core PMU:
+	# hardware, cache and raw.
+	[ "$(grep -cF -- "$NOTE" <<<"$output")" -eq 3 ]
 	[ "$(grep -A1 '^Hardware events:$' <<<"$output" | tail -1)" = "  $NOTE" ]
+	[ "$(grep -A1 '^Hardware cache events:$' <<<"$output" | tail -1)" = "  $NOTE" ]
+	[ "$(grep -A1 '^Raw hardware event descriptors:$' <<<"$output" | tail -1)" = "  $NOTE" ]
+	# not under software events or breakpoints, which count here
+	[ "$(grep -A1 '^Software events:$' <<<"$output" | tail -1)" != "  $NOTE" ]
+	[ "$(grep -A1 '^Hardware breakpoints:$' <<<"$output" | tail -1)" != "  $NOTE" ]
+	# a glob that shows cache events only still says why
+	PSTAT_SYSFS_ROOT=$SYSFS/vm-nopmu run "$PSTAT" list 'L1-dcache-*'
+	assert_success
+	[ "$(sed -n 2p <<<"$output")" = "  $NOTE" ]
 }
 
 @test "list: a machine with a core PMU has no note and marks it core" {
@@ -66,7 +205,8 @@ fake_tracefs() {
 	refute_output --partial 'no core hardware PMU'
 	assert_line 'Kernel PMU cpu (type 4, core):'
 	assert_line --regexp '^  cpu/instructions/ +\[Kernel PMU event\]$'
-	assert_line --regexp '^  power/energy-pkg/ +\[Kernel PMU event, unit Joules\]$'
+	# the alias's unit and its scale (.scale 2.3283064365386962890625e-10)
+	assert_line --regexp '^  power/energy-pkg/ +\[Kernel PMU event, unit Joules, scale 2\.32831e-10\]$'
 	# A PMU without aliases still shows what can be written.
 	assert_line 'Kernel PMU amd_l3 (type 11):'
 	assert_line --regexp '^  amd_l3/TERM=VALUE\[,\.\.\.\]/ +\[Kernel PMU event descriptor\]$'
@@ -124,15 +264,24 @@ fake_tracefs() {
 	PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 run "$PSTAT" list --names 'msr/*'
 	assert_success
 	assert_output "$(printf 'msr/\nmsr/aperf/\nmsr/irperf/\nmsr/mperf/\nmsr/tsc/')"
-	# A PMU without aliases completes to its name and a slash.
-	PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 run "$PSTAT" list --names 'amd_*'
-	assert_success
-	assert_output "$(printf 'amd_df/\namd_l3/')"
-	PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 run "$PSTAT" list --names 'cyc*'
-	assert_success
-	assert_output 'cycles'
+	# A PMU without aliases completes to its name and a slash. (A bare
+	# glob also takes tracepoint subsystems, such as a real amd_cpu:
+	# the fake tracefs has none.)
 	local t
 	t=$(fake_tracefs)
+	PSTAT_TRACEFS_ROOT=$t PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 \
+		run "$PSTAT" list --names 'amd_*'
+	assert_success
+	assert_output "$(printf 'amd_df/\namd_l3/')"
+	PSTAT_TRACEFS_ROOT=$t PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 \
+		run "$PSTAT" list --names 'cyc*'
+	assert_success
+	assert_output 'cycles'
+	# descriptors are syntax, not names to complete
+	PSTAT_TRACEFS_ROOT=$t run "$PSTAT" list --names
+	assert_success
+	refute_line 'rNNN'
+	refute_output --partial 'mem:<addr>'
 	PSTAT_TRACEFS_ROOT=$t run "$PSTAT" list --names 'pstatfake:*'
 	assert_success
 	assert_output "$(printf 'pstatfake:first\npstatfake:second')"
@@ -198,4 +347,32 @@ fake_tracefs() {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run sh -c '"$1" list >/dev/full' sh "$PSTAT"
 	assert_failure
+}
+
+@test "list -j: sysfs alias scales and libpfm4 umask descriptions" {
+	PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 run "$PSTAT" list -j power
+	assert_success
+	run jq -e 'any(.events[]; .name == "power/energy-pkg/" and
+		.unit == "Joules" and .scale == 2.3283064365386962890625e-10) and
+		all(.events[] | select(.section == "cache"); .scale == 1)' \
+		<<<"$output"
+	assert_success
+	"$PT" pfm --first-core-event >/dev/null ||
+		skip "libpfm4 detects no core PMU here"
+	run "$PSTAT" list -j '*::*'
+	assert_success
+	run jq -e 'any(.events[]; any(.umasks[]; (.name | length) > 0 and
+		(.description | length) > 0))' <<<"$output"
+	assert_success
+}
+
+@test "list -j: real documents match the schema" {
+	need_jsonschema
+	local t
+	t=$(fake_tracefs)
+	PSTAT_TRACEFS_ROOT=$t PSTAT_SYSFS_ROOT=$SYSFS/vm-nopmu \
+		"$PSTAT" list -j --tracepoints >"$BATS_TEST_TMPDIR/vm.json"
+	validate_json "$BATS_TEST_TMPDIR/vm.json" "$ROOT/schema/pstat-list.schema.json"
+	PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 "$PSTAT" list -j >"$BATS_TEST_TMPDIR/zen3.json"
+	validate_json "$BATS_TEST_TMPDIR/zen3.json" "$ROOT/schema/pstat-list.schema.json"
 }

@@ -56,7 +56,16 @@ int t_evspec(int argc, char **argv)
 	return 0;
 }
 
-/* legacy NAME: "type=T config=0x..." or "unknown". */
+static void print_name(const char *name, void *arg)
+{
+	(void)arg;
+	printf("%s\n", name);
+}
+
+/*
+ * legacy NAME: "type=T config=0x..." or "unknown".
+ * legacy --cache-spellings: every cache event spelling, one a line.
+ */
 int t_legacy(int argc, char **argv)
 {
 	uint32_t type;
@@ -64,6 +73,10 @@ int t_legacy(int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
+	if (!strcmp(argv[1], "--cache-spellings")) {
+		legacy_foreach_cache_spelling(print_name, NULL);
+		return 0;
+	}
 	if (!legacy_lookup(argv[1], &type, &config)) {
 		printf("unknown\n");
 		return 1;
@@ -115,6 +128,8 @@ int t_encode(int argc, char **argv)
 	if (evspec_parse(list, &tree, &err) ||
 	    encode_evlist(&tree, &ctx, &evl, &err)) {
 		printf("error: %s\n", err.msg);
+		if (ctx.hint[0])
+			printf("hint: %s\n", ctx.hint);
 		r = 1;
 		goto out;
 	}

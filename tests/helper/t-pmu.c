@@ -177,10 +177,10 @@ static const struct pstat_pmu *find(struct pstat_pmus *pmus, const char *name)
 {
 	const struct pstat_pmu *pmu = pmus_find(pmus, name);
 
-	if (!pmu)
-		fail(errno == ENOENT ? "unknown PMU '%s'" :
-				       "cannot read PMU '%s': %m",
-		     name);
+	if (!pmu && errno == ENOENT)
+		fail("unknown PMU '%s'", name);
+	else if (!pmu)
+		fail("PMU '%s': %s", name, pmus_error(pmus, name));
 	return pmu;
 }
 
@@ -209,7 +209,10 @@ static int cmd_show(struct pstat_pmus *pmus, int n, char **w)
 	       pmu->cpumask ? pmu->cpumask : "-");
 	for (size_t i = 0; i < pmu->nformats; i++) {
 		printf("format %s ", pmu->formats[i].name);
-		print_format(&pmu->formats[i]);
+		if (pmu->formats[i].error)
+			printf("malformed: %s", pmu->formats[i].error);
+		else
+			print_format(&pmu->formats[i]);
 		putchar('\n');
 	}
 	for (size_t i = 0; i < pmu->naliases; i++)
@@ -254,7 +257,9 @@ static int cmd_encode(struct pstat_pmus *pmus, const char *spec)
 		goto out;
 	}
 	count = pmus_match(pmus, ev->pmu, &v);
-	if (!count)
+	if (!count && pmus_error(pmus, ev->pmu))
+		r = fail("PMU '%s': %s", ev->pmu, pmus_error(pmus, ev->pmu));
+	else if (!count)
 		r = fail("unknown PMU '%s'", ev->pmu);
 	for (size_t i = 0; i < count && !r; i++) {
 		struct pstat_pmu_encoding enc;

@@ -83,33 +83,33 @@ static const struct pstat_row rows_basic[] = {
 static const struct pstat_row rows_notsupported[] = {
 	ROW(.event = "cycles", .pmu = "cpu", .group = 0,
 	    .status = PSTAT_NOT_SUPPORTED, .err = EOPNOTSUPP,
-	    .running_pct = 0, .unit = ""),
+	    .running_pct = 0),
 	ROW(.event = "task-clock", .pmu = "software", .group = 1,
 	    .value = 0.5, .raw = 500000, .unit = "msec",
 	    RAN(500000), .note = "kernel excluded",
 	    METRIC("CPUs utilized", "", 0.4)),
 	ROW(.event = "msr/tsc/", .pmu = "msr", .group = 2,
-	    .status = PSTAT_ERROR, .err = EACCES, .running_pct = 0, .unit = ""),
+	    .status = PSTAT_ERROR, .err = EACCES, .running_pct = 0),
 	ROW(.event = "cpu/nonsense/", .pmu = "cpu", .group = 3,
-	    .status = PSTAT_NOT_SUPPORTED, .running_pct = 0, .unit = ""),
+	    .status = PSTAT_NOT_SUPPORTED, .running_pct = 0),
 };
 
 static const struct pstat_row rows_multiplexed[] = {
 	ROW(.event = "cycles", .pmu = "cpu", .group = 0,
 	    .status = PSTAT_MULTIPLEXED, .value = 200000000,
 	    .raw = 100000000, .ena = 2000000, .run = 1000000,
-	    .running_pct = 50.0, .unit = ""),
+	    .running_pct = 50.0),
 	ROW(.event = "instructions", .pmu = "cpu", .group = 0,
 	    .status = PSTAT_MULTIPLEXED, .value = 300000000,
 	    .raw = 150000000, .ena = 2000000, .run = 1000000,
-	    .running_pct = 50.0, METRIC("insn per cycle", "", 1.5), .unit = ""),
+	    .running_pct = 50.0, METRIC("insn per cycle", "", 1.5)),
 	ROW(.event = "branches", .pmu = "cpu", .group = 1,
 	    .status = PSTAT_MULTIPLEXED, .value = 3000001,
 	    .raw = 999999, .ena = 3000000, .run = 1000000,
-	    .running_pct = 33.333333333333336, .unit = ""),
+	    .running_pct = 33.333333333333336),
 	ROW(.event = "cache-misses", .pmu = "cpu", .group = 2,
 	    .status = PSTAT_NOT_COUNTED, .ena = 2000000, .run = 0,
-	    .running_pct = 0, .unit = ""),
+	    .running_pct = 0),
 };
 
 static const double samples_clock[] = { 0.61, 0.53, 0.65 };
@@ -149,10 +149,10 @@ static const struct pstat_row rows_repeats[] = {
 	    .nsamples = 3),
 	ROW(.event = "cycles", .pmu = "cpu", .group = 2,
 	    .status = PSTAT_NOT_SUPPORTED, .err = ENOENT, .running_pct = 0,
-	    .stats = &stats_none, .samples = samples_none, .nsamples = 3, .unit = ""),
+	    .stats = &stats_none, .samples = samples_none, .nsamples = 3),
 	ROW(.event = "msr/tsc/", .pmu = "msr", .group = 3,
 	    .status = PSTAT_NOT_COUNTED, .running_pct = 0,
-	    .stats = &stats_none, .samples = samples_none, .nsamples = 3, .unit = ""),
+	    .stats = &stats_none, .samples = samples_none, .nsamples = 3),
 };
 
 /*
@@ -212,13 +212,13 @@ static const struct pstat_row rows_huge[] = {
 	    .value = 18446744073709551615.0, .raw = UINT64_MAX,
 	    .ena = UINT64_MAX, .run = 1,
 	    .running_pct = 5.421010862427522e-18,
-	    METRIC("insn per cycle", "", NAN), .unit = ""),
+	    METRIC("insn per cycle", "", NAN)),
 	ROW(.event = "tiny", .pmu = "power", .group = 1,
 	    .value = 2.3283064365386963e-10, .raw = 1, .unit = "Joules",
 	    RAN(1)),
 	ROW(.event = "big-int", .pmu = "cpu", .group = 2,
 	    .value = 9007199254740993.0, .raw = 9007199254740993ULL,
-	    .ena = INT64_MAX, .run = INT64_MAX, .running_pct = 100.0, .unit = ""),
+	    .ena = INT64_MAX, .run = INT64_MAX, .running_pct = 100.0),
 };
 
 /* Deltas for three intervals of 100 ms; the last is cut short. */
@@ -373,19 +373,24 @@ static const struct pstat_dryrun_event dryrun_events[] = {
 };
 
 static const char *const umasks_inst[] = { "ANY_P", "PREC_DIST" };
+static const char *const umask_descs_inst[] = { "Any", "" };
 
 static const struct pstat_list_entry list_entries[] = {
-	{ "hardware", NULL, "cycles", "CPU cycles", NULL, NULL, NULL, 0 },
-	{ "software", NULL, "task-clock", NULL, NULL, NULL, NULL, 0 },
-	{ "cache", NULL, "L1-dcache-load-misses", NULL, NULL, NULL, NULL, 0 },
+	{ "hardware", NULL, "cycles", "CPU cycles", NULL, NULL, NULL, 0, NULL,
+	  1.0 },
+	{ "software", NULL, "task-clock", NULL, NULL, NULL, NULL, 0, NULL,
+	  1.0 },
+	{ "cache", NULL, "L1-dcache-load-misses", NULL, NULL, NULL, NULL, 0,
+	  NULL, 1.0 },
 	{ "pmu", "power", "power/energy-pkg/", "Package energy", "Joules",
-	  "event=0x02", NULL, 0 },
+	  "event=0x02", NULL, 0, NULL, 2.3283064365386962890625e-10 },
 	{ "tracepoint", NULL, "sched:sched_switch", NULL, NULL, NULL, NULL,
-	  0 },
+	  0, NULL, 1.0 },
 	{ "libpfm4", "skl", "skl::INST_RETIRED", "Instructions retired",
-	  NULL, "0xc0", umasks_inst, N(umasks_inst) },
+	  NULL, "0xc0", umasks_inst, N(umasks_inst), umask_descs_inst,
+	  1.0 },
 	{ "pmu", "cpu", "cpu/odd/", "desc \xe9 latin-1", NULL, "event=0x1",
-	  NULL, 0 },
+	  NULL, 0, NULL, 0 },
 };
 
 static const struct pstat_list_pmu list_pmus[] = {
