@@ -34,15 +34,44 @@ static const char DEFAULT_EVENTS[] =
 /*
  * The results file. A regular file (or a new one) is written under a
  * temporary name and renamed into place only once the report is
- * complete, so a failed run never leaves a file that looks like results.
- * Appending, and special files such as /dev/full or a pipe, are written
- * directly.
+ * complete, so a failed run never leaves a file that looks like results
+ * and never destroys the one that was there; through a symlink, the
+ * file it points to is replaced, the link kept. Appending writes
+ * directly, and a failed run cuts the file back to where it started.
+ * Special files such as /dev/full or a pipe are written directly.
  */
 struct output {
 	FILE *f;
-	char *path;
+	char *path;          /* as given, for messages */
+	char *target;        /* what the rename replaces */
 	char *tmp;
+	off_t append_at;     /* -1: not appending to a regular file */
 };
+
+/* A temporary file next to target, with the mode target has or would get. */
+static int output_tmp(struct output *o, const struct stat *st, int exists)
+{
+	const char *slash = strrchr(o->target, '/');
+	mode_t mask;
+	int fd;
+
+	o->tmp = slash ? xasprintf("%.*s/.%s.XXXXXX",
+				   (int)(slash - o->target), o->target,
+				   slash + 1)
+		       : xasprintf(".%s.XXXXXX", o->target);
+	fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (exists) {
+		fchmod(fd, st->st_mode & 07777);
+	} else {
+		/* mkostemp makes it 0600; give it the mode open(2) would */
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	return fd;
+}
 
 static int output_open(struct output *o, const char *path, int append)
 {
@@ -50,48 +79,43 @@ static int output_open(struct output *o, const char *path, int append)
 	int fd, exists;
 
 	memset(o, 0, sizeof(*o));
+	o->append_at = -1;
 	if (!path) {
 		o->f = stderr;
 		return 0;
 	}
+	if (!*path) {
+		msg_error("cannot open output file '': %s", strerror(ENOENT));
+		return -1;
+	}
 	o->path = xstrdup(path);
-	/* lstat: a symlink is written through, not replaced by the rename */
-	exists = lstat(path, &st) == 0;
+	o->target = NULL;
+	/* a symlink: the file it names is the one replaced */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		o->target = realpath(path, NULL);
+	if (!o->target)
+		o->target = xstrdup(path);
+	exists = stat(o->target, &st) == 0;
 	/* the rename below would replace a file we may not write */
-	if (!append && exists && S_ISREG(st.st_mode) &&
-	    access(path, W_OK) < 0) {
+	if (exists && S_ISREG(st.st_mode) && access(o->target, W_OK) < 0) {
 		msg_error("cannot open output file '%s': %s", path,
 			  strerror(errno));
 		goto fail;
 	}
 	if (!append && (!exists || S_ISREG(st.st_mode))) {
-		const char *slash = strrchr(path, '/');
-		mode_t mask;
-
-		o->tmp = slash ? xasprintf("%.*s/.%s.XXXXXX",
-					   (int)(slash - path), path, slash + 1)
-			       : xasprintf(".%s.XXXXXX", path);
-		fd = mkostemp(o->tmp, O_CLOEXEC);
-		if (fd < 0) {
-			int e = errno;
-
-			msg_error("cannot open output file '%s': %s", path,
-				  strerror(e));
-			goto fail;
-		}
-		/* mkostemp makes it 0600; give it the mode open(2) would */
-		mask = umask(0);
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
+		fd = output_tmp(o, &st, exists);
 	} else {
-		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
-					(append ? O_APPEND : O_TRUNC),
+		fd = open(o->target, O_WRONLY | O_CREAT | O_CLOEXEC |
+					     (append ? O_APPEND : O_TRUNC),
 			  0666);
-		if (fd < 0) {
-			msg_error("cannot open output file '%s': %s", path,
-				  strerror(errno));
-			goto fail;
-		}
+		if (fd >= 0 && append && !fstat(fd, &st) &&
+		    S_ISREG(st.st_mode))
+			o->append_at = st.st_size;
+	}
+	if (fd < 0) {
+		msg_error("cannot open output file '%s': %s", path,
+			  strerror(errno));
+		goto fail;
 	}
 	o->f = fdopen(fd, append ? "a" : "w");
 	if (!o->f) {
@@ -106,7 +130,8 @@ static int output_open(struct output *o, const char *path, int append)
 fail:
 	free(o->tmp);
 	free(o->path);
-	o->tmp = o->path = NULL;
+	free(o->target);
+	o->tmp = o->path = o->target = NULL;
 	return -1;
 }
 
@@ -121,8 +146,20 @@ static int output_close(struct output *o, int ok)
 		return r;
 	}
 	/* a run that printed nothing (the command did not start) */
-	if (ok && o->tmp && ftell(o->f) == 0)
+	if (ok && (o->tmp || o->append_at >= 0) &&
+	    ftello(o->f) <= (o->tmp ? 0 : o->append_at))
 		ok = 0;
+	if (fflush(o->f) == EOF && ok) {
+		msg_error("cannot write the results to '%s': %s", o->path,
+			  strerror(errno));
+		ok = 0;
+		r = -1;
+	}
+	/* appended: back to what the file held before */
+	if (!ok && o->append_at >= 0 &&
+	    ftruncate(fileno(o->f), o->append_at) < 0)
+		msg_warn("cannot cut '%s' back to its %lld bytes: %s", o->path,
+			 (long long)o->append_at, strerror(errno));
 	if (fclose(o->f) == EOF && ok) {
 		msg_error("cannot write the results to '%s': %s", o->path,
 			  strerror(errno));
@@ -130,7 +167,7 @@ static int output_close(struct output *o, int ok)
 		r = -1;
 	}
 	if (o->tmp) {
-		if (ok && rename(o->tmp, o->path) < 0) {
+		if (ok && rename(o->tmp, o->target) < 0) {
 			msg_error("cannot write the results to '%s': %s",
 				  o->path, strerror(errno));
 			r = -1;
@@ -141,6 +178,7 @@ static int output_close(struct output *o, int ok)
 	}
 	free(o->tmp);
 	free(o->path);
+	free(o->target);
 	return r;
 }
 
@@ -182,6 +220,8 @@ static int build_events(const struct pstat_opts *o,
 		}
 		if (encode_evlist(&one, ctx, evl, &err)) {
 			msg_error("%s", err.msg);
+			if (ctx->hint[0])
+				msg_hint("%s", ctx->hint);
 			r = -1;
 		}
 		/* encode_evlist continues the numbering of earlier lists */
@@ -396,12 +436,22 @@ static int build_targets(const struct pstat_opts *o, struct targets *t)
 					  (int)t->tids[i], strerror(ESRCH));
 				return -1;
 			}
+			if (is_kernel_thread(t->tids[i])) {
+				msg_error("cannot attach to thread %d: it is a kernel thread",
+					  (int)t->tids[i]);
+				return -1;
+			}
 		}
 	}
 	if (o->all_cpus || o->cpu_list) {
 		int *online;
 		size_t nonline;
-		int r = cpumap_online(NULL, &online, &nonline);
+		/* PSTAT_SYSFS_ROOT's CPUs when it has them (tests) */
+		int r = cpumap_online(env_root("PSTAT_SYSFS_ROOT"), &online,
+				      &nonline);
+
+		if (r == -ENOENT && env_root("PSTAT_SYSFS_ROOT"))
+			r = cpumap_online(NULL, &online, &nonline);
 
 		if (r) {
 			msg_error("cannot read the online CPUs: %s",
@@ -486,6 +536,25 @@ static int ensure_fd_limit(size_t need)
 	return 0;
 }
 
+static const char LIST_USAGE[] =
+	"usage: pstat list [--tracepoints] [--names] [-j] [GLOB]";
+
+static void list_help(void)
+{
+	printf("%s\n"
+	       "\n"
+	       "List the events that can be counted here: generic, sysfs PMU and\n"
+	       "libpfm4 events, and tracepoints when asked for.\n"
+	       "\n"
+	       "      --tracepoints  list tracepoints too: all, or those GLOB takes\n"
+	       "      --names        one name a line, nothing else (for completion)\n"
+	       "  -j, --json         one JSON document (schema pstat-list/1)\n"
+	       "  -h, --help         this help\n"
+	       "  GLOB               only the names this glob(7) matches, in any\n"
+	       "                     case; tracepoints too when it can name one\n",
+	       LIST_USAGE);
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	struct pstat_list_opts lo = { 0 };
@@ -499,12 +568,12 @@ static int cmd_list(int argc, char **argv)
 		else if (!strcmp(argv[i], "--names"))
 			lo.names_only = 1;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: pstat list [--tracepoints] [--names] [-j] [GLOB]");
+			list_help();
 			return 0;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			msg_error("unknown option '%s' for 'pstat list'",
 				  argv[i]);
-			msg_hint("usage: pstat list [--tracepoints] [--names] [-j] [GLOB]");
+			msg_hint("%s", LIST_USAGE);
 			return EXIT_PSTAT_FAILED;
 		} else if (lo.glob) {
 			msg_error("'pstat list' takes one GLOB");
@@ -542,6 +611,24 @@ static void block_signals(void)
 	target_ignore_sigpipe();
 }
 
+static const char DOCTOR_USAGE[] = "usage: pstat doctor [-j]";
+
+static void doctor_help(void)
+{
+	printf("%s\n"
+	       "\n"
+	       "Tell why counting does or does not work on this machine, and what\n"
+	       "to do: one line per check (ok, warn or fail, with a fix), then live\n"
+	       "probes that count task-clock, a tracepoint and instructions:u.\n"
+	       "\n"
+	       "  -j, --json  one JSON document (schema pstat-doctor/1)\n"
+	       "  -h, --help  this help\n"
+	       "\n"
+	       "Exit status: 0 software counting works (hardware counting is\n"
+	       "reported either way), 1 it does not, 125 usage error.\n",
+	       DOCTOR_USAGE);
+}
+
 static int cmd_doctor(int argc, char **argv)
 {
 	struct pstat_doctor_opts d = { 0 };
@@ -550,18 +637,33 @@ static int cmd_doctor(int argc, char **argv)
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
 			d.json = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			puts("usage: pstat doctor [-j]");
+			doctor_help();
 			return 0;
 		} else {
 			msg_error("unknown option '%s' for 'pstat doctor'",
 				  argv[i]);
-			msg_hint("usage: pstat doctor [-j]");
+			msg_hint("%s", DOCTOR_USAGE);
 			return EXIT_PSTAT_FAILED;
 		}
 	}
 	d.sysfs_root = env_root("PSTAT_SYSFS_ROOT");
 	d.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
 	return doctor_run(&d, stdout);
+}
+
+/*
+ * Help, --version and other text on stdout: a write that failed (a full
+ * disk, a closed pipe) must not end in status 0. Run at exit, as
+ * gnulib's close_stdout; quiet for a reader that went away.
+ */
+static void close_stdout(void)
+{
+	if (fclose(stdout) == 0 || errno == EBADF)
+		return;
+	if (errno == EPIPE)
+		_exit(EXIT_BROKEN_PIPE);
+	msg_error("cannot write to the standard output: %s", strerror(errno));
+	_exit(EXIT_PSTAT_FAILED);
 }
 
 int main(int argc, char **argv)
@@ -576,6 +678,8 @@ int main(int argc, char **argv)
 	struct output out = { 0 };
 	struct pstat_baseline baseline = { 0 };
 	int r, status = EXIT_PSTAT_FAILED;
+
+	atexit(close_stdout);
 
 	if (argc > 1 && !strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
@@ -635,6 +739,7 @@ int main(int argc, char **argv)
 	pc.is_tty = isatty(fileno(out.f));
 	pc.big_num = o.big_num >= 0 ? o.big_num : pc.is_tty;
 	pc.started_header = o.output != NULL;
+	pc.repeat = o.repeat > 1 ? (unsigned)o.repeat : 0;
 	printer = printer_new(&pc, out.f);
 	if (o.baseline)
 		printer = printer_capture_new(printer);
