@@ -140,12 +140,12 @@ static void report_open_error(struct session *s,
 }
 
 /*
- * SIGTERM to the command, and a timer for its SIGKILL should it ignore
- * that for KILL_GRACE_MS.
+ * SIGTERM to the command and its descendants, and a timer for their
+ * SIGKILL should the command ignore that for KILL_GRACE_MS.
  */
 static int end_command(const struct pstat_child *ch)
 {
-	target_kill(ch, SIGTERM);
+	target_kill_tree(ch, SIGTERM);
 	return make_timer(now_ns() + KILL_GRACE_MS * 1000000ull, 0);
 }
 
@@ -350,7 +350,7 @@ static int wait_loop(struct session *s, struct pstat_child *ch,
 			} else if (pfd[i].fd == fd_kill) {
 				close(fd_kill);
 				fd_kill = -1;
-				target_kill(ch, SIGKILL);
+				target_kill_tree(ch, SIGKILL);
 			} else {
 				/* an attached process has exited */
 				for (size_t k = 0; k < npidfds; k++)

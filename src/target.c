@@ -171,6 +171,63 @@ int target_poll(struct pstat_child *ch, int *status, struct rusage *ru)
 	return 1;
 }
 
+/* The parent of process pid from /proc/pid/stat, or -1. */
+static pid_t parent_of(const char *pid)
+{
+	char path[300], *st, *p;
+	pid_t ppid = -1;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	st = read_file_str(path);
+	if (!st)
+		return -1;
+	/* "pid (comm) state ppid ...": the comm may hold ')' */
+	p = strrchr(st, ')');
+	if (p && p[1] == ' ' && p[2] && p[3] == ' ')
+		ppid = (pid_t)atoi(p + 4);
+	free(st);
+	return ppid;
+}
+
+void target_kill_tree(const struct pstat_child *ch, int sig)
+{
+	pid_t *tree, *pids = NULL, *ppids = NULL;
+	size_t ntree = 1, n = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (ch->pid <= 0)
+		return;
+	/* every process and its parent, then the command's descendants */
+	while (d && (de = readdir(d))) {
+		pid_t pp;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pp = parent_of(de->d_name);
+		if (pp <= 0)
+			continue;
+		pids = xrealloc(pids, (n + 1) * sizeof(*pids));
+		ppids = xrealloc(ppids, (n + 1) * sizeof(*ppids));
+		pids[n] = (pid_t)atoi(de->d_name);
+		ppids[n++] = pp;
+	}
+	if (d)
+		closedir(d);
+	tree = xmalloc((n + 1) * sizeof(*tree));
+	tree[0] = ch->pid;
+	for (size_t k = 0; k < ntree; k++)
+		for (size_t i = 0; i < n; i++)
+			if (ppids[i] == tree[k] && pids[i] != tree[k])
+				tree[ntree++] = pids[i];
+	/* all at once: a shell that dies first orphans the rest */
+	for (size_t k = 0; k < ntree; k++)
+		kill(tree[k], sig);
+	free(tree);
+	free(pids);
+	free(ppids);
+}
+
 void target_kill(const struct pstat_child *ch, int sig)
 {
 	if (ch->pid > 0)

@@ -61,6 +61,13 @@ int target_poll(struct pstat_child *ch, int *status, struct rusage *ru);
 /* Send sig to the child if it is still ours to signal. */
 void target_kill(const struct pstat_child *ch, int sig);
 
+/*
+ * sig to the command and to every process descended from it (found
+ * through /proc), so that ending a command at --timeout does not leave
+ * its children running. Races with processes starting meanwhile.
+ */
+void target_kill_tree(const struct pstat_child *ch, int sig);
+
 /* Close the pipes; kills and reaps a child that never started. */
 void target_release(struct pstat_child *ch);
 

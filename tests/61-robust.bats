@@ -423,6 +423,19 @@ pstat_pid() {
 	[ $(((t1 - t0) / 1000000)) -lt 4500 ]
 }
 
+@test "robust: --timeout ends the command's children too" {
+	local st
+
+	st=0
+	"$ROOT/pstat" -j -o out.json --timeout 200 -e task-clock -- \
+		sh -c 'sleep 31.25 & sleep 32.25 & trap "" TERM; sleep 33.25; wait' ||
+		st=$?
+	[ "$st" = 124 ] || fail "exit $st"
+	check_report out.json 124 SIGKILL 1
+	# the background children and the ignoring shell: all gone
+	! pgrep -f 'sleep 3[123].25' || fail "children outlived the timeout"
+}
+
 @test "robust: SIGPIPE on the output ends pstat quietly with 141" {
 	local out t0
 
