@@ -776,6 +776,13 @@ int encode_evlist(const struct pstat_evtree *tree,
 						  PERF_FORMAT_ID;
 			else
 				out->ev[i].leader = (int)i;
+			/*
+			 * :D and :e belong to the group, through its leader:
+			 * the kernel refuses them on a member, and perf sets
+			 * them on the leader alone
+			 */
+			if (grp->braced && i > first)
+				a->pinned = a->exclusive = 0;
 		}
 	}
 	out->ngroups = ngroups;

@@ -137,6 +137,15 @@ same_table_as_perf() {
 	[ "$n" -lt 6000 ]
 }
 
+@test "group modifiers :D and :e count, as perf (on the leader only)" {
+	need_perf_events
+	for m in D e; do
+		run "$PSTAT" -e "{cs,faults}:$m" true
+		assert_success
+		[ "$(value_of faults <<<"$output")" -gt 0 ] || fail "$m: $output"
+	done
+}
+
 @test "a group of software events is read as one" {
 	need_perf_events
 	need_tracepoint syscalls/sys_enter_write
