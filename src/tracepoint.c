@@ -106,11 +106,15 @@ static int add_event(int sysfd, const char *sys, const char *ev,
 }
 
 /*
- * Call fn for every entry of dirfd/sub matching pattern; a pattern with no
- * glob characters is looked up directly instead of listing the directory.
+ * Call fn for every entry of dirfd/sub matching pattern, with its dirent;
+ * a pattern with no glob characters is looked up directly instead of
+ * listing the directory (de NULL).
  */
+typedef int (*match_fn)(int fd, const char *name, const struct dirent *de,
+			void *arg);
+
 static int each_match(int dirfd, const char *sub, const char *pattern,
-		      int (*fn)(int fd, const char *name, void *arg), void *arg)
+		      match_fn fn, void *arg)
 {
 	struct dirent *de;
 	DIR *d;
@@ -120,7 +124,7 @@ static int each_match(int dirfd, const char *sub, const char *pattern,
 	if (fd < 0)
 		return -errno;
 	if (!is_glob(pattern)) {
-		r = fn(fd, pattern, arg);
+		r = fn(fd, pattern, NULL, arg);
 		close(fd);
 		return r;
 	}
@@ -142,7 +146,7 @@ static int each_match(int dirfd, const char *sub, const char *pattern,
 			continue;
 		if (fnmatch(pattern, de->d_name, 0))
 			continue;
-		r = fn(fd, de->d_name, arg);
+		r = fn(fd, de->d_name, de, arg);
 		if (r)
 			break;
 	}
@@ -160,21 +164,38 @@ struct ev_arg {
 	struct tp_list *l;
 };
 
-static int on_event(int sysfd, const char *ev, void *arg)
+static int on_event(int sysfd, const char *ev, const struct dirent *de,
+		    void *arg)
 {
 	struct ev_arg *a = arg;
 
+	(void)de;
 	return add_event(sysfd, a->sys, ev, a->l);
 }
 
-static int on_subsystem(int eventsfd, const char *sys, void *arg)
+static int on_subsystem(int eventsfd, const char *sys,
+			const struct dirent *de, void *arg)
 {
 	struct sys_arg *a = arg;
 	struct ev_arg ea = { .sys = sys, .l = a->l };
 	int r = each_match(eventsfd, sys, a->ev, on_event, &ea);
 
+	(void)de;
 	/* No such subsystem, or a file such as events/enable: no match. */
 	return r == -ENOENT || r == -ENOTDIR ? 0 : r;
+}
+
+/* The sorted list l as *out and its length, or r < 0 (l freed). */
+static long list_done(struct tp_list *l, int r, struct pstat_tracepoint **out)
+{
+	if (r) {
+		tracepoint_list_free(l->v, l->n);
+		return r;
+	}
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_tp);
+	*out = l->v;
+	return (long)l->n;
 }
 
 long tracepoint_resolve(const char *root, const char *spec,
@@ -203,27 +224,20 @@ long tracepoint_resolve(const char *root, const char *spec,
 	r = each_match(AT_FDCWD, events, sys, on_subsystem, &sa);
 	free(events);
 	free(sys);
-	if (r) {
-		tracepoint_list_free(l.v, l.n);
-		return r;
-	}
-	if (l.n > 1)
-		qsort(l.v, l.n, sizeof(*l.v), cmp_tp);
-	*out = l.v;
-	return (long)l.n;
+	return list_done(&l, r, out);
 }
 
 /*
  * Whether the entry de of dirfd is a directory: tracefs fills d_type,
  * other file systems (a fixture tree on some) may leave it unknown.
  */
-static bool entry_is_dir(int dirfd, const struct dirent *de)
+static bool entry_is_dir(int dirfd, const char *name, const struct dirent *de)
 {
 	struct stat st;
 
-	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+	if (de && de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
 		return de->d_type == DT_DIR;
-	return !fstatat(dirfd, de->d_name, &st, 0) && S_ISDIR(st.st_mode);
+	return !fstatat(dirfd, name, &st, 0) && S_ISDIR(st.st_mode);
 }
 
 struct filter_arg {
@@ -232,39 +246,34 @@ struct filter_arg {
 	struct tp_list *l;
 };
 
-/* Offer every event directory of one subsystem to the filter. */
-static int filter_subsystem(int eventsfd, const char *sys,
-			    struct filter_arg *a)
-{
-	struct dirent *de;
-	DIR *d;
-	int fd, r = 0;
+struct filter_sys {
+	const struct filter_arg *a;
+	const char *sys;
+};
 
-	fd = openat(eventsfd, sys, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	for (;;) {
-		errno = 0;
-		de = readdir(d);
-		if (!de) {
-			r = -errno;
-			break;
-		}
-		if (de->d_name[0] == '.' || !entry_is_dir(fd, de) ||
-		    !a->want(sys, de->d_name, a->arg))
-			continue;
-		r = add_event(fd, sys, de->d_name, a->l);
-		if (r)
-			break;
-	}
-	closedir(d);
-	return r;
+/* An event directory of a subsystem, offered to the filter. */
+static int filter_event(int sysfd, const char *ev, const struct dirent *de,
+			void *arg)
+{
+	const struct filter_sys *fs = arg;
+
+	if (!entry_is_dir(sysfd, ev, de) ||
+	    !fs->a->want(fs->sys, ev, fs->a->arg))
+		return 0;
+	return add_event(sysfd, fs->sys, ev, fs->a->l);
+}
+
+/* Every event directory of one subsystem, offered to the filter. */
+static int filter_subsystem(int eventsfd, const char *sys,
+			    const struct dirent *de, void *arg)
+{
+	struct filter_sys fs = { arg, sys };
+	int r;
+
+	if (!entry_is_dir(eventsfd, sys, de))
+		return 0;
+	r = each_match(eventsfd, sys, "*", filter_event, &fs);
+	return r == -ENOENT || r == -ENOTDIR ? 0 : r;
 }
 
 long tracepoint_filter(const char *root,
@@ -274,48 +283,17 @@ long tracepoint_filter(const char *root,
 {
 	struct tp_list l = { 0 };
 	struct filter_arg a = { want, arg, &l };
-	struct dirent *de;
 	char *events;
-	DIR *d;
-	int fd, r = 0;
+	int r;
 
 	*out = NULL;
 	root = tracepoint_root(root);
 	if (!root)
 		return -ENOENT;
 	events = xasprintf("%s/events", root);
-	fd = open(events, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r = each_match(AT_FDCWD, events, "*", filter_subsystem, &a);
 	free(events);
-	if (fd < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	for (;;) {
-		errno = 0;
-		de = readdir(d);
-		if (!de) {
-			r = -errno;
-			break;
-		}
-		if (de->d_name[0] == '.' || !entry_is_dir(fd, de))
-			continue;
-		r = filter_subsystem(fd, de->d_name, &a);
-		if (r)
-			break;
-	}
-	closedir(d);
-	if (r) {
-		tracepoint_list_free(l.v, l.n);
-		return r;
-	}
-	if (l.n > 1)
-		qsort(l.v, l.n, sizeof(*l.v), cmp_tp);
-	*out = l.v;
-	return (long)l.n;
+	return list_done(&l, r, out);
 }
 
 struct name_arg {
@@ -324,12 +302,12 @@ struct name_arg {
 };
 
 /* Subsystems and events are directories; "enable" or "filter" are not. */
-static int on_name(int dirfd, const char *name, void *arg)
+static int on_name(int dirfd, const char *name, const struct dirent *de,
+		   void *arg)
 {
 	struct name_arg *a = arg;
-	struct stat st;
 
-	if (!fstatat(dirfd, name, &st, 0) && S_ISDIR(st.st_mode))
+	if (entry_is_dir(dirfd, name, de))
 		a->fn(name, a->arg);
 	return 0;
 }
