@@ -93,18 +93,28 @@ check: deps
 	$(MAKE) pstat tests/pstat-test
 	@tests/run-tests
 
+# BENCH_ROWS="startup list": only those rows (see bench/run)
 bench: deps pstat
-	@bench/run
+	@bench/run $(BENCH_ROWS)
+
+# The directories make install fills. Under a DESTDIR, make uninstall
+# removes those of them left empty and their empty parents, up to
+# DESTDIR; on the live system only $(DATADIR)/pstat, which is pstat's
+# own: the others may belong to the system or to other packages.
+INSTALL_DIRS := $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DATADIR)/pstat \
+	$(DATADIR)/bash-completion/completions $(DATADIR)/zsh/site-functions \
+	$(DATADIR)/fish/vendor_completions.d
+# The man pages name the schemas as $(PREFIX)/share/pstat: the real
+# directory is written in at install time.
+MAN_SED := 's|\$$(PREFIX)/share/pstat|$(DATADIR)/pstat|g'
 
 install: pstat
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DATADIR)/pstat \
-		$(DESTDIR)$(DATADIR)/bash-completion/completions \
-		$(DESTDIR)$(DATADIR)/zsh/site-functions \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
 	install -m 755 pstat $(DESTDIR)$(BINDIR)/pstat
-	install -m 644 man/pstat.1 $(DESTDIR)$(MANDIR)/man1/pstat.1
-	install -m 644 man/pstat-json.5 $(DESTDIR)$(MANDIR)/man5/pstat-json.5
+	sed $(MAN_SED) man/pstat.1 >$(DESTDIR)$(MANDIR)/man1/pstat.1
+	sed $(MAN_SED) man/pstat-json.5 >$(DESTDIR)$(MANDIR)/man5/pstat-json.5
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/pstat.1 \
+		$(DESTDIR)$(MANDIR)/man5/pstat-json.5
 	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/pstat/
 	install -m 644 completions/pstat.bash \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/pstat
@@ -119,7 +129,15 @@ uninstall:
 		$(DESTDIR)$(DATADIR)/zsh/site-functions/_pstat \
 		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/pstat.fish
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/,$(notdir $(wildcard schema/*.json)))
-	-rmdir $(DESTDIR)$(DATADIR)/pstat
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR)/pstat 2>/dev/null || true
+	@if [ -n "$(DESTDIR)" ] && [ "$(DESTDIR)" != / ]; then \
+		for d in $(INSTALL_DIRS); do \
+			while [ -n "$$d" ] && [ "$$d" != / ] && \
+			    rmdir "$(DESTDIR)$$d" 2>/dev/null; do \
+				d=$${d%/*}; \
+			done; \
+		done; \
+	fi
 
 clean:
 	rm -f pstat tests/pstat-test src/libpstat.a $(ALL_OBJ) $(ALL_OBJ:.o=.d) \

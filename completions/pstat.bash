@@ -6,19 +6,24 @@
 
 # pstat's long options: the same set as `pstat --help` shows, which
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
-_pstat_opts_long='--all-cpus --append --big-num --cpu --delay --dry-run
---event --fail-on --field-separator --help --interval --interval-count
+_pstat_opts_long='--all-cpus --append --big-num --compare-output --cpu
+--delay --dry-run --event --fail-on --field-separator --help --interval --interval-count
 --json --no-aggr --no-big-num --no-inherit --output --per-thread --pid
 --repeat --tid --timeout --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
-_pstat_opts_compare='--alpha --baseline --compare-format --threshold'
+_pstat_opts_compare='--alpha --baseline --compare-format --format
+--threshold'
 _pstat_opts_short='-A -a -B -C -D -e -h -I -i -j -o -p -r -t -V -v -x'
-_pstat_opts_arg=' --alpha --baseline --compare-format --cpu --delay --event
---fail-on --field-separator --interval --interval-count --output --pid
+_pstat_opts_arg=' --alpha --baseline --compare-format --compare-output --cpu
+--delay --event --fail-on --field-separator --format --interval --interval-count --output --pid
 --repeat --threshold --tid --timeout --warmup -C -D -e -I -o -p -r -t -x '
 _pstat_opts_arg=${_pstat_opts_arg//$'\n'/ }
 # The options of `pstat compare`, as its --help shows them.
 _pstat_compare_opts='--alpha --format -h --help -o --output --threshold'
+# The options of `pstat list` and `pstat doctor`, as their --help shows
+# them.
+_pstat_list_opts='--json --names --tracepoints -h --help -j'
+_pstat_doctor_opts='-h --help -j --json'
 # The short options that take a value, as getopt reads a cluster.
 _pstat_short_arg='CDeIoprtx'
 
@@ -46,17 +51,38 @@ _pstat_list_words()
 }
 
 # "PID (comm)" for each process whose PID starts with the last element
-# of the comma list $1.
+# of the comma list $1. Kernel threads are left out: pstat -p refuses
+# them, knowing them as pstat does by PF_KTHREAD in the flags of
+# /proc/PID/stat (the ninth field; the comm before it may hold blanks).
 _pstat_pids()
 {
-	local frag=${1##*,} d pid comm
+	local frag=${1##*,} d pid comm stat
 	local prefix=${1%"$frag"}
+	local -a f
 	for d in /proc/[0-9]*; do
 		pid=${d#/proc/}
 		[[ $pid == "$frag"* ]] || continue
+		read -r stat 2>/dev/null <"$d/stat" || continue
+		read -ra f <<<"${stat##*) }"
+		((${f[6]:-0} & 0x00200000)) && continue
 		comm=
 		read -r comm 2>/dev/null <"$d/comm"
 		printf '%s%s (%s)\n' "$prefix" "$pid" "$comm"
+	done
+}
+
+# "TID (comm)" for each thread of every process whose TID starts with
+# the last element of the comma list $1.
+_pstat_tids()
+{
+	local frag=${1##*,} d tid comm
+	local prefix=${1%"$frag"}
+	for d in /proc/[0-9]*/task/[0-9]*; do
+		tid=${d##*/}
+		[[ $tid == "$frag"* ]] || continue
+		comm=
+		read -r comm 2>/dev/null <"$d/comm" || continue
+		printf '%s%s (%s)\n' "$prefix" "$tid" "$comm"
 	done
 }
 
@@ -86,8 +112,11 @@ _pstat_value()
 		compgen -P "${2%"$frag"}" -W "$(_pstat_event_names "$frag")" \
 			-- "$frag"
 		;;
-	-p | --pid | -t | --tid)
+	-p | --pid)
 		_pstat_pids "$2"
+		;;
+	-t | --tid)
+		_pstat_tids "$2"
 		;;
 	-C | --cpu)
 		_pstat_list_words "$(_pstat_cpus)" "$2"
@@ -95,14 +124,14 @@ _pstat_value()
 	--fail-on)
 		_pstat_list_words 'not-supported not-counted multiplexed' "$2"
 		;;
-	-o | --output)
+	-o | --output | --compare-output)
 		compgen -f -- "$2"
 		;;
 	--baseline)
 		compgen -d -S / -- "$2"
 		compgen -f -X '!*.json' -- "$2"
 		;;
-	--compare-format)
+	--compare-format | --format)
 		compgen -W 'table json markdown' -- "$2"
 		;;
 	esac
@@ -115,8 +144,7 @@ _pstat_subcommand()
 	case $sub in
 	list)
 		if [[ $cur == -* ]]; then
-			compgen -W '--tracepoints --names -j --json -h --help' \
-				-- "$cur"
+			compgen -W "$_pstat_list_opts" -- "$cur"
 		else
 			compgen -W "$(_pstat_event_names "$cur")" -- "$cur"
 		fi
@@ -143,21 +171,51 @@ _pstat_subcommand()
 		fi
 		;;
 	doctor)
-		compgen -W '-j --json -h --help' -- "$cur"
+		compgen -W "$_pstat_doctor_opts" -- "$cur"
 		;;
 	esac
 }
 
-# The words of the line up to the cursor split at blanks only, so that
-# "--event=sys:write" stays one word as pstat sees it; sets words, cword.
+# The words up to the cursor as pstat sees them, from COMP_WORDS and
+# COMP_CWORD: bash splits those at the characters of COMP_WORDBREAKS too
+# (':' and '='), so "--event=sys:write" comes as four words; they are
+# joined back where no blank stood between them in COMP_LINE or, when
+# there is no COMP_LINE, where one of them is only such characters. Sets
+# words, cword, and comp_at: the COMP_WORDS index each word starts at.
 _pstat_split_line()
 {
-	local line=${COMP_LINE:0:COMP_POINT}
-	read -ra words <<<"$line"
-	if [[ -z $line || $line == *[[:blank:]] ]]; then
-		words+=("")
+	local k w prev= glued line=${COMP_LINE-} pos=0 rest pre
+	local wb=${COMP_WORDBREAKS-$'"\'><=;|&(:'}
+	wb=${wb//[[:space:]]/}
+	words=() comp_at=() cword=-1
+	for ((k = 0; k < ${#COMP_WORDS[@]} && k <= COMP_CWORD; k++)); do
+		w=${COMP_WORDS[k]}
+		glued=0
+		if [[ -n $line && -n $w ]]; then
+			rest=${line:pos}
+			pre=${rest%%"$w"*}
+			pos=$((pos + ${#pre} + ${#w}))
+			((k > 0)) && [[ -z $pre ]] && glued=1
+		elif [[ -n $w && -n $wb ]] && ((k > 0)); then
+			[[ $w == +([$wb]) || $prev == +([$wb]) ]] && glued=1
+		fi
+		if ((glued && cword >= 0)); then
+			words[cword]+=$w
+		else
+			words+=("$w")
+			cword=$((${#words[@]} - 1))
+			comp_at[cword]=$k
+		fi
+		prev=$w
+	done
+	# the cursor inside a word: complete the text before it
+	if [[ -n $line && -n ${COMP_POINT-} ]] && ((pos > COMP_POINT)) &&
+		((${#words[cword]} >= pos - COMP_POINT)); then
+		words[cword]=${words[cword]:0:${#words[cword]}-(pos - COMP_POINT)}
 	fi
-	cword=$((${#words[@]} - 1))
+	if ((cword < 0)); then
+		words=("") comp_at=(0) cword=0
+	fi
 }
 
 # Index in words where the command starts (after pstat's options and
@@ -193,34 +251,17 @@ _pstat_command_index()
 	echo 0
 }
 
-# The index in COMP_WORDS of words[$1]: bash splits words at ':' and '='
-# too, and the command's own completion counts in COMP_WORDS.
+# The index in COMP_WORDS of words[$1]: the command's own completion
+# counts in COMP_WORDS.
 _pstat_comp_index()
 {
-	local n=$1 pos=0 k rest pre target
-	for ((k = 0; k <= n; k++)); do
-		rest=${COMP_LINE:pos}
-		pre=${rest%%"${words[k]}"*}
-		target=$((pos + ${#pre}))
-		pos=$((target + ${#words[k]}))
-	done
-	pos=0
-	for ((k = 0; k < ${#COMP_WORDS[@]}; k++)); do
-		rest=${COMP_LINE:pos}
-		pre=${rest%%"${COMP_WORDS[k]}"*}
-		if ((pos + ${#pre} >= target)); then
-			echo "$k"
-			return
-		fi
-		pos=$((pos + ${#pre} + ${#COMP_WORDS[k]}))
-	done
-	echo "$COMP_CWORD"
+	echo "${comp_at[$1]:-$COMP_CWORD}"
 }
 
 _pstat()
 {
-	local cur prev words cword i k opt= val
-	local -a reply=()
+	local cur prev cword i k opt= val
+	local -a reply=() words=() comp_at=()
 
 	_pstat_split_line
 	cur=${words[cword]}
@@ -236,6 +277,13 @@ _pstat()
 			"$prev")
 	elif i=$(_pstat_command_index) && ((i > 0 && cword > i)); then
 		i=$(_pstat_comp_index "$i")
+		# bash-completion reads the line: make one from the words
+		if [[ -z ${COMP_LINE+set} ]]; then
+			local COMP_LINE COMP_POINT
+			printf -v COMP_LINE '%s ' "${COMP_WORDS[@]:0:COMP_CWORD+1}"
+			COMP_LINE=${COMP_LINE% }
+			COMP_POINT=${#COMP_LINE}
+		fi
 		if declare -F _comp_command_offset >/dev/null; then
 			_comp_command_offset "$i"
 		elif declare -F _command_offset >/dev/null; then
@@ -281,7 +329,7 @@ _pstat()
 				reply=("${reply[@]/#/${cur%"$val"}}")
 			fi
 			case $opt in
-			-o | --output | --baseline)
+			-o | --output | --baseline | --compare-output)
 				compopt -o filenames 2>/dev/null
 				;;
 			*) compopt -o nospace 2>/dev/null ;;

@@ -4,9 +4,9 @@
 # pstat's options that take a value, short and long: where they stand,
 # the next word is theirs, not the command's.
 set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
-    -C --cpu -D --delay -e --event --fail-on -x --field-separator \
-    -I --interval --interval-count -o --output -p --pid -r --repeat \
-    --threshold -t --tid --timeout --warmup
+    --compare-output -C --cpu -D --delay -e --event --fail-on \
+    -x --field-separator --format -I --interval --interval-count \
+    -o --output -p --pid -r --repeat --threshold -t --tid --timeout --warmup
 
 # Where the cursor is: "options" (among pstat's options), "sub NAME"
 # (after a subcommand), "command-name" (right after --) or "command"
@@ -99,14 +99,31 @@ function __fish_pstat_list_prefix
     string replace -r -- '[^,]*$' '' $tok
 end
 
-# Process ids with their command names, in a comma list.
+# Process ids with their command names, in a comma list. Kernel threads
+# are left out: pstat -p refuses them, knowing them by PF_KTHREAD
+# (0x00200000) in the flags of /proc/PID/stat, the ninth field.
 function __fish_pstat_pids
     set -l prefix (__fish_pstat_list_prefix)
     for d in /proc/*
         set -l pid (string replace /proc/ '' -- $d)
         string match -qr -- '^[0-9]+$' $pid; or continue
+        set -l stat (string replace -r -- '^.*\) ' '' (cat $d/stat 2>/dev/null))
+        set -l f (string split ' ' -- $stat)
+        set -q f[7]; or continue
+        test (math "floor($f[7] / 2097152) % 2") = 0; or continue
         set -l comm (cat $d/comm 2>/dev/null)
         printf '%s%s\t%s\n' "$prefix" $pid "$comm"
+    end
+end
+
+# Thread ids of every process with their command names, in a comma list.
+function __fish_pstat_tids
+    set -l prefix (__fish_pstat_list_prefix)
+    for d in /proc/*/task/*
+        set -l tid (string replace -r -- '.*/' '' $d)
+        string match -qr -- '^[0-9]+$' $tid; or continue
+        set -l comm (cat $d/comm 2>/dev/null); or continue
+        printf '%s%s\t%s\n' "$prefix" $tid "$comm"
     end
 end
 
@@ -142,12 +159,14 @@ complete -c pstat -n __fish_pstat_in_options -l append -d 'Append to the -o file
 complete -c pstat -n __fish_pstat_in_options -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Then compare with this pstat -j result'
 complete -c pstat -n __fish_pstat_in_options -s B -l big-num -d 'Group digits'
 complete -c pstat -n __fish_pstat_in_options -l compare-format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
+complete -c pstat -n __fish_pstat_in_options -l compare-output -r -F -d 'Write the comparison to FILE, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -s C -l cpu -x -a '(__fish_pstat_cpus)' -d 'Count on these CPUs'
 complete -c pstat -n __fish_pstat_in_options -s D -l delay -x -d 'Start counting MS after the command'
 complete -c pstat -n __fish_pstat_in_options -l dry-run -d 'Print the encoded events, run nothing'
 complete -c pstat -n __fish_pstat_in_options -s e -l event -x -a '(__fish_pstat_events)' -d 'Events to count'
 complete -c pstat -n __fish_pstat_in_options -l fail-on -x -a '(__fish_pstat_fail_on)' -d 'Exit 5 when a counter ends in these states'
 complete -c pstat -n __fish_pstat_in_options -s x -l field-separator -x -d 'CSV output with this separator'
+complete -c pstat -n __fish_pstat_in_options -l format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -s h -l help -d 'Show the usage'
 complete -c pstat -n __fish_pstat_in_options -s I -l interval -x -d 'Print deltas every MS milliseconds'
 complete -c pstat -n __fish_pstat_in_options -l interval-count -x -d 'Stop after N intervals'
@@ -159,7 +178,7 @@ complete -c pstat -n __fish_pstat_in_options -s o -l output -r -F -d 'Write the 
 complete -c pstat -n __fish_pstat_in_options -l per-thread -d 'One row per thread'
 complete -c pstat -n __fish_pstat_in_options -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Attach to processes'
 complete -c pstat -n __fish_pstat_in_options -s r -l repeat -x -d 'Run the command N times'
-complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_pids)' -d 'Attach to threads'
+complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_tids)' -d 'Attach to threads'
 complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change per event, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -l timeout -x -d 'Stop after MS milliseconds'
 complete -c pstat -n __fish_pstat_in_options -s v -l verbose -d 'Say how events were resolved'
@@ -170,7 +189,7 @@ complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs fir
 # The command pstat runs, then that command's own completion.
 complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
 complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
-complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --threshold)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
 
 # pstat list [--tracepoints] [--names] [-j] [GLOB]
 complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'

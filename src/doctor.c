@@ -697,7 +697,18 @@ static bool probe_instructions(struct doctor *d)
 	return false;
 }
 
-static int print_text(FILE *out, const struct doctor *d, bool sw, bool hw)
+/* The verdict sentence, shared by the text report and the JSON. */
+static const char *verdict_result(bool sw, bool hw)
+{
+	if (sw)
+		return hw ? "software counting works; hardware counting works"
+			  : "software counting works; hardware counting is not available";
+	return hw ? "software counting does not work; hardware counting works"
+		  : "software counting does not work; hardware counting is not available";
+}
+
+static int print_text(FILE *out, const struct doctor *d,
+		      const struct pstat_doctor_verdict *v)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const struct check *c = &d->checks[i];
@@ -706,9 +717,7 @@ static int print_text(FILE *out, const struct doctor *d, bool sw, bool hw)
 		if (c->fix)
 			fprintf(out, "      fix: %s\n", c->fix);
 	}
-	fprintf(out, "\nresult: software counting %s; hardware counting %s\n",
-		sw ? "works" : "does not work",
-		hw ? "works" : "is not available");
+	fprintf(out, "\nresult: %s\n", v->result);
 	return print_flush(out);
 }
 
@@ -716,6 +725,7 @@ int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 {
 	struct doctor d = { .o = o };
 	struct pstat_doctor_check *pub = NULL;
+	struct pstat_doctor_verdict v;
 	bool sw, hw;
 	int caps, status, r;
 
@@ -734,6 +744,12 @@ int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 	probe_tracepoint(&d, sw);
 	hw = probe_instructions(&d);
 	status = sw ? DOCTOR_EXIT_OK : DOCTOR_EXIT_NO_COUNT;
+	v = (struct pstat_doctor_verdict){
+		.software_counting = sw,
+		.hardware_counting = hw,
+		.result = verdict_result(sw, hw),
+		.exit_status = status,
+	};
 
 	if (o->json) {
 		pub = xcalloc(d.n + 1, sizeof(*pub));
@@ -743,10 +759,10 @@ int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 			pub[i].detail = d.checks[i].detail;
 			pub[i].fix = d.checks[i].fix;
 		}
-		r = print_json_doctor(out, pub, d.n, status);
+		r = print_json_doctor(out, pub, d.n, &v);
 		free(pub);
 	} else {
-		r = print_text(out, &d, sw, hw);
+		r = print_text(out, &d, &v);
 	}
 	if (r) {
 		msg_error("cannot write the report: %s", strerror(-r));

@@ -262,12 +262,21 @@ struct pstat_doctor_check {
 	const char *fix;        /* one line, or NULL */
 };
 
+/* What `pstat doctor` concludes from its checks. */
+struct pstat_doctor_verdict {
+	int software_counting;  /* the task-clock probe counted */
+	int hardware_counting;  /* the instructions:u probe counted */
+	const char *result;     /* the sentence of the text report's last
+				   line, after "result: " */
+	int exit_status;        /* what doctor exits with */
+};
+
 /*
- * Print the pstat-doctor/1 document: the n checks and the exit status
- * doctor ends with. Returns 0 or -errno.
+ * Print the pstat-doctor/1 document: the n checks and the verdict.
+ * Returns 0 or -errno.
  */
 int print_json_doctor(FILE *out, const struct pstat_doctor_check *c,
-		      size_t n, int exit_status);
+		      size_t n, const struct pstat_doctor_verdict *v);
 
 /*
  * `pstat compare` (compare.h holds the records). print_json_read_run:

@@ -153,7 +153,7 @@ int print_json_list(FILE *out, const struct pstat_list *l)
 }
 
 int print_json_doctor(FILE *out, const struct pstat_doctor_check *c,
-		      size_t n, int exit_status)
+		      size_t n, const struct pstat_doctor_verdict *v)
 {
 	json_t *doc, *checks;
 
@@ -169,7 +169,12 @@ int print_json_doctor(FILE *out, const struct pstat_doctor_check *c,
 		json_array_append_new(checks, o);
 	}
 	json_object_set_new(doc, "checks", checks);
-	json_object_set_new(doc, "exit_status", json_integer(exit_status));
+	json_object_set_new(doc, "software_counting",
+			    json_boolean(v->software_counting));
+	json_object_set_new(doc, "hardware_counting",
+			    json_boolean(v->hardware_counting));
+	json_object_set_new(doc, "result", jstr(v->result));
+	json_object_set_new(doc, "exit_status", json_integer(v->exit_status));
 	return json_write(out, doc, JSON_PRETTY);
 }
 

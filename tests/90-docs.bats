@@ -147,6 +147,55 @@ same_set() {
 	same_set "completions/pstat.fish (compare)" "$help" "$fish"
 }
 
+# sub_set SUB SECTION: the options, long and short, of `pstat SUB --help`
+# and of the SECTION of pstat.1 and the three completions, each checked
+# to be the same set.
+sub_set() {
+	local sub=$1 section=$2 help man bash zsh fish
+	help=$("$PSTAT" "$sub" --help |
+		grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
+		grep -oE -- '--?[A-Za-z][a-z-]*' | sort -u)
+	man=$(sed -n "/^\.Sh $section\$/,/^\.Sh /p" "$ROOT/man/pstat.1" |
+		grep '^\.It Fl' | grep -oE 'Fl (\\-[a-z][a-z-]*|[A-Za-z])( |$)' |
+		sed 's/^Fl \\-/--/; s/^Fl /-/; s/ $//' | sort -u)
+	bash=$(bash -c '. "$1"; v=_pstat_$2_opts; printf "%s\n" ${!v}' _ \
+		"$ROOT/completions/pstat.bash" "$sub" | sort -u)
+	zsh=$(sed -n "/^\t$sub)\$/,/;;\$/p" "$ROOT/completions/_pstat" |
+		grep -v '_arguments' | grep -oE -- "[{,(' ]--?[A-Za-z][A-Za-z-]*" | cut -c2- | sort -u)
+	fish=$(grep -- "-n '__fish_pstat_sub $sub'" \
+		"$ROOT/completions/pstat.fish" |
+		grep -oE -- ' -[sl] [A-Za-z][a-z-]*' |
+		sed 's/^ -s /-/; s/^ -l /--/' | sort -u)
+	same_set "man/pstat.1 $section" "$help" "$man"
+	same_set "completions/pstat.bash ($sub)" "$help" "$bash"
+	same_set "completions/_pstat ($sub)" "$help" "$zsh"
+	same_set "completions/pstat.fish ($sub)" "$help" "$fish"
+}
+
+@test "docs: the options of pstat list --help, in the man page and completions" {
+	run "$PSTAT" list --help
+	assert_success
+	assert_line --regexp '^usage: pstat list '
+	sub_set list LIST
+	# every option the help lists, and only those
+	[ "$(sub_set_help list)" = "$(printf '%s\n' --help --json --names \
+		--tracepoints -h -j)" ]
+}
+
+@test "docs: the options of pstat doctor --help, in the man page and completions" {
+	run "$PSTAT" doctor --help
+	assert_success
+	assert_line --regexp '^usage: pstat doctor '
+	sub_set doctor DOCTOR
+	[ "$(sub_set_help doctor)" = "$(printf '%s\n' --help --json -h -j)" ]
+}
+
+# The options of `pstat SUB --help`, as sub_set reads them.
+sub_set_help() {
+	"$PSTAT" "$1" --help | grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
+		grep -oE -- '--?[A-Za-z][a-z-]*' | sort -u
+}
+
 # Text with runs of blanks as one space and none around '|', on one line.
 squeeze() {
 	tr '\n\t' '  ' | sed 's/  */ /g; s/ *| */|/g; s/^ //; s/ $//'

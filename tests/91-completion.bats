@@ -7,6 +7,14 @@ load test_helper
 
 setup() {
 	export PATH="$ROOT:$PATH"
+	tpid=
+}
+
+teardown() {
+	if [ -n "$tpid" ]; then
+		kill "$tpid" 2>/dev/null || true
+		wait "$tpid" 2>/dev/null || true
+	fi
 }
 
 # bash_complete LINE WORD...: complete LINE (the cursor at its end) in a
@@ -27,6 +35,59 @@ bash_complete() {
 			"${COMP_WORDS[COMP_CWORD - 1]}" || exit
 		printf "%s\n" "${COMPREPLY[@]}"
 	' _ "$ROOT" "$@"
+}
+
+# bash_words WORD...: complete with only COMP_WORDS and COMP_CWORD set,
+# as a caller that has no COMP_LINE does; the last WORD is the current.
+bash_words() {
+	run bash -c '
+		if [ -r /usr/share/bash-completion/bash_completion ]; then
+			. /usr/share/bash-completion/bash_completion
+		fi
+		. "$1/completions/pstat.bash"
+		unset COMP_LINE COMP_POINT
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		_pstat pstat "${COMP_WORDS[COMP_CWORD]}" \
+			"${COMP_WORDS[COMP_CWORD - 1]}" || exit
+		printf "%s\n" "${COMPREPLY[@]}"
+	' _ "$ROOT" "$@"
+}
+
+# no_line REGEX: fails when a line of $output matches REGEX (refute_line
+# cannot take an empty output).
+no_line() {
+	if grep -qE -- "$1" <<<"$output"; then
+		echo "offered: $(grep -E -- "$1" <<<"$output")" >&2
+		return 1
+	fi
+}
+
+# A kernel thread's pid (PF_KTHREAD in /proc/PID/stat), or nothing.
+kernel_thread() {
+	local d stat
+	local -a f
+	for d in /proc/[0-9]*; do
+		read -r stat 2>/dev/null <"$d/stat" || continue
+		read -ra f <<<"${stat##*) }"
+		if ((${f[6]:-0} & 0x00200000)); then
+			echo "${d#/proc/}"
+			return
+		fi
+	done
+}
+
+# Sets tpid, a process with three threads, and tid, a thread of it that
+# is not its leader; teardown ends it.
+start_threads() {
+	prog threads >/dev/null
+	"$BATS_RUN_TMPDIR/prog-threads" 3 1 30000 >"$BATS_TEST_TMPDIR/ready" &
+	tpid=$!
+	until grep -q ready "$BATS_TEST_TMPDIR/ready" 2>/dev/null; do
+		sleep 0.01
+	done
+	tid=$(ls "/proc/$tpid/task" | grep -vx "$tpid" | head -1)
 }
 
 # fish_complete LINE: what fish offers for LINE, "candidate<TAB>desc".
@@ -119,7 +180,8 @@ fake_tracefs() {
 }
 
 @test "bash: one process left is inserted as its number" {
-	bash_complete 'pstat -p 1,1' pstat -p 1,1
+	# several left: each keeps its name (the pids after 1, every one)
+	bash_complete 'pstat -p 1,' pstat -p 1,
 	assert_success
 	assert_line --regexp '^1,1 \(.*\)$'
 	# a pid that no other pid starts with, a long-lived one first
@@ -168,6 +230,109 @@ fake_tracefs() {
 		pstat --event = a : b -r 3 -- kill -TE
 	assert_success
 	assert_output '-TERM'
+}
+
+@test "bash: COMP_WORDS and COMP_CWORD alone, without COMP_LINE" {
+	bash_words pstat -e task-
+	assert_success
+	assert_output 'task-clock'
+	bash_words pstat -e task-clock,page-
+	assert_success
+	assert_output 'task-clock,page-faults'
+	bash_words pstat -e '{task-clock,cs'
+	assert_success
+	assert_output '{task-clock,cs'
+	bash_words pstat --event = task-
+	assert_success
+	assert_output 'task-clock'
+	bash_words pstat -p ''
+	assert_success
+	assert_line --regexp '^1 \(.*\)$'
+	refute_line --regexp '^([^0-9]|[0-9]+([^0-9 ]| [^(]))'
+	if [ -r /sys/devices/system/cpu/online ]; then
+		bash_words pstat -C ''
+		assert_success
+		assert_output "$(online_cpus)"
+	fi
+	bash_words pstat -e task-clock -r 3 tru
+	assert_success
+	assert_line 'true'
+	refute_line 'task-clock'
+	bash_words pstat doc
+	assert_success
+	assert_line 'doctor'
+	bash_words pstat -e cs --no-
+	assert_success
+	assert_output "$(printf '%s\n' --no-aggr --no-big-num --no-inherit)"
+	[ -r /usr/share/bash-completion/bash_completion ] ||
+		skip "bash-completion is not installed"
+	# the command's own completion: kill's offers signal names
+	bash_words pstat --event = a : b -r 3 kill -TE
+	assert_success
+	assert_output '-TERM'
+	bash_words pstat -e cs -- kill -TE
+	assert_success
+	assert_output '-TERM'
+}
+
+@test "bash: tracepoints after the colon, without COMP_LINE" {
+	local t
+	t=$(fake_tracefs)
+	PSTAT_TRACEFS_ROOT=$t bash_words pstat -e cs,pstatfake : f
+	assert_success
+	assert_output 'first'
+	PSTAT_TRACEFS_ROOT=$t bash_words pstat --event = pstatfake : s
+	assert_success
+	assert_output 'second'
+}
+
+@test "pids after -p leave out kernel threads, which pstat refuses" {
+	local k
+	k=$(kernel_thread)
+	[ -n "$k" ] || skip "no kernel thread is visible here"
+	run "$ROOT/pstat" -p "$k" -e task-clock --timeout 10
+	assert_failure 125
+	assert_output --partial 'it is a kernel thread'
+	bash_complete "pstat -p $k" pstat -p "$k"
+	assert_success
+	no_line "^$k( |$)"
+	bash_words pstat -p ''
+	assert_success
+	no_line "^$k( |$)"
+	assert_line --regexp '^1 \(.*\)$'
+	if command -v fish >/dev/null; then
+		fish_complete "pstat -p $k"
+		assert_success
+		no_line "^$k"$'\t'
+	fi
+}
+
+@test "thread ids with their names after -t" {
+	local tid
+	start_threads
+	[ -n "$tid" ] || skip "the threads program started no thread"
+	bash_words pstat -t "$tid"
+	assert_success
+	assert_line --regexp "^$tid( \(.*\))?$"
+	bash_words pstat -t ''
+	assert_success
+	refute_line --regexp '^([^0-9]|[0-9]+([^0-9 ]| [^(]))'
+	bash_words pstat -p "$tid"
+	assert_success
+	no_line "^$tid( |$)"
+}
+
+@test "fish: thread ids after -t, kernel threads left out after -p" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	local tid
+	start_threads
+	[ -n "$tid" ] || skip "the threads program started no thread"
+	fish_complete "pstat -t $tid"
+	assert_success
+	assert_line --regexp "^$tid"$'\t'
+	fish_complete "pstat -p $tid"
+	assert_success
+	no_line "^$tid"$'\t'
 }
 
 @test "fish: an event name, in a list and in a group" {
@@ -255,4 +420,21 @@ fake_tracefs() {
 	assert_line 'doctor'
 	run zsh_complete 'pstat compare --format '
 	assert_line 'markdown'
+	# thread ids after -t; no kernel thread after -p
+	local tid k
+	start_threads
+	if [ -n "$tid" ]; then
+		run zsh_complete "pstat -t $tid"
+		assert_line "$tid"
+		run zsh_complete "pstat -p $tid"
+		no_line "^$tid$"
+	fi
+	k=$(kernel_thread)
+	if [ -n "$k" ]; then
+		run zsh_complete "pstat -p $k"
+		no_line "^$k$"
+		run zsh_complete 'pstat -p '
+		assert_line 1
+		no_line "^$k$"
+	fi
 }

@@ -53,8 +53,11 @@ do_install() {
 			return 1
 		}
 	done < <(expected_files)
-	cmp "$ROOT/man/pstat.1" "$DEST/usr/share/man/man1/pstat.1"
-	cmp "$ROOT/man/pstat-json.5" "$DEST/usr/share/man/man5/pstat-json.5"
+	# the man pages differ only in naming the real schema directory
+	cmp <(sed 's|\$(PREFIX)/share/pstat|/usr/share/pstat|g' "$ROOT/man/pstat.1") \
+		"$DEST/usr/share/man/man1/pstat.1"
+	cmp <(sed 's|\$(PREFIX)/share/pstat|/usr/share/pstat|g' \
+		"$ROOT/man/pstat-json.5") "$DEST/usr/share/man/man5/pstat-json.5"
 	cmp "$ROOT/completions/pstat.bash" \
 		"$DEST/usr/share/bash-completion/completions/pstat"
 	cmp "$ROOT/completions/_pstat" "$DEST/usr/share/zsh/site-functions/_pstat"
@@ -88,14 +91,51 @@ do_install() {
 	assert_output --partial 'EXIT STATUS'
 }
 
-@test "uninstall: removes every installed file" {
+@test "install: the man pages name PREFIX's schema directory" {
+	run make -s -C "$ROOT" install PREFIX=/opt/pstat-test DESTDIR="$DEST"
+	assert_success
+	local page
+	for page in man1/pstat.1 man5/pstat-json.5; do
+		page=$DEST/opt/pstat-test/share/man/$page
+		grep -q '/opt/pstat-test/share/pstat/pstat.schema.json' "$page"
+		run grep -F '$(PREFIX)' "$page"
+		assert_failure
+	done
+	command -v mandoc >/dev/null || return 0
+	run bash -c 'mandoc -Tascii "$1" | col -b' _ \
+		"$DEST/opt/pstat-test/share/man/man1/pstat.1"
+	assert_success
+	assert_output --partial '/opt/pstat-test/share/pstat/*.schema.json'
+}
+
+@test "uninstall: removes every installed file and the directories it made" {
 	do_install
 	run make -s -C "$ROOT" uninstall PREFIX=/usr DESTDIR="$DEST"
 	assert_success
 	run installed_files
 	assert_success
 	assert_output ''
+	run find "$DEST" -type f
+	assert_output ''
 	[ ! -e "$DEST/usr/share/pstat" ]
+	# no empty directory is left behind, and DESTDIR itself stays
+	[ -d "$DEST" ]
+	run find "$DEST" -mindepth 1
+	assert_output ''
+}
+
+@test "uninstall: directories holding other files stay" {
+	do_install
+	mkdir -p "$DEST/usr/share/zsh/site-functions" "$DEST/usr/share/man/man1/keep"
+	echo other >"$DEST/usr/share/zsh/site-functions/_other"
+	echo other >"$DEST/usr/share/pstat/notes"
+	run make -s -C "$ROOT" uninstall PREFIX=/usr DESTDIR="$DEST"
+	assert_success
+	[ -f "$DEST/usr/share/zsh/site-functions/_other" ]
+	[ -f "$DEST/usr/share/pstat/notes" ]
+	[ -d "$DEST/usr/share/man/man1/keep" ]
+	[ ! -e "$DEST/usr/share/fish" ]
+	[ ! -e "$DEST/usr/bin" ]
 }
 
 @test "uninstall: leaves other files in shared directories alone" {

@@ -161,6 +161,45 @@ EOF
 		"$(grep -E '^(ok|warn|fail) ' <<<"$text" | sed 's/  */ /' | cut -d: -f1)" ]
 }
 
+@test "doctor -j: the verdict of the text report, as fields" {
+	run "$PSTAT" doctor
+	local text=$output result
+	result=$(sed -n 's/^result: //p' <<<"$text")
+	[ -n "$result" ]
+	run "$PSTAT" doctor -j
+	local st=$status json=$output
+	[ "$(jq -r .result <<<"$json")" = "$result" ]
+	# each boolean says what its probe found, and what the sentence says
+	[ "$(jq '.software_counting == (.checks[] |
+		select(.name == "probe:task-clock") | .status == "ok")' \
+		<<<"$json")" = true ]
+	[ "$(jq '.hardware_counting == (.checks[] |
+		select(.name == "probe:instructions:u") | .status == "ok")' \
+		<<<"$json")" = true ]
+	if [ "$(jq .software_counting <<<"$json")" = true ]; then
+		[[ $result == "software counting works; "* ]]
+		[ "$st" = 0 ]
+	else
+		[[ $result == "software counting does not work; "* ]]
+		[ "$st" = 1 ]
+	fi
+	if [ "$(jq .hardware_counting <<<"$json")" = true ]; then
+		[[ $result == *"; hardware counting works" ]]
+	else
+		[[ $result == *"; hardware counting is not available" ]]
+	fi
+}
+
+@test "doctor -j: the verdict when perf_event_open is missing" {
+	local so
+	so=$(refusing_preload) || skip "cannot build a preload library"
+	FAKE_ERRNO=38 LD_PRELOAD=$so run "$PSTAT" doctor -j
+	assert_failure 1
+	[ "$(jq -c '[.software_counting, .hardware_counting, .result,
+		.exit_status]' <<<"$output")" = \
+		'[false,false,"software counting does not work; hardware counting is not available",1]' ]
+}
+
 @test "doctor: a VM without a core PMU, with the hypervisor hint" {
 	local root
 	root=$(sysfs_copy vm-nopmu)
