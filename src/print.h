@@ -95,6 +95,7 @@ struct pstat_report {
 	unsigned long interval_index;
 	uint64_t interval_start_ns, interval_end_ns;
 	int interval_partial;
+	unsigned interval_run;      /* with -r: the run, from 1; else 0 */
 
 	/* environment, for JSON */
 	const char *kernel;

@@ -374,6 +374,8 @@ static json_t *json_interval(const struct pstat_report *r)
 	json_object_set_new(o, "start_ns", ju64(r->interval_start_ns));
 	json_object_set_new(o, "end_ns", ju64(r->interval_end_ns));
 	json_object_set_new(o, "partial", json_boolean(r->interval_partial));
+	if (r->interval_run)
+		json_object_set_new(o, "run", json_integer(r->interval_run));
 	return o;
 }
 

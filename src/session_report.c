@@ -219,6 +219,7 @@ int session_print_interval(struct session *s, unsigned long index,
 	rep.interval_start_ns = start_ns;
 	rep.interval_end_ns = end_ns;
 	rep.interval_partial = partial;
+	rep.interval_run = s->cfg->repeat > 1 ? s->runs_done + 1 : 0;
 	rep.elapsed_ns = end_ns;
 	free(delta);
 	memcpy(s->prev, s->cur, s->nslots * sizeof(*s->cur));

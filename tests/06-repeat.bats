@@ -184,6 +184,16 @@ deadline_run() {
 	assert_output '[40,40,true,true]'
 }
 
+@test "-r with -I -j: each interval document names its run" {
+	need_perf_events
+	run --separate-stderr "$PSTAT" -j -r 2 -I 50 -e task-clock -- sleep 0.12
+	assert_success
+	# runs 1 and 2, each with intervals 1, 2 and a partial 3
+	[ "$(jq -c 'select(.type == "interval") | [.interval.run, .interval.index]' <<<"$stderr" | tr -d '\n')" = '[1,1][1,2][1,3][2,1][2,2][2,3]' ] ||
+		fail "$stderr"
+	[ "$(jq -c 'select(.type == "summary") | .interval.run' <<<"$stderr")" = null ]
+}
+
 @test "-I -x: the timestamp is the first CSV field" {
 	need_perf_events
 	run "$PSTAT" -x, -I 20 --interval-count 3 -e task-clock -- sleep 1
