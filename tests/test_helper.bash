@@ -18,7 +18,8 @@ export LC_ALL=C
 # ptrace, which some sandboxes refuse): checked once per run.
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 # glibc's own leaks (tests/lsan.supp) are not pstat's
-export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/tests/lsan.supp}"
+# (and their use is not reported: the report would join pstat's stderr)
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/tests/lsan.supp:print_suppressions=0}"
 lsan_mark="${BATS_RUN_TMPDIR:-/tmp}/lsan-works"
 if [ ! -e "$lsan_mark" ]; then
 	if "$ROOT/pstat" --version 2>&1 | grep -q 'LeakSanitizer has encountered a fatal error'; then
