@@ -13,7 +13,6 @@
 
 #include "counter.h"
 #include "msg.h"
-#include "options.h"
 #include "session.h"
 #include "session_priv.h"
 #include "target.h"
@@ -108,35 +107,6 @@ static uint64_t timer_expirations(int fd)
 	if (read(fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
 		return 0;
 	return n;
-}
-
-static void report_open_error(struct session *s,
-			      const struct pstat_open_error *oe)
-{
-	const struct pstat_event *ev = &s->evl->ev[oe->event];
-
-	if (oe->cpu >= 0)
-		msg_error("cannot open event '%s' on CPU %d: %s", ev->name,
-			  oe->cpu, strerror(oe->err));
-	else if (s->cfg->kind != TARGET_COMMAND && oe->tid >= 0)
-		msg_error("cannot open event '%s' for thread %d: %s",
-			  ev->name, (int)oe->tid, strerror(oe->err));
-	else
-		msg_error("cannot open event '%s': %s", ev->name,
-			  strerror(oe->err));
-	if ((oe->err == EACCES || oe->err == EPERM) && oe->tid > 0 &&
-	    s->cfg->kind != TARGET_COMMAND) {
-		uid_t owner;
-
-		/* which rule refused: ptrace access to another user's task */
-		if (target_owner(oe->tid, &owner) == 0 && owner != geteuid()) {
-			msg_hint("thread %d belongs to uid %u: attaching needs ptrace access to it (the same user, or CAP_SYS_PTRACE and CAP_PERFMON)",
-				 (int)oe->tid, (unsigned)owner);
-			return;
-		}
-	}
-	if (oe->advice[0])
-		msg_hint("%s", oe->advice);
 }
 
 /*
@@ -468,7 +438,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		s->tids[0] = getpid();
 		if (counters_open(&s->ctr, s->evl, s->cpus, s->ncpus,
 				  s->tids, s->ntids, &oo, &oe)) {
-			report_open_error(s, &oe);
+			session_report_open_error(s, &oe);
 			return -1;
 		}
 	}
@@ -488,7 +458,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	oo.disabled = !oo.enable_on_exec;
 	if (!s->self && counters_open(&s->ctr, s->evl, s->cpus, s->ncpus,
 				      s->tids, s->ntids, &oo, &oe)) {
-		report_open_error(s, &oe);
+		session_report_open_error(s, &oe);
 		if (ch)
 			target_release(ch);
 		return -1;
@@ -563,82 +533,6 @@ static void close_counters(struct session *s)
 		free(fds);
 	}
 	counters_close(&s->ctr);
-}
-
-static int fail_on_matches(const struct session *s, size_t n)
-{
-	unsigned f = s->cfg->fail_on;
-
-	for (size_t i = 0; i < n; i++) {
-		enum pstat_status st = s->rows[i].status;
-
-		if (((f & FAIL_ON_NOT_SUPPORTED) &&
-		     (st == PSTAT_NOT_SUPPORTED || st == PSTAT_ERROR)) ||
-		    ((f & FAIL_ON_NOT_COUNTED) && st == PSTAT_NOT_COUNTED) ||
-		    ((f & FAIL_ON_MULTIPLEXED) && st == PSTAT_MULTIPLEXED))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * A command killed by a signal, said as perf says it ("sleep:
- * Interrupt"), before the results; not when the results are JSON or
- * CSV on the same stderr (msg_quiet), whose readers expect them alone.
- */
-static void say_killed(const struct session *s, const struct run_result *res)
-{
-	if (msg_quiet || !res->have_status || !WIFSIGNALED(res->status))
-		return;
-	fprintf(stderr, "%s: %s\n", s->cfg->argv[0],
-		strsignal(WTERMSIG(res->status)));
-	fflush(stderr);
-}
-
-/*
- * With -r, the runs that failed, in one line after the results (the
- * JSON document has them all in exit.runs): "2 of 5 runs failed: run 2
- * exit 1, run 4 exit 139".
- */
-static void warn_failed_runs(const struct session *s)
-{
-	char list[512] = "";
-	size_t len = 0;
-	unsigned failed = 0;
-
-	if (s->runs_done < 2)
-		return;
-	for (unsigned i = 0; i < s->runs_done; i++) {
-		if (!s->run_status[i])
-			continue;
-		failed++;
-		if (len < sizeof(list) - 32)
-			len += (size_t)snprintf(list + len, sizeof(list) - len,
-						"%srun %u exit %d",
-						len ? ", " : "", i + 1,
-						s->run_status[i]);
-		else if (!strstr(list, ", ..."))
-			strcat(list, ", ...");
-	}
-	if (failed)
-		msg_warn("%u of %u runs failed: %s (their counts are in the statistics)",
-			 failed, s->runs_done, list);
-}
-
-static void hint_no_core_pmu(const struct session *s)
-{
-	for (size_t i = 0; i < s->evl->n; i++) {
-		const struct pstat_event *ev = &s->evl->ev[i];
-
-		if (s->ctr.state[i] != COUNTER_NOT_SUPPORTED)
-			continue;
-		if (ev->attr.type == PERF_TYPE_HARDWARE ||
-		    ev->attr.type == PERF_TYPE_HW_CACHE ||
-		    ev->attr.type == PERF_TYPE_RAW) {
-			msg_hint("hardware events are not supported: the kernel exposes no core PMU here (a virtual machine?); see 'pstat list'");
-			return;
-		}
-	}
 }
 
 /*
@@ -770,7 +664,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 		       res.have_status ? target_exit_code(res.status) :
 		       s.got_signal ? 128 + s.got_signal : 0;
 		if (!s.timed_out && !s.stopped)
-			say_killed(&s, &res);
+			session_say_killed(&s, &res);
 		if (record) {
 			nrows = session_build_rows(&s, s.cur, res.elapsed_ns);
 			/* a run that did not count a row: NAN, no sample */
@@ -821,7 +715,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 		goto out;
 	}
 	sums = xcalloc(nrows + 1, sizeof(*sums));
-	fail_on = !exit_status && cfg->fail_on && fail_on_matches(&s, nrows);
+	fail_on = !exit_status && cfg->fail_on && session_fail_on_matches(&s, nrows);
 	if (fail_on)
 		exit_status = EXIT_FAIL_ON;
 	ret = session_print_summary(&s, nrows, &res, exit_status,
@@ -830,12 +724,12 @@ int session_run(const struct pstat_session_cfg *cfg)
 		      (s.broken_pipe ? EXIT_BROKEN_PIPE : EXIT_PSTAT_FAILED) :
 		      exit_status;
 	if (ret != EXIT_PSTAT_FAILED)
-		hint_no_core_pmu(&s);
+		session_hint_no_core_pmu(&s);
 	if (fail_on && ret == EXIT_FAIL_ON)
 		msg_warn("a counter ended in a state given to --fail-on (exit %d)",
 			 EXIT_FAIL_ON);
 	if (ret != EXIT_PSTAT_FAILED)
-		warn_failed_runs(&s);
+		session_warn_failed_runs(&s);
 	close_counters(&s);
 out:
 	free(sums);

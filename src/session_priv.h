@@ -100,4 +100,21 @@ int session_print_summary(struct session *s, size_t nrows,
 			  struct pstat_summary *sums,
 			  struct pstat_summary *esum);
 
+/* Report a counter that could not be opened, with what refused it. */
+void session_report_open_error(struct session *s,
+			       const struct pstat_open_error *oe);
+
+/* Whether a row of the n in s->rows is in a state given to --fail-on. */
+int session_fail_on_matches(const struct session *s, size_t n);
+
+/* "sleep: Interrupt", as perf, when the command died of a signal. */
+void session_say_killed(const struct session *s,
+			const struct run_result *res);
+
+/* With -r, one warning naming the runs that failed. */
+void session_warn_failed_runs(const struct session *s);
+
+/* One hint when hardware events failed for want of a core PMU. */
+void session_hint_no_core_pmu(const struct session *s);
+
 #endif

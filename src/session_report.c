@@ -2,7 +2,8 @@
 /*
  * From counter readings to report rows, and to the printer: aggregation
  * per row (and per CPU or thread), scaling, metrics, statistics of
- * repeated runs.
+ * repeated runs; and the run's messages about what it counted (open
+ * failures, failed runs, --fail-on, the missing core PMU).
  */
 #include <errno.h>
 #include <math.h>
@@ -11,11 +12,14 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cpumap.h"
 #include "metrics.h"
 #include "msg.h"
+#include "options.h"
 #include "session_priv.h"
+#include "target.h"
 #include "util.h"
 
 /*
@@ -274,4 +278,110 @@ int session_print_summary(struct session *s, size_t nrows,
 	}
 	r = printer_summary(s->cfg->printer, &rep);
 	return r ? session_print_failed(s, r) : 0;
+}
+
+void session_report_open_error(struct session *s,
+			      const struct pstat_open_error *oe)
+{
+	const struct pstat_event *ev = &s->evl->ev[oe->event];
+
+	if (oe->cpu >= 0)
+		msg_error("cannot open event '%s' on CPU %d: %s", ev->name,
+			  oe->cpu, strerror(oe->err));
+	else if (s->cfg->kind != TARGET_COMMAND && oe->tid >= 0)
+		msg_error("cannot open event '%s' for thread %d: %s",
+			  ev->name, (int)oe->tid, strerror(oe->err));
+	else
+		msg_error("cannot open event '%s': %s", ev->name,
+			  strerror(oe->err));
+	if ((oe->err == EACCES || oe->err == EPERM) && oe->tid > 0 &&
+	    s->cfg->kind != TARGET_COMMAND) {
+		uid_t owner;
+
+		/* which rule refused: ptrace access to another user's task */
+		if (target_owner(oe->tid, &owner) == 0 && owner != geteuid()) {
+			msg_hint("thread %d belongs to uid %u: attaching needs ptrace access to it (the same user, or CAP_SYS_PTRACE and CAP_PERFMON)",
+				 (int)oe->tid, (unsigned)owner);
+			return;
+		}
+	}
+	if (oe->advice[0])
+		msg_hint("%s", oe->advice);
+}
+
+int session_fail_on_matches(const struct session *s, size_t n)
+{
+	unsigned f = s->cfg->fail_on;
+
+	for (size_t i = 0; i < n; i++) {
+		enum pstat_status st = s->rows[i].status;
+
+		if (((f & FAIL_ON_NOT_SUPPORTED) &&
+		     (st == PSTAT_NOT_SUPPORTED || st == PSTAT_ERROR)) ||
+		    ((f & FAIL_ON_NOT_COUNTED) && st == PSTAT_NOT_COUNTED) ||
+		    ((f & FAIL_ON_MULTIPLEXED) && st == PSTAT_MULTIPLEXED))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A command killed by a signal, said as perf says it ("sleep:
+ * Interrupt"), before the results; not when the results are JSON or
+ * CSV on the same stderr (msg_quiet), whose readers expect them alone.
+ */
+void session_say_killed(const struct session *s,
+			const struct run_result *res)
+{
+	if (msg_quiet || !res->have_status || !WIFSIGNALED(res->status))
+		return;
+	fprintf(stderr, "%s: %s\n", s->cfg->argv[0],
+		strsignal(WTERMSIG(res->status)));
+	fflush(stderr);
+}
+
+/*
+ * With -r, the runs that failed, in one line after the results (the
+ * JSON document has them all in exit.runs): "2 of 5 runs failed: run 2
+ * exit 1, run 4 exit 139".
+ */
+void session_warn_failed_runs(const struct session *s)
+{
+	char list[512] = "";
+	size_t len = 0;
+	unsigned failed = 0;
+
+	if (s->runs_done < 2)
+		return;
+	for (unsigned i = 0; i < s->runs_done; i++) {
+		if (!s->run_status[i])
+			continue;
+		failed++;
+		if (len < sizeof(list) - 32)
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%srun %u exit %d",
+						len ? ", " : "", i + 1,
+						s->run_status[i]);
+		else if (!strstr(list, ", ..."))
+			strcat(list, ", ...");
+	}
+	if (failed)
+		msg_warn("%u of %u runs failed: %s (their counts are in the statistics)",
+			 failed, s->runs_done, list);
+}
+
+void session_hint_no_core_pmu(const struct session *s)
+{
+	for (size_t i = 0; i < s->evl->n; i++) {
+		const struct pstat_event *ev = &s->evl->ev[i];
+
+		if (s->ctr.state[i] != COUNTER_NOT_SUPPORTED)
+			continue;
+		if (ev->attr.type == PERF_TYPE_HARDWARE ||
+		    ev->attr.type == PERF_TYPE_HW_CACHE ||
+		    ev->attr.type == PERF_TYPE_RAW) {
+			msg_hint("hardware events are not supported: the kernel exposes no core PMU here (a virtual machine?); see 'pstat list'");
+			return;
+		}
+	}
 }
