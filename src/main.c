@@ -754,7 +754,8 @@ int main(int argc, char **argv)
 	cfg.cpus = t.cpus;
 	cfg.ncpus = t.ncpus;
 	cfg.cpu_subset = o.cpu_list != NULL;
-	cfg.inherit = !o.no_inherit;
+	/* -t: exactly those threads, not those they start */
+	cfg.inherit = !o.no_inherit && t.kind != TARGET_TID;
 	cfg.no_aggr = o.no_aggr;
 	cfg.per_thread = o.per_thread;
 	cfg.timeout_ms = o.timeout_ms;

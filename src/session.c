@@ -431,6 +431,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		  !cfg->delay_ms && cfg->repeat + cfg->warmup > 1 &&
 		  s->ncpus == 1 && any_slow_to_close(s->evl);
 	if (s->self && !s->ctr.fds) {
+		/* to see processes a run leaves behind (session_run) */
+		target_be_subreaper();
 		oo.inherit = 1;
 		oo.enable_on_exec = 1;
 		oo.disabled = 1;
@@ -521,6 +523,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 /* Close the counters, without waiting for a slow teardown. */
 static void close_counters(struct session *s)
 {
+	int release = -1;
+
 	if (s->ctr.fds && slow_to_close(s)) {
 		int *fds = xmalloc((s->nslots + 1) * sizeof(*fds));
 		size_t n = 0;
@@ -528,11 +532,14 @@ static void close_counters(struct session *s)
 		for (size_t i = 0; i < s->nslots; i++)
 			if (s->ctr.fds[i] >= 0)
 				fds[n++] = s->ctr.fds[i];
-		if (n && target_close_detached(fds, n) < 0)
+		if (n && (release = target_close_detached(fds, n)) < 0)
 			msg_debug(1, "closing %zu counters in this process", n);
 		free(fds);
 	}
 	counters_close(&s->ctr);
+	/* ours are closed: the closer's are the last, it pays the teardown */
+	if (release >= 0)
+		close(release);
 }
 
 /*
@@ -689,8 +696,18 @@ int session_run(const struct pstat_session_cfg *cfg)
 			/* the counters stay open until the results are out */
 			break;
 		}
-		if (!s.self)
+		/*
+		 * Counters on pstat itself would count, in the next run,
+		 * what this run left running (a background child): they
+		 * are opened afresh then, as for every run without them.
+		 */
+		if (!s.self) {
 			close_counters(&s);
+		} else if (target_leftovers()) {
+			msg_debug(1, "run %u left processes running: counters reopened",
+				  run + 1);
+			close_counters(&s);
+		}
 	}
 	exit_status = first_fail;
 	if (s.runs_done < total - cfg->warmup && s.runs_done > 0) {

@@ -224,7 +224,7 @@ int session_print_interval(struct session *s, unsigned long index,
 	rep.interval_end_ns = end_ns;
 	rep.interval_partial = partial;
 	rep.interval_run = s->cfg->repeat > 1 ? s->runs_done + 1 : 0;
-	rep.elapsed_ns = end_ns;
+	rep.elapsed_ns = end_ns - start_ns;    /* the interval's own length */
 	free(delta);
 	memcpy(s->prev, s->cur, s->nslots * sizeof(*s->cur));
 	r = printer_interval(s->cfg->printer, &rep);

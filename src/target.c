@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -371,25 +372,60 @@ static void close_all_but(const int *keep, size_t n)
 	closedir(d);
 }
 
+int target_be_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1) ? -errno : 0;
+}
+
+int target_leftovers(void)
+{
+	siginfo_t si;
+
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+			return 0; /* ECHILD: none */
+		if (!si.si_pid)
+			return 1; /* children, none of them exited */
+		/* an orphan that has exited since: reap it, look again */
+		while (waitpid(si.si_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
 int target_close_detached(const int *fds, size_t n)
 {
-	int *keep = malloc(n * sizeof(*keep) + 1);
+	int *keep = malloc((n + 1) * sizeof(*keep));
+	int go[2];
 	pid_t pid;
-	int st;
+	int st, subreaper = 0;
 
 	if (!keep)
 		return -ENOMEM;
-	memcpy(keep, fds, n * sizeof(*keep));
-	qsort(keep, n, sizeof(*keep), cmp_int);
-	pid = fork();
-	if (pid < 0) {
+	if (pipe2(go, O_CLOEXEC)) {
 		int e = errno;
 
 		free(keep);
 		return -e;
 	}
+	memcpy(keep, fds, n * sizeof(*keep));
+	keep[n] = go[0];
+	qsort(keep, n + 1, sizeof(*keep), cmp_int);
+	/* the closer goes to init, not to pstat should it be a subreaper */
+	if (!prctl(PR_GET_CHILD_SUBREAPER, &subreaper) && subreaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		free(keep);
+		close(go[0]);
+		close(go[1]);
+		return -e;
+	}
 	if (pid == 0) {
 		sigset_t all;
+		char c;
 
 		/* a session of its own: no terminal signal reaches it */
 		setsid();
@@ -397,15 +433,26 @@ int target_close_detached(const int *fds, size_t n)
 		sigprocmask(SIG_SETMASK, &all, NULL);
 		if (fork() != 0)
 			_exit(0); /* the grandchild belongs to init now */
-		close_all_but(keep, n);
+		close_all_but(keep, n + 1);
+		/* the caller's copies first (EOF: it closed them), then ours */
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(go[0]);
 		for (size_t i = 0; i < n; i++)
-			close(keep[i]);
+			close(fds[i]);
 		_exit(0);
 	}
 	free(keep);
+	close(go[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
+	if (subreaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		close(go[1]);
+		return -ECHILD;
+	}
+	return go[1];
 }
 
 int target_owner(pid_t tid, uid_t *uid)

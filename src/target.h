@@ -102,12 +102,28 @@ int target_owner(pid_t tid, uid_t *uid);
  * counter takes tens of milliseconds (a synchronous RCU grace period per
  * event), seconds for a few hundred. A grandchild in a session of its own
  * keeps only those descriptors (it closes stdio, output files and pipes
- * at once, so no reader waits on it), closes them, and exits. The caller
- * then closes its own copies, which is cheap while the grandchild holds
- * them. Returns 0 once handed over, or -errno (the caller closes them
- * itself, slowly).
+ * at once, so no reader waits on it), closes them, and exits. The last
+ * close of a counter is the one that pays: the grandchild waits until the
+ * caller has closed its own copies (cheap while the grandchild holds
+ * them) and then closed the descriptor returned here. Returns that
+ * descriptor (>= 0) once handed over, or -errno (the caller closes the
+ * counters itself, slowly).
  */
 int target_close_detached(const int *fds, size_t n);
+
+/*
+ * Make pstat the reaper of the command's orphans (PR_SET_CHILD_SUBREAPER),
+ * so that target_leftovers can see processes a run left behind. 0 or
+ * -errno.
+ */
+int target_be_subreaper(void);
+
+/*
+ * After the command was reaped: whether processes it started still run
+ * (as pstat's children, pstat being their subreaper). Orphans that have
+ * exited are reaped on the way.
+ */
+int target_leftovers(void);
 
 /* A pidfd for pid (pidfd_open), or -errno. */
 int target_pidfd(pid_t pid);

@@ -143,6 +143,18 @@ start_threads() {
 	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 300 ]
 }
 
+@test "-t does not count the threads and children the thread starts" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	# the shell itself never writes: only the writers it starts would
+	sh -c 'sleep 0.3; "$1" 50 2 0 0; sleep 0.2' _ "$w" &
+	spid=$!
+	run "$PSTAT" -t "$spid" -e syscalls:sys_enter_write
+	assert_success
+	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 0 ] || fail "$output"
+}
+
 @test "a pid that does not exist: exit 125 and a clear message" {
 	run "$PSTAT" -p 999999999 -e task-clock
 	assert_failure 125

@@ -102,6 +102,32 @@ closer_fds() {
 	[ "$seen" -gt 0 ] || { echo "no closer held counters alone; last seen: ${other:-none}"; return 1; }
 }
 
+@test "the closer closes its copies only after pstat closed its own" {
+	need_perf_events
+	need_tracepoint
+	command -v strace >/dev/null || skip "strace is not installed"
+	# The last close of a counter pays its teardown: that must be the
+	# closer's, whatever the scheduling. strace -y names perf fds.
+	ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
+		strace -f -qq -y -ttt -e trace=close -o "$BATS_TEST_TMPDIR/t" \
+		"$ROOT/pstat" -e "$(tracepoints 20)" -o /dev/null true
+	# the closer outlives pstat: wait for its closes to be traced
+	for _ in $(seq 200); do
+		[ "$(grep -c 'perf_event' "$BATS_TEST_TMPDIR/t")" -ge 40 ] && break
+		sleep 0.05
+	done
+	me=$(head -1 "$BATS_TEST_TMPDIR/t" | cut -d' ' -f1)
+	awk -v me="$me" '/close\([0-9]+<anon_inode:\[perf_event\]>/ {
+			if ($1 == me) { if ($2 > mine) mine = $2 }
+			else { n++; if (!first || $2 < first) first = $2 }
+		}
+		END {
+			printf "pstat last %.6f closer first %.6f (%d)\n", mine, first, n
+			exit !(n >= 20 && mine > 0 && mine < first)
+		}' "$BATS_TEST_TMPDIR/t" >&3 ||
+		fail "the closer closed a counter before pstat had closed its copies"
+}
+
 @test "a glob of more than 64 tracepoints is events, not one oversized group" {
 	need_perf_events
 	need_tracepoint
