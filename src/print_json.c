@@ -417,23 +417,20 @@ static json_t *json_counter(const struct pstat_row *row)
 		json_object_set_new(c, "metric", m);
 	}
 	/*
-	 * A counter without a value (not counted, not supported or failed
-	 * in the runs that decide its status) has no samples to average:
-	 * its samples and statistics are null, never the zeros that stand
-	 * in for "no count", so that .mean is never 0 for what was not
-	 * measured. A sample that is not a number is a run that did not
-	 * count it, null too.
+	 * A run that did not count the counter has a null sample, never the
+	 * zero that stands in for "no count", and the statistics are those
+	 * of the runs that counted it: null when none did, so that .mean is
+	 * never 0 for what was not measured.
 	 */
 	if (row->stats) {
 		json_t *samples = json_array();
 
+		/* NAN: a run that did not count it (jreal: null) */
 		for (size_t i = 0; row->samples && i < row->nsamples; i++)
 			json_array_append_new(samples,
-					      has_value ?
-						      jreal(row->samples[i]) :
-						      json_null());
+					      jreal(row->samples[i]));
 		json_object_set_new(c, "samples", samples);
-		json_set_summary(c, has_value ? row->stats : NULL);
+		json_set_summary(c, row->stats->n ? row->stats : NULL);
 	}
 	return c;
 }

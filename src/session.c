@@ -614,6 +614,7 @@ static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 			     sizeof(*s->samples));
 	s->elapsed = xcalloc(cfg->repeat + 1, sizeof(*s->elapsed));
 	s->run_status = xcalloc(cfg->repeat + 1, sizeof(*s->run_status));
+	s->row_states = xcalloc(s->nrows + 1, sizeof(*s->row_states));
 	return 0;
 }
 
@@ -633,6 +634,7 @@ static void session_free(struct session *s)
 	free(s->samples);
 	free(s->elapsed);
 	free(s->run_status);
+	free(s->row_states);
 }
 
 int session_run(const struct pstat_session_cfg *cfg)
@@ -675,11 +677,13 @@ int session_run(const struct pstat_session_cfg *cfg)
 		if (record) {
 			nrows = session_build_rows(&s, s.cur, res.elapsed_ns);
 			/* a run that did not count a row: NAN, no sample */
-			for (size_t i = 0; i < nrows; i++)
+			for (size_t i = 0; i < nrows; i++) {
 				s.samples[i * (total - cfg->warmup) +
 					  s.runs_done] =
 					s.rows[i].status <= PSTAT_MULTIPLEXED ?
 						s.rows[i].value : NAN;
+				s.row_states[i] |= 1u << s.rows[i].status;
+			}
 			s.user_ns += timeval_ns(&res.ru.ru_utime);
 			s.sys_ns += timeval_ns(&res.ru.ru_stime);
 			s.elapsed[s.runs_done] = (double)res.elapsed_ns;

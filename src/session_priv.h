@@ -39,6 +39,7 @@ struct session {
 	int *run_status;
 	unsigned runs_done;
 	uint64_t user_ns, sys_ns;    /* summed over the counted runs */
+	unsigned *row_states;        /* [row]: 1 << status, over the runs */
 	/* what ended the measurement */
 	int got_signal;
 	int timed_out;

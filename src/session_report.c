@@ -313,13 +313,16 @@ int session_fail_on_matches(const struct session *s, size_t n)
 {
 	unsigned f = s->cfg->fail_on;
 
+	/* a state any run ended in, not only the last one's */
 	for (size_t i = 0; i < n; i++) {
-		enum pstat_status st = s->rows[i].status;
+		unsigned st = s->row_states[i] | 1u << s->rows[i].status;
 
 		if (((f & FAIL_ON_NOT_SUPPORTED) &&
-		     (st == PSTAT_NOT_SUPPORTED || st == PSTAT_ERROR)) ||
-		    ((f & FAIL_ON_NOT_COUNTED) && st == PSTAT_NOT_COUNTED) ||
-		    ((f & FAIL_ON_MULTIPLEXED) && st == PSTAT_MULTIPLEXED))
+		     (st & (1u << PSTAT_NOT_SUPPORTED | 1u << PSTAT_ERROR))) ||
+		    ((f & FAIL_ON_NOT_COUNTED) &&
+		     (st & 1u << PSTAT_NOT_COUNTED)) ||
+		    ((f & FAIL_ON_MULTIPLEXED) &&
+		     (st & 1u << PSTAT_MULTIPLEXED)))
 			return 1;
 	}
 	return 0;

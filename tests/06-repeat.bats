@@ -296,3 +296,21 @@ deadline_run() {
 	assert_success
 	grep -Eq '^ +[0-9]+ +page-faults ' <<<"$output"
 }
+
+@test "-r: a run that did not count is a null sample, and --fail-on sees it" {
+	need_perf_events
+	# the first run ends before the -D delay (nothing counted), the
+	# others after it
+	cmd='if [ -e "$0" ]; then sleep 0.3; else touch "$0"; fi'
+	run --separate-stderr "$PSTAT" -j -r 3 -D 100 -e task-clock -- \
+		sh -c "$cmd" "$BATS_TEST_TMPDIR/flag"
+	assert_success
+	[ "$(jq -c '.counters[0].samples | map(. == null)' <<<"$stderr")" = '[true,false,false]' ] ||
+		fail "$stderr"
+	jq -e '.counters[0].mean > 0 and .counters[0].stddev != null' <<<"$stderr"
+	# the last run counted; the first did not: --fail-on=not-counted
+	rm -f "$BATS_TEST_TMPDIR/flag"
+	run "$PSTAT" --fail-on=not-counted -r 3 -D 100 -e task-clock -- \
+		sh -c "$cmd" "$BATS_TEST_TMPDIR/flag"
+	assert_failure 5
+}
