@@ -367,31 +367,31 @@ static int build_targets(const struct pstat_opts *o, struct targets *t)
 	memset(t, 0, sizeof(*t));
 	t->kind = TARGET_COMMAND;
 	if (o->pids && o->tids) {
-		msg_error("-p and -t cannot be combined");
+		msg_usage("-p and -t cannot be combined");
 		return -1;
 	}
 	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list)) {
-		msg_error("-p/-t cannot be combined with -a/-C");
+		msg_usage("-p/-t cannot be combined with -a/-C");
 		return -1;
 	}
 	if ((o->pids || o->tids) && o->argv) {
-		msg_error("-p/-t attach to running processes: give no command");
+		msg_usage("-p/-t attach to running processes: give no command");
 		return -1;
 	}
 	if (o->per_thread && !o->pids && !o->tids) {
-		msg_error("--per-thread needs -p or -t");
+		msg_usage("--per-thread needs -p or -t");
 		return -1;
 	}
 	if (o->no_aggr && !o->all_cpus && !o->cpu_list) {
-		msg_error("-A needs -a or -C");
+		msg_usage("-A needs -a or -C");
 		return -1;
 	}
 	if (o->repeat > 1 && !o->argv) {
-		msg_error("-r needs a command");
+		msg_usage("-r needs a command");
 		return -1;
 	}
 	if (o->warmup && !o->argv) {
-		msg_error("--warmup needs a command");
+		msg_usage("--warmup needs a command");
 		return -1;
 	}
 	if (o->pids) {

@@ -33,6 +33,16 @@ void msg_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void msg_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+	msg_hint("see 'pstat --help'");
+}
+
 void msg_warn(const char *fmt, ...)
 {
 	va_list ap;

@@ -24,6 +24,10 @@ extern int msg_quiet;
 void msg_error(const char *fmt, ...) PSTAT_FMT(1, 2);
 /* Print "pstat: warning: <fmt>\n" to stderr. */
 void msg_warn(const char *fmt, ...) PSTAT_FMT(1, 2);
+/*
+ * A usage error: "pstat: <fmt>\n", then the hint "see 'pstat --help'".
+ */
+void msg_usage(const char *fmt, ...) PSTAT_FMT(1, 2);
 /* Print "pstat: hint: <fmt>\n" to stderr: at most one after an error. */
 void msg_hint(const char *fmt, ...) PSTAT_FMT(1, 2);
 /* Print "pstat: <fmt>\n" when msg_verbose >= level. */

@@ -146,14 +146,14 @@ static int parse_fail_on(const char *arg, unsigned *out)
 		else if (!strcmp(t, "multiplexed"))
 			*out |= FAIL_ON_MULTIPLEXED;
 		else {
-			msg_error("invalid --fail-on state '%s': use not-supported, not-counted, multiplexed",
+			msg_usage("invalid --fail-on state '%s': use not-supported, not-counted, multiplexed",
 				  t);
 			r = -1;
 			break;
 		}
 	}
 	if (!r && !*out) {
-		msg_error("empty --fail-on list");
+		msg_usage("empty --fail-on list");
 		r = -1;
 	}
 	free(s);
@@ -228,7 +228,12 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 			break;
 		case 'x':
 			if (!*optarg) {
-				msg_error("empty field separator for -x");
+				msg_usage("empty field separator for -x");
+				return -1;
+			}
+			/* a quote or a line break would make lines unsplittable */
+			if (strpbrk(optarg, "\"\n\r")) {
+				msg_usage("invalid field separator for -x: a quote or a line break cannot separate CSV fields");
 				return -1;
 			}
 			o->csv_sep = optarg;
@@ -302,24 +307,24 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 		}
 	}
 	if (o->csv_sep && o->big_num == 1) {
-		msg_error("-x and -B cannot be combined: CSV numbers are never grouped");
+		msg_usage("-x and -B cannot be combined: CSV numbers are never grouped");
 		return -1;
 	}
 	if (o->csv_sep && o->json) {
-		msg_error("-x and -j cannot be combined");
+		msg_usage("-x and -j cannot be combined");
 		return -1;
 	}
 	if (o->interval_count && !o->interval_ms) {
-		msg_error("--interval-count needs -I MS");
+		msg_usage("--interval-count needs -I MS");
 		return -1;
 	}
 	if (o->append && !o->output) {
-		msg_error("--append needs -o FILE");
+		msg_usage("--append needs -o FILE");
 		return -1;
 	}
 	if (!o->baseline && (o->nthresholds || o->alpha ||
 			     o->compare_format || o->compare_output)) {
-		msg_error("%s needs --baseline FILE",
+		msg_usage("%s needs --baseline FILE",
 			  o->nthresholds ? "--threshold" :
 			  o->alpha ? "--alpha" :
 			  o->compare_format ? o->compare_format_opt :
@@ -328,18 +333,18 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 	}
 	if (o->compare_output && o->output &&
 	    !strcmp(o->compare_output, o->output)) {
-		msg_error("--compare-output and -o name the same file '%s'",
+		msg_usage("--compare-output and -o name the same file '%s'",
 			  o->output);
 		return -1;
 	}
 	if (o->compare_output && o->baseline &&
 	    !strcmp(o->compare_output, o->baseline)) {
-		msg_error("--compare-output would overwrite the baseline '%s'",
+		msg_usage("--compare-output would overwrite the baseline '%s'",
 			  o->baseline);
 		return -1;
 	}
 	if (o->baseline && o->dry_run) {
-		msg_error("--baseline and --dry-run cannot be combined");
+		msg_usage("--baseline and --dry-run cannot be combined");
 		return -1;
 	}
 	if (optind < argc) {

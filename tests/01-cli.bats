@@ -226,3 +226,14 @@ load test_helper
 	assert_failure 5
 	! grep -q -- '--fail-on' <<<"$stderr" || fail "$stderr"
 }
+
+@test "usage errors end with a pointer to --help" {
+	for args in "-x , -B true" "--append true" "-A true" "-x , -j true" \
+		"--fail-on=bogus true" "--per-thread true" "-p 1 true" \
+		"--interval-count 3 true" "-x '\"' true"; do
+		eval "run \"\$PSTAT\" $args"
+		assert_failure 125
+		[ "${#lines[@]}" = 2 ] || fail "pstat $args: $output"
+		assert_line --index 1 "pstat: hint: see 'pstat --help'"
+	done
+}

@@ -70,7 +70,7 @@ load json_helper
 	assert_failure 125
 	run "$PSTAT" --warmup 2 -p 1 --timeout 100
 	assert_failure 125
-	assert_output "pstat: --warmup needs a command"
+	assert_line --index 0 "pstat: --warmup needs a command"
 	for bad in 0 -1 x 1.5 ''; do
 		run "$PSTAT" -r "$bad" true
 		assert_failure 125
@@ -270,7 +270,7 @@ deadline_run() {
 @test "--interval-count without -I is a usage error" {
 	run "$PSTAT" --interval-count 3 -e task-clock true
 	assert_failure 125
-	assert_output "pstat: --interval-count needs -I MS"
+	assert_line --index 0 "pstat: --interval-count needs -I MS"
 }
 
 @test "-r N: metrics are those of the means, and counts print whole, as perf" {

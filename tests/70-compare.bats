@@ -484,7 +484,8 @@ real_runs() {
 		# shellcheck disable=SC2086
 		run "$PSTAT" $opt -e task-clock true
 		assert_failure 125
-		assert_output "pstat: ${opt%% *} needs --baseline FILE"
+		assert_line --index 0 "pstat: ${opt%% *} needs --baseline FILE"
+		assert_line --index 1 "pstat: hint: see 'pstat --help'"
 	done
 	run "$PSTAT" --baseline "$D/single-base.json" --dry-run -e task-clock
 	assert_failure 125
@@ -713,7 +714,7 @@ real_runs() {
 	# -j -o keeps the run; --compare-output may not be that file
 	run "$PSTAT" --baseline "$t/base.json" -j -o "$t/x.json" --compare-output "$t/x.json" -e task-clock true
 	assert_failure 125
-	assert_output "pstat: --compare-output and -o name the same file '$t/x.json'"
+	assert_line --index 0 "pstat: --compare-output and -o name the same file '$t/x.json'"
 	run "$PSTAT" --baseline "$t/base.json" --compare-output "$t/base.json" -e task-clock true
 	assert_failure 125
 	run "$PSTAT" --baseline "$t/base.json" --threshold task-clock=+1000 \
