@@ -38,7 +38,10 @@ static const char DEFAULT_EVENTS[] =
  * and never destroys the one that was there; through a symlink, the
  * file it points to is replaced, the link kept. Appending writes
  * directly, and a failed run cuts the file back to where it started.
- * Special files such as /dev/full or a pipe are written directly.
+ * Special files such as /dev/full or a pipe are written directly, and
+ * so are interval runs (-I), whose lines are read as they come, as
+ * perf's are: a failed one leaves the intervals it printed, or no file
+ * when it printed none.
  */
 struct output {
 	FILE *f;
@@ -46,6 +49,7 @@ struct output {
 	char *target;        /* what the rename replaces */
 	char *tmp;
 	off_t append_at;     /* -1: not appending to a regular file */
+	int created;         /* streamed into a file that did not exist */
 };
 
 /* A temporary file next to target, with the mode target has or would get. */
@@ -73,7 +77,8 @@ static int output_tmp(struct output *o, const struct stat *st, int exists)
 	return fd;
 }
 
-static int output_open(struct output *o, const char *path, int append)
+static int output_open(struct output *o, const char *path, int append,
+		       int stream)
 {
 	struct stat st;
 	int fd, exists;
@@ -102,9 +107,10 @@ static int output_open(struct output *o, const char *path, int append)
 			  strerror(errno));
 		goto fail;
 	}
-	if (!append && (!exists || S_ISREG(st.st_mode))) {
+	if (!append && !stream && (!exists || S_ISREG(st.st_mode))) {
 		fd = output_tmp(o, &st, exists);
 	} else {
+		o->created = !exists;
 		fd = open(o->target, O_WRONLY | O_CREAT | O_CLOEXEC |
 					     (append ? O_APPEND : O_TRUNC),
 			  0666);
@@ -141,7 +147,8 @@ static int output_close(struct output *o, int ok)
 	int r = 0;
 
 	if (!o->path) {
-		if (fflush(stderr) == EOF)
+		/* (a failed run's stderr, a closed pipe: said already) */
+		if (fflush(stderr) == EOF && ok)
 			r = -1;
 		return r;
 	}
@@ -165,6 +172,14 @@ static int output_close(struct output *o, int ok)
 			  strerror(errno));
 		ok = 0;
 		r = -1;
+	}
+	/* a stream that failed before its first line: no file */
+	if (!ok && o->created && !o->tmp && o->append_at <= 0) {
+		struct stat st;
+
+		if (!stat(o->target, &st) && S_ISREG(st.st_mode) &&
+		    st.st_size == 0)
+			unlink(o->target);
 	}
 	if (o->tmp) {
 		if (ok && rename(o->tmp, o->target) < 0) {
@@ -677,6 +692,7 @@ int main(int argc, char **argv)
 	struct targets t = { 0 };
 	struct output out = { 0 };
 	struct pstat_baseline baseline = { 0 };
+	bool report_ok = false;
 	int r, status = EXIT_PSTAT_FAILED;
 
 	atexit(close_stdout);
@@ -712,7 +728,7 @@ int main(int argc, char **argv)
 		goto out;
 	if (!o.dry_run && build_targets(&o, &t))
 		goto out;
-	if (output_open(&out, o.output, o.append))
+	if (output_open(&out, o.output, o.append, o.interval_ms > 0))
 		goto out;
 	if (o.dry_run) {
 		r = dry_run(&o, &evl, out.f);
@@ -770,10 +786,8 @@ int main(int argc, char **argv)
 	cfg.output_name = o.output;
 	if (o.interval_ms && o.interval_ms < 10)
 		msg_warn("intervals below 10 ms add measurable overhead");
-	status = session_run(&cfg);
-	if (output_close(&out, status != EXIT_PSTAT_FAILED &&
-				     status != EXIT_BROKEN_PIPE) &&
-	    status != EXIT_BROKEN_PIPE)
+	status = session_run(&cfg, &report_ok);
+	if (output_close(&out, report_ok))
 		status = EXIT_PSTAT_FAILED;
 	if (o.baseline)
 		status = compare_cli_baseline_finish(&baseline, printer, status);

@@ -637,7 +637,7 @@ static void session_free(struct session *s)
 	free(s->row_states);
 }
 
-int session_run(const struct pstat_session_cfg *cfg)
+int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 {
 	struct session s;
 	struct run_result res = { 0 };
@@ -648,6 +648,7 @@ int session_run(const struct pstat_session_cfg *cfg)
 	size_t nrows = 0;
 	int ret;
 
+	*report_ok = false;
 	session_setup(&s, cfg);
 	signals_install(&s.waitmask);
 	for (unsigned run = 0; run < total; run++) {
@@ -739,11 +740,11 @@ int session_run(const struct pstat_session_cfg *cfg)
 	fail_on = !exit_status && cfg->fail_on && session_fail_on_matches(&s, nrows);
 	if (fail_on)
 		exit_status = EXIT_FAIL_ON;
-	ret = session_print_summary(&s, nrows, &res, exit_status,
-				    exit_status ? fail_signal : 0, sums,
-				    &esum) ?
-		      (s.broken_pipe ? EXIT_BROKEN_PIPE : EXIT_PSTAT_FAILED) :
-		      exit_status;
+	*report_ok = !session_print_summary(&s, nrows, &res, exit_status,
+					    exit_status ? fail_signal : 0,
+					    sums, &esum);
+	ret = *report_ok ? exit_status :
+	      s.broken_pipe ? EXIT_BROKEN_PIPE : EXIT_PSTAT_FAILED;
 	if (ret != EXIT_PSTAT_FAILED)
 		session_hint_no_core_pmu(&s);
 	if (fail_on && ret == EXIT_FAIL_ON)

@@ -3,6 +3,7 @@
 #define PSTAT_SESSION_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -44,8 +45,10 @@ struct pstat_session_cfg {
  * count, print through cfg->printer, and return the exit status pstat
  * should end with (the command's, 128+N, 124 on --timeout, 125 when
  * pstat failed, EXIT_FAIL_ON, EXIT_BROKEN_PIPE when the output was
- * closed under it). Errors are reported here.
+ * closed under it). Errors are reported here. *report_ok says whether
+ * the report was written whole, whatever the status (the command's own
+ * may be 125 or 141 too): the output file is kept then.
  */
-int session_run(const struct pstat_session_cfg *cfg);
+int session_run(const struct pstat_session_cfg *cfg, bool *report_ok);
 
 #endif

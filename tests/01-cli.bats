@@ -237,3 +237,30 @@ load test_helper
 		assert_line --index 1 "pstat: hint: see 'pstat --help'"
 	done
 }
+
+@test "-o keeps a whole report whatever the command's own status (125, 141)" {
+	need_perf_events
+	cd "$BATS_TEST_TMPDIR"
+	run "$PSTAT" -o s125.txt -e task-clock -- sh -c 'exit 125'
+	assert_failure 125
+	grep -q 'task-clock' s125.txt
+	run "$PSTAT" -j -o s141.json -e task-clock -- sh -c 'kill -PIPE $$'
+	assert_failure 141
+	[ "$(jq -c .exit s141.json)" = '{"status":141,"signal":"SIGPIPE"}' ]
+}
+
+@test "-I -o FILE: the intervals are in the file as they come" {
+	need_perf_events
+	cd "$BATS_TEST_TMPDIR"
+	"$PSTAT" -I 100 -o iv.txt -e task-clock -- sleep 1 &
+	pid=$!
+	sleep 0.55
+	# four or five intervals written while the command still runs
+	n=$(grep -c 'task-clock' iv.txt)
+	wait "$pid"
+	[ "$n" -ge 3 ] || fail "$n interval lines after 0.55 s"
+	grep -q 'seconds time elapsed' iv.txt
+	# a run that fails before its first interval leaves no file
+	run -127 "$PSTAT" -I 100 -o none.txt -e task-clock -- no-such-command
+	[ ! -e none.txt ]
+}
