@@ -522,11 +522,12 @@ static void targets_free(struct targets *t)
  * it to the hard limit, and fail before opening anything if even that
  * is too low.
  */
-static int ensure_fd_limit(size_t need)
+static int ensure_fd_limit(size_t need, size_t npids)
 {
 	struct rlimit rl, before;
 
-	need += 32 + 64; /* stdio, pipes, timers; pidfds of -p (session.c) */
+	/* stdio, output, pipes, timers; a pidfd per -p process (session.c) */
+	need += 16 + (npids < 64 ? npids : 64);
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
@@ -743,7 +744,8 @@ int main(int argc, char **argv)
 	if (ensure_fd_limit(counters_fd_need(&evl, t.ncpus ? t.ncpus : 1,
 					     t.kind == TARGET_COMMAND ||
 							     !t.ntids ? 1
-								      : t.ntids))) {
+								      : t.ntids),
+			    t.npids)) {
 		output_close(&out, 0);
 		goto out;
 	}
