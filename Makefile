@@ -221,8 +221,9 @@ clean: fuzz-clean
 # before the real pstat. BATS_FILTER=tests/02-count.bats: only those.
 VALGRIND ?= valgrind
 VALGRIND_LOGS ?= $(or $(TMPDIR),/tmp)/pstat-valgrind
-VALGRIND_TESTS := $(wildcard tests/0*.bats) $(wildcard tests/4*.bats) \
-	tests/60-bad-input.bats tests/61-robust.bats tests/70-compare.bats
+VALGRIND_TESTS := $(wildcard tests/0*.bats) tests/20-pmu.bats \
+	tests/31-list.bats $(wildcard tests/4*.bats) tests/60-bad-input.bats \
+	tests/61-robust.bats tests/70-compare.bats tests/93-doctor.bats
 check-valgrind: pstat tests/pstat-test
 	@rm -rf $(VALGRIND_LOGS) && mkdir -p $(VALGRIND_LOGS)
 	-@PSTAT_WRAP='$(VALGRIND) -q --log-file=$(VALGRIND_LOGS)/%p.log --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite' \

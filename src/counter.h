@@ -81,7 +81,8 @@ static inline size_t counter_slot(const struct pstat_counters *c, size_t ev,
  * support (ENOENT, EOPNOTSUPP, ENODEV) is marked and skipped; EINVAL
  * caused by exclusion bits and EACCES/EPERM when counting the kernel are
  * retried without them; a thread that has gone (ESRCH) is skipped. Any
- * other failure returns -1 with oe filled, everything closed again.
+ * other failure returns -1 with oe filled, every counter closed again
+ * (counters_close still frees c's buffers).
  * cpus are the columns: {-1} per task, CPUs system-wide. An event with
  * CPUs of its own (ev->cpus, uncore) is opened on those of them that are
  * columns, with pid -1 in row 0, never inherited nor enabled on exec (a

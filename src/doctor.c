@@ -513,6 +513,7 @@ static void probe(struct doctor *d, const char *spec,
 		p->outcome = PROBE_OPEN_FAILED;
 		p->err = oe.err;
 		snprintf(p->msg, sizeof(p->msg), "%s", oe.advice);
+		counters_close(&c);     /* its buffers; the fds are closed */
 		goto out;
 	}
 	p->flags = c.flags[0];

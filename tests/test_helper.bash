@@ -12,11 +12,12 @@ FIX="$ROOT/tests/fixtures"
 SYSFS="$FIX/sysfs"
 export LC_ALL=C
 
-# make check SANITIZE=address,undefined: a UBSan report ends pstat with
-# status 1 as an ASan one does, so no test passes over it. LeakSanitizer
-# stays on unless it cannot run here at all (it stops the process with
-# ptrace, which some sandboxes refuse): checked once per run.
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+# make check SANITIZE=address,undefined: a report ends pstat with status
+# 86 (ASan, LSan) or 87 (UBSan), which no test expects (1, their default,
+# could pass for a status a test does expect), so no test passes over it.
+# LeakSanitizer stays on unless it cannot run here at all (it stops the
+# process with ptrace, which some sandboxes refuse): checked once per run.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:exitcode=87}"
 # glibc's own leaks (tests/lsan.supp) are not pstat's
 # (and their use is not reported: the report would join pstat's stderr)
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/tests/lsan.supp:print_suppressions=0}"
@@ -30,7 +31,7 @@ if [ ! -e "$lsan_mark" ]; then
 	fi
 fi
 # (tests that LD_PRELOAD a shim need ASan not to insist on coming first)
-export ASAN_OPTIONS="${ASAN_OPTIONS:-verify_asan_link_order=0}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-verify_asan_link_order=0:exitcode=86}"
 if [ "$(cat "$lsan_mark")" = no ]; then
 	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 fi
@@ -57,6 +58,44 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 }
 
+paranoid() {
+	cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo unknown
+}
+
+# Whether this user may count the kernel (perf_event_paranoid <= 1, or
+# CAP_PERFMON): if not, perf and pstat retry a plain event user-only,
+# and an EINVAL from that retry is <not supported>, not an error.
+can_count_kernel() {
+	"$PSTAT" -e cs:k true >/dev/null 2>&1
+}
+need_kernel_counting() {
+	need_perf_events
+	can_count_kernel ||
+		skip "counting the kernel is refused here (perf_event_paranoid $(paranoid), uid $(id -u))${1:+: $1}"
+}
+
+# Whether this user may count whole CPUs (-a, -C): perf_event_paranoid
+# <= 0, or CAP_PERFMON.
+can_count_cpu_wide() {
+	"$PSTAT" -a -e cs --timeout 10 >/dev/null 2>&1
+}
+need_cpu_wide() {
+	need_perf_events
+	can_count_cpu_wide ||
+		skip "system-wide counting (-a, -C) is refused here (perf_event_paranoid $(paranoid), uid $(id -u))"
+}
+
+# Skip unless msr/tsc/ really counts: the msr PMU refuses exclusion
+# bits, so where kernel counting is refused (a user, perf_event_paranoid
+# 2) it is <not supported>, as with perf.
+need_msr() {
+	need_perf_events
+	[ -e /sys/bus/event_source/devices/msr ] || skip "no msr PMU here"
+	"$PSTAT" -x, -e msr/tsc/ true 2>&1 >/dev/null |
+		awk -F, '$3 == "msr/tsc/" && $1 ~ /^[0-9]+$/ { ok = 1 } END { exit !ok }' ||
+		skip "msr/tsc/ cannot be counted here (perf_event_paranoid $(paranoid), uid $(id -u): the msr PMU cannot count user-only)"
+}
+
 # need_nobody, then as_nobody ARGS...: a copy of pstat run as user nobody.
 need_nobody() {
 	need_root
@@ -69,11 +108,15 @@ as_nobody() {
 		"$BATS_TEST_TMPDIR/pstat" "$@"
 }
 
+# Skip unless tracepoint SUBSYS/NAME is readable in tracefs (it is
+# root's alone on most systems) and pstat resolves it.
 need_tracepoint() {
 	local tp="${1:-syscalls/sys_enter_write}"
 	[ -r "/sys/kernel/tracing/events/$tp/id" ] ||
 		[ -r "/sys/kernel/debug/tracing/events/$tp/id" ] ||
-		skip "tracepoint $tp is not readable here"
+		skip "tracepoint $tp is not readable here (tracefs is unreadable or lacks it)"
+	"$PSTAT" --dry-run -e "${tp/\//:}" >/dev/null 2>&1 ||
+		skip "pstat cannot resolve tracepoint ${tp/\//:} here"
 }
 
 # Build a test program from tests/progs/NAME.c once per run.
