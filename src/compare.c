@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,15 @@ void compare_run_free(struct pstat_compare_run *run)
 int compare_run_failed(const struct pstat_compare_run *run, char *buf,
 		       size_t len)
 {
+	int st = run->exit_status;
+
+	/*
+	 * Attached (-p, -a): Ctrl-C, SIGTERM or SIGHUP is how a count
+	 * ends, as in perf; nothing crashed.
+	 */
+	if (!run->has_command && !run->exit_signal && !run->exit_failed_run &&
+	    (st == 128 + SIGINT || st == 128 + SIGTERM || st == 128 + SIGHUP))
+		return 0;
 	if (run->exit_signal)
 		snprintf(buf, len, "exit status %d, %s", run->exit_status,
 			 run->exit_signal);

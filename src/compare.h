@@ -52,6 +52,7 @@ struct pstat_compare_run {
 	size_t exit_failed_run; /* 1 + the index of the first non-zero
 				   entry of "runs", or 0 */
 	int exit_failed_status; /* that entry */
+	int has_command;        /* "command" is not null (no -p, -a) */
 	struct pstat_compare_counter *counters;
 	size_t ncounters;
 	size_t alloc;
@@ -69,7 +70,8 @@ void compare_run_free(struct pstat_compare_run *run);
 /*
  * Whether the command of run failed: a non-zero exit status, a signal,
  * or a run of -r N that exited non-zero. Such a run measured a crash or
- * an error path, not the program, and is not compared. Returns 0, or 1
+ * an error path, not the program, and is not compared. A run without a
+ * command (-p, -a) ended by SIGINT, SIGTERM or SIGHUP did not fail. Returns 0, or 1
  * with a description ("exit status 139, SIGSEGV") in buf.
  */
 int compare_run_failed(const struct pstat_compare_run *run, char *buf,

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,80 +86,6 @@ static int read_all(const char *path, char **buf, size_t *len)
 }
 
 /*
- * The "exit" object of the last document in buf, a run that
- * print_json_read_run has read already, into run: how its command
- * ended. Returns 0, or -1 with err set.
- *
- * This belongs in print_json_read_run (print_json_doc.c), the one reader
- * of run documents and the one user of jansson besides print_json.c; it
- * is here until that reader fills these members itself.
- */
-static int read_exit(const char *buf, size_t len,
-		     struct pstat_compare_run *run, struct pstat_error *err)
-{
-	json_t *doc = NULL, *e, *v;
-	size_t off = 0;
-	int ret = -1;
-
-	/* -I writes documents one after another: the summary is the last */
-	for (;;) {
-		json_error_t je;
-		json_t *next;
-
-		while (off < len && strchr(" \t\r\n", buf[off]))
-			off++;
-		if (off == len)
-			break;
-		next = json_loadb(buf + off, len - off, JSON_DISABLE_EOF_CHECK,
-				  &je);
-		if (!next)
-			break;
-		json_decref(doc);
-		doc = next;
-		if (je.position <= 0)
-			break;
-		off += (size_t)je.position;
-	}
-	e = json_object_get(doc, "exit");
-	if (!e) {
-		/* a hand-made document may leave it out: nothing known */
-		ret = 0;
-		goto out;
-	}
-	v = json_object_get(e, "status");
-	if (!json_is_object(e) || !json_is_integer(v)) {
-		error_set(err, -1, "\"exit\" has no integer \"status\"");
-		goto out;
-	}
-	run->exit_status = (int)json_integer_value(v);
-	v = json_object_get(e, "signal");
-	if (json_is_string(v)) {
-		run->exit_signal = xstrdup(json_string_value(v));
-	} else if (v && !json_is_null(v)) {
-		error_set(err, -1, "\"exit\".signal is not a string or null");
-		goto out;
-	}
-	v = json_object_get(e, "runs");
-	for (size_t i = 0; i < json_array_size(v); i++) {
-		json_t *st = json_array_get(v, i);
-
-		if (!json_is_integer(st)) {
-			error_set(err, -1, "\"exit\".runs[%zu] is not a status",
-				  i);
-			goto out;
-		}
-		if (json_integer_value(st) && !run->exit_failed_run) {
-			run->exit_failed_run = i + 1;
-			run->exit_failed_status = (int)json_integer_value(st);
-		}
-	}
-	ret = 0;
-out:
-	json_decref(doc);
-	return ret;
-}
-
-/*
  * Read the run in path into run, labelled label. Returns 0, or
  * COMPARE_EXIT_INCOMPARABLE after reporting why not: the file cannot be
  * read, is not a pstat/1 summary, or its command failed.
@@ -182,8 +107,6 @@ static int load_run(const char *path, struct pstat_compare_run *run)
 		return COMPARE_EXIT_INCOMPARABLE;
 	}
 	r = print_json_read_run(buf, len, run, &err);
-	if (!r)
-		r = read_exit(buf, len, run, &err);
 	free(buf);
 	run->label = xstrdup(strcmp(path, "-") ? path : "stdin");
 	if (r) {
@@ -476,8 +399,7 @@ int compare_cli_baseline_finish(struct pstat_baseline *b,
 			  b->base.label);
 		return COMPARE_EXIT_INCOMPARABLE;
 	}
-	if (print_json_read_run(json, len, &run, &err) ||
-	    read_exit(json, len, &run, &err)) {
+	if (print_json_read_run(json, len, &run, &err)) {
 		/* our own document: only a bug gets here */
 		msg_error("cannot read this run's results: %s", err.msg);
 		compare_run_free(&run);

@@ -53,7 +53,7 @@ static json_t *json_attr(const struct perf_event_attr *a)
 	json_object_set_new(o, "bp_type", json_integer(a->bp_type));
 	/* bp_addr and bp_len share storage with config1 and config2. */
 	json_object_set_new(o, "bp_addr", jhex(a->bp_addr));
-	json_object_set_new(o, "bp_len", ju64(a->bp_len));
+	json_object_set_new(o, "bp_len", jhex(a->bp_len));
 	return o;
 }
 
@@ -377,6 +377,50 @@ static int json_read_counter(json_t *o, size_t i,
 	return 0;
 }
 
+/*
+ * The "exit" object of run document doc into run: how its command ended
+ * (a hand-made document may leave it out: nothing known then), and
+ * whether it ran a command. Returns 0, or -1 with err set.
+ */
+static int json_read_exit(json_t *doc, struct pstat_compare_run *run,
+			  struct pstat_error *err)
+{
+	json_t *e = json_object_get(doc, "exit"), *v;
+
+	v = json_object_get(doc, "command");
+	run->has_command = !v || json_is_array(v);
+	if (!e)
+		return 0;
+	v = json_object_get(e, "status");
+	if (!json_is_object(e) || !json_is_integer(v) ||
+	    json_integer_value(v) < 0 || json_integer_value(v) > 255)
+		return error_set(err, -1, "\"exit\" has no \"status\" of 0 to 255");
+	run->exit_status = (int)json_integer_value(v);
+	v = json_object_get(e, "signal");
+	if (json_is_string(v))
+		run->exit_signal = xstrdup(json_string_value(v));
+	else if (v && !json_is_null(v))
+		return error_set(err, -1,
+				 "\"exit\".signal is not a string or null");
+	v = json_object_get(e, "runs");
+	if (v && !json_is_array(v))
+		return error_set(err, -1, "\"exit\".runs is not an array");
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		json_t *st = json_array_get(v, i);
+
+		if (!json_is_integer(st) || json_integer_value(st) < 0 ||
+		    json_integer_value(st) > 255)
+			return error_set(err, -1,
+					 "\"exit\".runs[%zu] is not a status",
+					 i);
+		if (json_integer_value(st) && !run->exit_failed_run) {
+			run->exit_failed_run = i + 1;
+			run->exit_failed_status = (int)json_integer_value(st);
+		}
+	}
+	return 0;
+}
+
 int print_json_read_run(const char *buf, size_t len,
 			struct pstat_compare_run *run,
 			struct pstat_error *err)
@@ -430,7 +474,7 @@ int print_json_read_run(const char *buf, size_t len,
 		if (json_read_counter(json_array_get(counters, i), i,
 				      compare_run_add(run), err))
 			goto out;
-	ret = 0;
+	ret = json_read_exit(doc, run, err);
 out:
 	json_decref(doc);
 	return ret;

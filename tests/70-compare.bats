@@ -661,7 +661,22 @@ real_runs() {
 	edit_run "$D/tight-new.json" "$t/badexit.json" '.exit = {"status": "x", "signal": null}'
 	run --separate-stderr "$PSTAT" compare "$D/tight-base.json" "$t/badexit.json"
 	assert_failure 4
-	assert_equal "$stderr" "pstat: cannot read the run in '$t/badexit.json': \"exit\" has no integer \"status\""
+	assert_equal "$stderr" "pstat: cannot read the run in '$t/badexit.json': \"exit\" has no \"status\" of 0 to 255"
+}
+
+@test "an attached run ended by Ctrl-C (130) compares; a crash does not" {
+	t=$BATS_TEST_TMPDIR
+	# -a or -p: no command, and SIGINT, SIGTERM or SIGHUP is how it ends
+	for st in 130 143 129; do
+		edit_run "$D/tight-new.json" "$t/att.json" \
+			".command = null | .target.kind = \"system\" | .exit = {\"status\": $st, \"signal\": null}"
+		run "$PSTAT" compare "$t/att.json" "$t/att.json"
+		assert_success
+	done
+	# a command ended by the same signal is a run that did not finish
+	edit_run "$D/tight-new.json" "$t/cmd.json" '.exit = {"status": 130, "signal": "SIGINT"}'
+	run "$PSTAT" compare "$t/cmd.json" "$t/cmd.json"
+	assert_failure 4
 }
 
 @test "a real run that crashed (SIGSEGV) is not comparable, nor a baseline of it" {

@@ -130,11 +130,11 @@ static const struct pstat_summary stats_elapsed = {
 };
 static const int run_status_repeats[] = { 0, 0, 1 };
 /*
- * What the session gives a counter that never counted: a sample of 0 a
- * run, and their summary.
+ * What the session gives a counter that never counted: a NAN sample a
+ * run, and the summary of no sample.
  */
-static const double samples_none[] = { 0, 0, 0 };
-static const struct pstat_summary stats_none = { .n = 3 };
+static const double samples_none[] = { NAN, NAN, NAN };
+static const struct pstat_summary stats_none = { .n = 0 };
 
 static const struct pstat_row rows_repeats[] = {
 	ROW(.event = "task-clock", .pmu = "software", .group = 0,
@@ -330,6 +330,84 @@ static int print_intervals(struct pstat_printer *p,
 	return printer_summary(p, &r);
 }
 
+/*
+ * -A and --per-thread intervals: two CPUs or two threads, task-clock
+ * and context-switches on each, three intervals (the last partial).
+ */
+#define TC(v, pct) .event = "task-clock", .pmu = "software", .value = (v), \
+	.raw = (uint64_t)((v) * 1e6), .unit = "msec", \
+	RAN((uint64_t)((v) * 1e6)), METRIC("CPUs utilized", "", pct)
+#define CS(v, k) .event = "cs", .pmu = "software", .group = 1, \
+	.value = (v), .raw = (v), .unit = "", RAN(100000000), \
+	METRIC("K/sec", "", k)
+static const struct pstat_row rows_percpu_interval[3][4] = {
+	{ CPU_ROW(0, TC(100.21, 1.0)), CPU_ROW(1, TC(99.87, 0.997)),
+	  CPU_ROW(0, CS(1234, 12.31)), CPU_ROW(1, CS(87, 0.87)) },
+	{ CPU_ROW(0, TC(100.37, 1.0)), CPU_ROW(1, TC(50.12, 0.5)),
+	  CPU_ROW(0, CS(45, 0.45)), CPU_ROW(1, CS(3012, 30.05)) },
+	{ CPU_ROW(0, TC(101.74, 1.0)), CPU_ROW(1, TC(101.75, 1.0)),
+	  CPU_ROW(0, CS(560, 5.5)), CPU_ROW(1, CS(4410, 43.34)) },
+};
+static const struct pstat_row rows_percpu_total[] = {
+	CPU_ROW(0, TC(302.32, 1.0)), CPU_ROW(1, TC(251.74, 0.833)),
+	CPU_ROW(0, CS(1839, 6.08)), CPU_ROW(1, CS(7509, 29.83)),
+};
+
+static const struct pstat_row rows_thread_interval[3][4] = {
+	{ ROW(TC(55.24, 0.552), .thread = "pt-threads-4242"),
+	  ROW(TC(0.03, 0.0), .thread = "worker-4250"),
+	  ROW(CS(32, 0.579), .thread = "pt-threads-4242"),
+	  ROW(CS(1, 33.3), .thread = "worker-4250") },
+	{ ROW(TC(71.9, 0.719), .thread = "pt-threads-4242"),
+	  ROW(TC(12.5, 0.125), .thread = "worker-4250"),
+	  ROW(CS(33, 0.459), .thread = "pt-threads-4242"),
+	  ROW(CS(20, 1.6), .thread = "worker-4250") },
+	{ ROW(TC(90.1, 0.886), .thread = "pt-threads-4242"),
+	  ROW(.event = "task-clock", .pmu = "software", .unit = "msec",
+	      .status = PSTAT_NOT_COUNTED, .thread = "worker-4250"),
+	  ROW(CS(12, 0.133), .thread = "pt-threads-4242"),
+	  ROW(.event = "cs", .pmu = "software", .group = 1, .unit = "",
+	      .status = PSTAT_NOT_COUNTED, .thread = "worker-4250") },
+};
+static const struct pstat_row rows_thread_total[] = {
+	ROW(TC(217.24, 0.714), .thread = "pt-threads-4242"),
+	ROW(TC(12.53, 0.041), .thread = "worker-4250"),
+	ROW(CS(77, 0.354), .thread = "pt-threads-4242"),
+	ROW(CS(21, 1.676), .thread = "worker-4250"),
+};
+#undef TC
+#undef CS
+
+/* Three intervals of rows[3][nrows], then the summary of total. */
+static int print_intervals_of(struct pstat_printer *p,
+			      const struct pstat_report *base,
+			      const struct pstat_row *rows, size_t nrows,
+			      const struct pstat_row *total)
+{
+	static const uint64_t ends[] = { 100220457, 200594992, 302344354 };
+	struct pstat_report r = *base;
+	int ret;
+
+	r.is_interval = 1;
+	r.nrows = nrows;
+	for (size_t i = 0; i < N(ends); i++) {
+		r.rows = rows + i * nrows;
+		r.interval_index = i + 1;
+		r.interval_start_ns = i ? ends[i - 1] : 0;
+		r.interval_end_ns = ends[i];
+		r.interval_partial = i == N(ends) - 1;
+		r.elapsed_ns = ends[i];
+		ret = printer_interval(p, &r);
+		if (ret)
+			return ret;
+	}
+	r = *base;
+	r.rows = total;
+	r.nrows = nrows;
+	r.elapsed_ns = ends[N(ends) - 1];
+	return printer_summary(p, &r);
+}
+
 static struct perf_event_attr attr_cycles = {
 	.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES,
 	.disabled = 1, .exclude_hv = 1,
@@ -444,6 +522,26 @@ static int run_case(struct pstat_printer *p, const char *name)
 		r.system_wide = 1;
 		r.cpus = cpus_percpu;
 		r.ncpus = N(cpus_percpu);
+	} else if (!strcmp(name, "percpu-interval")) {
+		r.target = TARGET_SYSTEM;
+		r.system_wide = 1;
+		r.cpus = cpus_percpu;
+		r.ncpus = 2;
+		return print_intervals_of(p, &r, rows_percpu_interval[0], 4,
+					  rows_percpu_total);
+	} else if (!strcmp(name, "thread") ||
+		   !strcmp(name, "thread-interval")) {
+		r.argv = NULL;
+		r.target = TARGET_PID;
+		r.pids = pids_attach;
+		r.npids = 1;
+		r.tids = tids_attach;
+		r.ntids = 2;
+		if (name[6] == '-')
+			return print_intervals_of(p, &r,
+						  rows_thread_interval[0], 4,
+						  rows_thread_total);
+		SET_ROWS(rows_thread_total);
 	} else if (!strcmp(name, "attach")) {
 		SET_ROWS(rows_basic);
 		r.argv = NULL;
