@@ -197,7 +197,30 @@ static void print_value(struct pstat_printer *p, const struct pstat_row *row)
 						   row->value, p->cfg.big_num));
 		break;
 	}
-	fprintf(out, "%-4s ", row->unit);
+	fprintf(out, "%-4s ", row->unit ? row->unit : "");
+}
+
+/*
+ * perf's -A and --per-thread columns before the value: "CPU" and the
+ * number left-aligned in 7, or the comm right-aligned in 16, '-' and
+ * the tid left-aligned in 8; then a space. A thread name without a
+ * numeric tid ("system-wide") fills the same 25 columns.
+ */
+static void print_row_label(FILE *out, const struct pstat_row *row)
+{
+	const char *dash;
+
+	if (row->cpu >= 0)
+		fprintf(out, "CPU%-7d ", row->cpu);
+	if (!row->thread)
+		return;
+	dash = strrchr(row->thread, '-');
+	if (dash && dash[1] && strspn(dash + 1, "0123456789") ==
+				       strlen(dash + 1))
+		fprintf(out, "%16.*s-%-8s ", (int)(dash - row->thread),
+			row->thread, dash + 1);
+	else
+		fprintf(out, "%25s ", row->thread);
 }
 
 static void print_row(struct pstat_printer *p, const struct pstat_row *row)
@@ -205,10 +228,7 @@ static void print_row(struct pstat_printer *p, const struct pstat_row *row)
 	FILE *out = p->out;
 	int show_metric = row->has_metric;
 
-	if (row->cpu >= 0)
-		fprintf(out, "CPU%-4d ", row->cpu);
-	if (row->thread)
-		fprintf(out, "%25s ", row->thread);
+	print_row_label(out, row);
 	print_value(p, row);
 	fprintf(out, "%-*s", NAME_W, row->event);
 	if (show_metric)
@@ -247,13 +267,13 @@ static void print_times(FILE *out, const struct pstat_report *r)
 			es->mean / 1e9, prec, sd);
 		if (sd > 0)
 			fprintf(out, "  ( +-%6.2f%% )", stats_rel_stderr_pct(es));
-		fputc('\n', out);
-	}
-	else
-		fprintf(out, " %17.9f seconds time elapsed\n",
+	} else {
+		fprintf(out, " %17.9f seconds time elapsed",
 			(double)r->elapsed_ns / 1e9);
+	}
+	/* perf ends the table with one blank line, two after user and sys */
 	if (r->target == TARGET_COMMAND && r->runs <= 1 && !r->system_wide) {
-		fprintf(out, "\n %17.9f seconds user\n",
+		fprintf(out, "\n\n %17.9f seconds user\n",
 			(double)r->user_ns / 1e9);
 		fprintf(out, " %17.9f seconds sys\n", (double)r->sys_ns / 1e9);
 	}
@@ -307,34 +327,57 @@ static size_t term_columns(FILE *out)
 	return 80;
 }
 
+/* A sparkline's label: "CPU3", "comm-tid" or "" into buf; its length. */
+static size_t spark_label(char *buf, size_t len, const struct pstat_row *row)
+{
+	if (row->cpu >= 0)
+		snprintf(buf, len, "CPU%d", row->cpu);
+	else
+		snprintf(buf, len, "%s", row->thread ? row->thread : "");
+	return strlen(buf);
+}
+
 /*
- * After an interval run on a terminal: one sparkline per event showing
- * how its rate moved, scaled between its own minimum and maximum. It
- * fits on one line of the terminal after the name, so with many
- * intervals each glyph stands for the mean rate of several.
+ * After an interval run on a terminal: one sparkline per row (an event,
+ * or an event on one CPU or thread) showing how its rate moved, scaled
+ * between its own minimum and maximum. It fits on one line of the
+ * terminal after the name, so with many intervals each glyph stands for
+ * the mean rate of several.
  */
 static void print_sparklines(struct pstat_printer *p,
 			     const struct pstat_report *r)
 {
 	struct table_state *st = p->priv;
-	size_t cols;
-	char *line;
+	size_t cols, label_w = 0;
+	char *line, label[64];
 
 	if (!st || !p->cfg.is_tty || st->nintervals < 2 ||
 	    st->nrows != r->nrows)
 		return;
 	cols = term_columns(p->out);
 	line = xmalloc(3 * st->nintervals + 1);
+	/* with -A or --per-thread, each line names its CPU or thread */
+	for (size_t i = 0; i < st->nrows; i++) {
+		size_t n = spark_label(label, sizeof(label), &r->rows[i]);
+
+		label_w = n > label_w ? n : label_w;
+	}
 	fputs(" Rates per interval:\n\n", p->out);
 	for (size_t i = 0; i < st->nrows; i++) {
 		size_t name = strlen(r->rows[i].event);
-		/* " name " and one column spare, against auto-wrap */
-		size_t used = 3 + (name > NAME_W ? name : NAME_W);
+		/* " label name " and one column spare, against auto-wrap */
+		size_t used = 3 + (label_w ? label_w + 1 : 0) +
+			      (name > NAME_W ? name : NAME_W);
 		size_t width = cols > used + 8 ? cols - used : 8;
 
 		print_sparkline(line, 3 * st->nintervals + 1, &st->rates[i],
 				st->nintervals, st->nrows, width);
-		fprintf(p->out, " %-*s %s\n", NAME_W, r->rows[i].event, line);
+		fputc(' ', p->out);
+		if (label_w) {
+			spark_label(label, sizeof(label), &r->rows[i]);
+			fprintf(p->out, "%-*s ", (int)label_w, label);
+		}
+		fprintf(p->out, "%-*s %s\n", NAME_W, r->rows[i].event, line);
 	}
 	fputc('\n', p->out);
 	free(line);
@@ -372,6 +415,21 @@ static void remember_rates(struct pstat_printer *p,
 	st->nintervals++;
 }
 
+/*
+ * perf's interval header for the rows' layout: a CPU column with -A, a
+ * comm-pid one with --per-thread, each as wide as the rows' label.
+ */
+static const char *interval_header(const struct pstat_report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		if (r->rows[i].cpu >= 0)
+			return "#           time CPU                    counts unit events\n";
+		if (r->rows[i].thread)
+			return "#           time             comm-pid                  counts unit events\n";
+	}
+	return "#           time             counts unit events\n";
+}
+
 static void table_interval(struct pstat_printer *p,
 			   const struct pstat_report *r)
 {
@@ -387,8 +445,7 @@ static void table_interval(struct pstat_printer *p,
 	 */
 	if (p->lines == 0 ||
 	    (p->cfg.is_tty && state(p)->since_header >= HEADER_EVERY)) {
-		fprintf(p->out, "#%*s %*s %-4s %s\n", 15, "time", VALUE_W,
-			"counts", "unit", "events");
+		fputs(interval_header(r), p->out);
 		state(p)->since_header = 0;
 	}
 	state(p)->since_header += r->nrows;

@@ -537,3 +537,27 @@ EOF
 		cmp "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/l"
 	done
 }
+
+@test "table: synthetic reports match their golden files byte for byte" {
+	# multiplexed rows end "(50.00%)"; metrics after '#'; rows without a
+	# metric padded as perf pads them; <not ...> and <error> rows; -A and
+	# --per-thread labels, plain and in intervals, under perf's headers
+	for c in basic multiplexed notsupported repeats percpu \
+		percpu-interval thread thread-interval; do
+		LC_ALL=C "$PT" print table "$c" >"$BATS_TEST_TMPDIR/$c.txt" 2>&1
+		diff "$ROOT/tests/data/golden/table-$c.txt" "$BATS_TEST_TMPDIR/$c.txt" ||
+			fail "table $c differs from tests/data/golden/table-$c.txt"
+	done
+	grep -q 'instructions .*#    1.50  insn per cycle  .*(50.00%)$' \
+		"$ROOT/tests/data/golden/table-multiplexed.txt"
+	grep -q '% of all branches' "$ROOT/tests/data/golden/table-basic.txt"
+	grep -qx '#           time CPU                    counts unit events' \
+		"$ROOT/tests/data/golden/table-percpu-interval.txt"
+	grep -qx '#           time             comm-pid                  counts unit events' \
+		"$ROOT/tests/data/golden/table-thread-interval.txt"
+	# perf's label columns: "CPU%-7d " and comm in 16, '-', tid in 8
+	grep -q '^CPU0       ' "$ROOT/tests/data/golden/table-percpu.txt"
+	grep -q '^      pt-threads-4242     ' \
+		"$ROOT/tests/data/golden/table-thread.txt"
+	! grep -q '(null)' "$BATS_TEST_TMPDIR"/*.txt
+}

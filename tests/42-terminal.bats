@@ -2,9 +2,15 @@
 # The table on a terminal: digit grouping by default, the interval header
 # repeated every 25 lines, and the sparklines after an interval run,
 # which fit the terminal's width. script(1) gives pstat a terminal.
+# Also the -A and --per-thread layouts, plain and -I, against perf's.
 
 bats_require_minimum_version 1.5.0
 load test_helper
+
+# what a test started in the background, killed however it ends
+teardown() {
+	[ -z "${spin_pid:-}" ] || kill "$spin_pid" 2>/dev/null || true
+}
 
 need_script() {
 	command -v script >/dev/null || skip "script (util-linux) is not installed"
@@ -43,6 +49,83 @@ for line in sys.stdin.read().split("\n"):
 	assert_success
 	assert_output --partial " Rates per interval:"
 	assert_output --regexp $'\n task-clock +█▁▁\n page-faults +█▁▁$'
+}
+
+@test "sparkline: with -A and --per-thread each line names its CPU or thread" {
+	run "$PT" print table-tty percpu-interval
+	assert_success
+	assert_output --partial "$(cat <<'EOF'
+ CPU0 task-clock                       ▁█▂
+ CPU1 task-clock                       █▁█
+ CPU0 cs                               █▁▄
+ CPU1 cs                               ▁▆█
+EOF
+)"
+	run "$PT" print table-tty thread-interval
+	assert_success
+	assert_output --partial "$(cat <<'EOF'
+ pt-threads-4242 task-clock                       ▁▄█
+ worker-4250     task-clock                       ▁█▁
+ pt-threads-4242 cs                               ██▁
+ worker-4250     cs                               ▁█▁
+EOF
+)"
+}
+
+# same_as_perf WHAT ARGS...: pstat and perf stat with ARGS print the same
+# table (WHAT "all") or the same interval header and lines (WHAT
+# "intervals": perf prints no summary after them): alike once numbers
+# are N, each line as long and with its '#' at the same column.
+same_as_perf() {
+	local what=$1
+
+	shift
+	perf stat "$@" 2>"$BATS_TEST_TMPDIR/perf" >/dev/null ||
+		skip "perf stat cannot count this here: $(head -1 "$BATS_TEST_TMPDIR/perf")"
+	"$PSTAT" "$@" 2>"$BATS_TEST_TMPDIR/ours" >/dev/null ||
+		fail "pstat $*: $(cat "$BATS_TEST_TMPDIR/ours")"
+	pick() {
+		if [ "$what" = intervals ]; then
+			grep -E '^#  *time |^ +[0-9]+\.[0-9]{9} ' "$1" |
+				grep -v 'seconds time elapsed'
+		else
+			grep -v '^pstat: hint:' "$1"
+		fi
+	}
+	norm() {
+		pick "$1" |
+			sed -E 's/[0-9]([0-9,.]*[0-9])?/N/g; s/[KMG]\/sec/\/sec/; s/ +/ /g'
+	}
+	shape() {
+		pick "$1" | awk '{ print length($0), index($0, "#") }'
+	}
+	[ -n "$(pick "$BATS_TEST_TMPDIR/perf")" ] || fail "no lines from perf"
+	diff <(norm "$BATS_TEST_TMPDIR/ours") <(norm "$BATS_TEST_TMPDIR/perf")
+	diff <(shape "$BATS_TEST_TMPDIR/ours") <(shape "$BATS_TEST_TMPDIR/perf")
+}
+
+@test "-A tables have perf's layout, plain and with -I" {
+	need_perf_events
+	command -v perf >/dev/null || skip "perf is not installed"
+	same_as_perf all -a -A -e cs sleep 0.1
+	same_as_perf all -a -A -e task-clock,cs sleep 0.1
+	same_as_perf intervals -a -A -I 100 --interval-count 2 -e cs
+	same_as_perf intervals -a -A -I 100 --interval-count 2 -e task-clock,cs
+}
+
+@test "--per-thread tables have perf's layout, plain and with -I" {
+	need_perf_events
+	command -v perf >/dev/null || skip "perf is not installed"
+	yes >/dev/null &
+	spin_pid=$!
+	# until the child has become yes, its comm is the shell's
+	for _ in $(seq 200); do
+		[ "$(cat /proc/$spin_pid/comm 2>/dev/null)" = yes ] && break
+		sleep 0.01
+	done
+	same_as_perf all --per-thread -p "$spin_pid" -e task-clock,cs --timeout 200
+	same_as_perf intervals --per-thread -p "$spin_pid" -I 100 \
+		--interval-count 2 -e task-clock,cs
 }
 
 @test "on a terminal the interval header comes back every 25 lines" {
