@@ -14,13 +14,28 @@ static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
 	 * Build the line first and write it with one call, so a message is
 	 * never interleaved with the measured program's stderr.
 	 */
-	char buf[2048];
+	char buf[2048], line[4 * sizeof(buf)];
 	int n = snprintf(buf, sizeof(buf), "pstat: %s", prefix);
+	size_t o = 0;
 
 	if (n < 0)
 		return;
 	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
-	fprintf(stderr, "%s\n", buf);
+	/*
+	 * One message, one line: a control character of a name (a newline
+	 * in a file or command name) is written escaped, \n or \xHH.
+	 */
+	for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
+		if (*p == '\n')
+			o += (size_t)snprintf(line + o, sizeof(line) - o, "\\n");
+		else if (*p < 0x20 || *p == 0x7f)
+			o += (size_t)snprintf(line + o, sizeof(line) - o,
+					      "\\x%02x", *p);
+		else
+			line[o++] = (char)*p;
+	}
+	line[o] = '\0';
+	fprintf(stderr, "%s\n", line);
 	fflush(stderr);         /* main may have made stderr buffered */
 }
 

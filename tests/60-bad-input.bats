@@ -279,14 +279,14 @@ fails() {
 @test "bad input: breakpoint length that is not a number, or not 1, 2, 4, 8" {
 	fails 125 "invalid breakpoint length 'x'" -e mem:0x1000/x true
 	# a number: the kernel decides, as with perf
-	need_perf_events
+	need_kernel_counting "the EINVAL of the user-only retry is <not supported>, exit 0, as perf"
 	fails 125 "cannot open event 'mem:0x1000/3'" -e mem:0x1000/3 true
 }
 
 @test "bad input: breakpoint access that is not r, w, x" {
 	fails 125 "invalid breakpoint access 'rwq'" -e mem:0x1000:rwq true
 	# r, w and x together: perf's encoding, refused by the kernel
-	need_perf_events
+	need_kernel_counting "the EINVAL of the user-only retry is <not supported>, exit 0, as perf"
 	fails 125 "cannot open event 'mem:0x1000:rwx'" -e mem:0x1000:rwx true
 }
 
@@ -806,4 +806,10 @@ base_json() {
 	if [ -c /dev/full ]; then
 		fails1 125 "'/dev/full'" compare -o /dev/full base.json base.json
 	fi
+}
+
+@test "bad input: names with a line break stay on one error line" {
+	fails 127 "cannot run 'no\\nsuch'" -e task-clock -- $'no\nsuch'
+	fails1 125 "cannot open output file 'dir\\nx/out'" -o $'dir\nx/out' \
+		-e task-clock true
 }
