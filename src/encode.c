@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpumap.h"
-#include "encode.h"
+#include "encode_priv.h"
 #include "legacy.h"
 #include "pfm.h"
 #include "tracepoint.h"
@@ -133,19 +132,7 @@ int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
 	return 0;
 }
 
-/* State while encoding one tree. */
-struct encoder {
-	struct pstat_encode_ctx *ctx;
-	struct pstat_evlist *out;
-	size_t alloc;
-	int group;
-	int leader;     /* evlist index of the current group's leader, -1 */
-	int row;
-	int tracefs_err;  /* errno when tracefs could not be read, else 0 */
-	struct pstat_error *err;
-};
-
-static struct pstat_event *add_event(struct encoder *e, const char *name,
+struct pstat_event *encode_add_event(struct encoder *e, const char *name,
 				     const char *pmu, const char *resolver)
 {
 	struct pstat_event *ev;
@@ -160,12 +147,9 @@ static struct pstat_event *add_event(struct encoder *e, const char *name,
 	ev->name = xstrdup(name);
 	ev->pmu = xstrdup(pmu);
 	ev->resolver = resolver;
-	ev->group = e->group;
 	ev->scale = 1.0;
 	ev->row = e->row++;
-	if (e->leader < 0)
-		e->leader = (int)e->out->n;
-	ev->leader = e->leader;
+	ev->leader = (int)e->out->n;
 	e->out->n++;
 	return ev;
 }
@@ -363,22 +347,12 @@ static char *suggest_tracepoint(struct encoder *e, const char *want)
 	return hint;
 }
 
-/* The closest PMU name, or NULL when nothing is close (new string). */
-static char *suggest_pmu(struct encoder *e, const char *want)
-{
-	struct str_suggest s;
-
-	str_suggest_init(&s, want);
-	pmus_foreach_name(e->ctx->pmus, str_suggest_cb, &s);
-	return str_suggest_take(&s);
-}
-
 /*
  * Fill err for what was not found, with the closest known name when one
  * is (hint: new string or NULL, taken). A hint that is the name itself
  * (a PMU directory that cannot be loaded) is no help.
  */
-static int not_found(struct encoder *e, long off, char *hint, const char *want,
+int encode_not_found(struct encoder *e, long off, char *hint, const char *want,
 		     const char *what)
 {
 	if (hint && strcmp(hint, want))
@@ -403,13 +377,13 @@ static int unknown_event(struct encoder *e, const struct pstat_evspec *sp)
 	if (!hint)
 		hint = suggest_name(e, name);
 	what = xasprintf("unknown event '%s'", sp->text);
-	r = not_found(e, sp->off, hint, name, what);
+	r = encode_not_found(e, sp->off, hint, name, what);
 	free(what);
 	return r;
 }
 
-static int apply_mods(struct encoder *e, struct pstat_event *ev,
-		      const struct pstat_evspec *sp, const char *gmods)
+int encode_mods(struct encoder *e, struct pstat_event *ev,
+		const struct pstat_evspec *sp, const char *gmods)
 {
 	if (encode_apply_mods(&ev->attr, sp->mods, 0, e->err) ||
 	    encode_apply_mods(&ev->attr, gmods, 1, e->err)) {
@@ -417,69 +391,6 @@ static int apply_mods(struct encoder *e, struct pstat_event *ev,
 		return -1;
 	}
 	return 0;
-}
-
-static int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
-			    const char *gmods)
-{
-	const struct pstat_pmu **pmus = NULL;
-	size_t n = pmus_match(e->ctx->pmus, sp->pmu, &pmus);
-	int r = 0;
-
-	if (!n) {
-		const char *why = pmus_error(e->ctx->pmus, sp->pmu);
-		char *what;
-
-		/* there is such a PMU, but it cannot be used */
-		if (why) {
-			free(pmus);
-			return error_set(e->err, sp->off, "PMU '%s': %s",
-					 sp->pmu, why);
-		}
-		what = xasprintf("unknown PMU '%s' in '%s'", sp->pmu,
-				 sp->text);
-
-		free(pmus);
-		r = not_found(e, sp->off, suggest_pmu(e, sp->pmu), sp->pmu,
-			      what);
-		free(what);
-		return r;
-	}
-	for (size_t i = 0; i < n && !r; i++) {
-		struct pstat_pmu_encoding enc;
-		struct pstat_event *ev;
-
-		if (pmu_encode(pmus[i], sp->terms, sp->nterms, &enc, e->err)) {
-			e->err->offset = sp->off;
-			r = -1;
-			break;
-		}
-		ev = add_event(e, enc.name ? enc.name : sp->text,
-			       pmus[i]->name, "sysfs");
-		if (i > 0) {
-			/* instances of one PMU (uncore_imc_N) are summed */
-			ev->row = e->out->ev[e->out->n - 2].row;
-			e->row--;
-		}
-		ev->attr.type = pmus[i]->type;
-		ev->attr.config = enc.config[0];
-		ev->attr.config1 = enc.config[1];
-		ev->attr.config2 = enc.config[2];
-		ev->scale = enc.scale;
-		ev->unit = enc.unit ? xstrdup(enc.unit) : NULL;
-		pmu_encoding_release(&enc);
-		if (pmus[i]->cpumask &&
-		    cpumap_parse(pmus[i]->cpumask, &ev->cpus, &ev->ncpus,
-				 e->err)) {
-			error_set(e->err, sp->off, "bad cpumask of PMU '%s': %s",
-				  pmus[i]->name, pmus[i]->cpumask);
-			r = -1;
-			break;
-		}
-		r = apply_mods(e, ev, sp, gmods);
-	}
-	free(pmus);
-	return r;
 }
 
 /* The letters encode_apply_mods takes (evspec splits off the same). */
@@ -512,7 +423,8 @@ static int bad_mods(struct encoder *e, const struct pstat_evspec *sp,
 		return 0;
 	base = xstrndup(name, (size_t)(colon - name));
 	known = legacy_lookup(base, &type, &config) ||
-		is_raw(base, &config, &scratch) > 0;
+		is_raw(base, &config, &scratch) > 0 ||
+		encode_alias_known(e, base);
 	if (!known && strchr(base, ':')) {
 		n = tracepoint_resolve(e->ctx->tracefs_root, base, &tps);
 		tracepoint_list_free(tps, n > 0 ? (size_t)n : 0);
@@ -593,12 +505,12 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	int r;
 
 	if (legacy_lookup(name, &type, &config)) {
-		ev = add_event(e, sp->text,
+		ev = encode_add_event(e, sp->text,
 			       type == PERF_TYPE_SOFTWARE ? "software" : "cpu",
 			       "generic");
 		ev->attr.type = type;
 		ev->attr.config = config;
-		return apply_mods(e, ev, sp, gmods);
+		return encode_mods(e, ev, sp, gmods);
 	}
 	if (tool_event(name))
 		return error_set(e->err, sp->off,
@@ -609,12 +521,12 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 			e->err->offset = sp->off;
 			return -1;
 		}
-		ev = add_event(e, sp->text, "breakpoint", "breakpoint");
+		ev = encode_add_event(e, sp->text, "breakpoint", "breakpoint");
 		ev->attr.type = attr.type;
 		ev->attr.bp_type = attr.bp_type;
 		ev->attr.bp_addr = attr.bp_addr;
 		ev->attr.bp_len = attr.bp_len;
-		return apply_mods(e, ev, sp, gmods);
+		return encode_mods(e, ev, sp, gmods);
 	}
 	if (strchr(name, ':') && !strstr(name, "::")) {
 		struct pstat_tracepoint *tps = NULL;
@@ -630,11 +542,11 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 				xasprintf("%s:%s", tps[i].name, sp->mods) :
 				xstrdup(glob ? tps[i].name : sp->text);
 
-			ev = add_event(e, disp, "tracepoint", "tracepoint");
+			ev = encode_add_event(e, disp, "tracepoint", "tracepoint");
 			free(disp);
 			ev->attr.type = PERF_TYPE_TRACEPOINT;
 			ev->attr.config = tps[i].id;
-			if (apply_mods(e, ev, sp, gmods)) {
+			if (encode_mods(e, ev, sp, gmods)) {
 				tracepoint_list_free(tps, (size_t)n);
 				return -1;
 			}
@@ -652,14 +564,27 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		return -1;
 	}
 	if (r) {
-		ev = add_event(e, sp->text, "cpu", "raw");
+		ev = encode_add_event(e, sp->text, "cpu", "raw");
 		ev->attr.type = PERF_TYPE_RAW;
 		ev->attr.config = config;
-		return apply_mods(e, ev, sp, gmods);
+		return encode_mods(e, ev, sp, gmods);
+	}
+	/* after the generic names, like perf: "tsc" is msr/tsc/ */
+	if (!strstr(name, "::")) {
+		r = encode_alias_event(e, sp, name, gmods);
+		if (r != 1)
+			return r;
 	}
 	/* settled before libpfm4, which would blame its own attributes */
 	if (bad_mods(e, sp, name))
 		return -1;
+	/*
+	 * libpfm4 takes the name whole: its modifiers are not perf's (":e"
+	 * is the edge bit, ":i" inversion), so what the parser split off
+	 * goes back on, in encode_event's second try.
+	 */
+	if (sp->mods)
+		return 1;
 	r = pfm_encode(name, &attr, &pfm_pmu, e->err);
 	if (r == -ELIBACC) {
 		/*
@@ -677,7 +602,7 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		e->err->offset = sp->off;
 		return -1;
 	}
-	ev = add_event(e, sp->text, pfm_pmu, "libpfm4");
+	ev = encode_add_event(e, sp->text, pfm_pmu, "libpfm4");
 	free(pfm_pmu);
 	ev->attr.type = attr.type;
 	ev->attr.config = attr.config;
@@ -686,8 +611,12 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	ev->attr.exclude_user = attr.exclude_user;
 	ev->attr.exclude_kernel = attr.exclude_kernel;
 	ev->attr.exclude_hv = attr.exclude_hv;
-	/* perf-style modifiers given after a libpfm4 name override it */
-	return apply_mods(e, ev, sp, gmods);
+	ev->attr.exclude_guest = attr.exclude_guest;
+	ev->attr.exclude_host = attr.exclude_host;
+	ev->attr.pinned = attr.pinned;
+	ev->attr.exclusive = attr.exclusive;
+	/* sp->mods is NULL here: only a group's modifiers are perf's */
+	return encode_mods(e, ev, sp, gmods);
 }
 
 static int encode_event(struct encoder *e, const struct pstat_evspec *sp,
@@ -701,7 +630,8 @@ static int encode_event(struct encoder *e, const struct pstat_evspec *sp,
 	if (r == 1 && sp->mods) {
 		/*
 		 * What looked like modifiers may belong to the name (a
-		 * tracepoint or libpfm4 umask spelled with modifier letters).
+		 * tracepoint spelled with modifier letters), and a name for
+		 * libpfm4 goes to it whole, with its own modifiers.
 		 */
 		struct pstat_evspec whole = *sp;
 		char *full = xasprintf("%s:%s", sp->name, sp->mods);
@@ -724,6 +654,52 @@ static int same_placement(const struct pstat_event *a,
 		!memcmp(a->cpus, b->cpus, a->ncpus * sizeof(*a->cpus)));
 }
 
+/*
+ * Settle the group out->ev[first..end): its number, its leader and
+ * read_format, refusing what the kernel would refuse obscurely. braced:
+ * it was written in braces (a lone event is a group of one).
+ */
+static int settle_group(struct pstat_evlist *out, size_t first, size_t end,
+			int group, const struct pstat_evgroup *grp,
+			struct pstat_error *err)
+{
+	size_t n = end - first;
+
+	if (n > MAX_GROUP)
+		return error_set(err, grp->off,
+				 "group of %zu events is too large (at most %d)",
+				 n, MAX_GROUP);
+	for (size_t i = first + 1; i < end; i++) {
+		const struct pstat_event *a = &out->ev[first];
+		const struct pstat_event *b = &out->ev[i];
+
+		if (!same_placement(a, b))
+			return error_set(err, grp->off,
+					 "cannot group '%s' with '%s': PMU '%s' counts on its own CPUs, system-wide",
+					 a->name, b->name,
+					 a->cpus ? a->pmu : b->pmu);
+	}
+	for (size_t i = first; i < end; i++) {
+		struct perf_event_attr *a = &out->ev[i].attr;
+
+		out->ev[i].group = group;
+		out->ev[i].leader = n > 1 ? (int)first : (int)i;
+		/* a real group reads all members at once */
+		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				 PERF_FORMAT_TOTAL_TIME_RUNNING;
+		if (n > 1)
+			a->read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+		/*
+		 * :D and :e belong to the group, through its leader: the
+		 * kernel refuses them on a member, and perf sets them on the
+		 * leader alone
+		 */
+		if (i > first)
+			a->pinned = a->exclusive = 0;
+	}
+	return 0;
+}
+
 int encode_evlist(const struct pstat_evtree *tree,
 		  struct pstat_encode_ctx *ctx, struct pstat_evlist *out,
 		  struct pstat_error *err)
@@ -736,10 +712,9 @@ int encode_evlist(const struct pstat_evtree *tree,
 	ctx->hint[0] = '\0';
 	for (size_t g = 0; g < tree->ngroups; g++) {
 		const struct pstat_evgroup *grp = &tree->groups[g];
-		size_t first = out->n;
+		size_t first = out->n, *bounds;
+		int nsub;
 
-		e.group = ngroups;
-		e.leader = -1;
 		for (size_t i = 0; i < grp->nevs; i++) {
 			if (encode_event(&e, &grp->evs[i], grp->mods))
 				return -1;
@@ -747,43 +722,22 @@ int encode_evlist(const struct pstat_evtree *tree,
 		if (!grp->braced) {
 			/* a glob's or a PMU prefix's matches: groups of one */
 			for (size_t i = first; i < out->n; i++)
-				out->ev[i].group = ngroups++;
-		} else {
-			ngroups++;
+				if (settle_group(out, i, i + 1, ngroups++, grp,
+						 err))
+					return -1;
+			continue;
 		}
-		if (grp->braced && out->n - first > MAX_GROUP)
-			return error_set(err, grp->off,
-					 "group of %zu events is too large (at most %d)",
-					 out->n - first, MAX_GROUP);
-		for (size_t i = first + 1; grp->braced && i < out->n; i++) {
-			const struct pstat_event *a = &out->ev[first];
-			const struct pstat_event *b = &out->ev[i];
-
-			if (!same_placement(a, b))
-				return error_set(err, grp->off,
-						 "cannot group '%s' with '%s': PMU '%s' counts on its own CPUs, system-wide",
-						 a->name, b->name,
-						 a->cpus ? a->pmu : b->pmu);
+		nsub = encode_split_instances(&e, first, grp->off, &bounds);
+		if (nsub < 0)
+			return -1;
+		for (int k = 0; k < nsub; k++) {
+			if (settle_group(out, bounds[k], bounds[k + 1],
+					 ngroups++, grp, err)) {
+				free(bounds);
+				return -1;
+			}
 		}
-		/* a real group reads all members at once */
-		for (size_t i = first; i < out->n; i++) {
-			struct perf_event_attr *a = &out->ev[i].attr;
-
-			a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-					 PERF_FORMAT_TOTAL_TIME_RUNNING;
-			if (grp->braced && out->n - first > 1)
-				a->read_format |= PERF_FORMAT_GROUP |
-						  PERF_FORMAT_ID;
-			else
-				out->ev[i].leader = (int)i;
-			/*
-			 * :D and :e belong to the group, through its leader:
-			 * the kernel refuses them on a member, and perf sets
-			 * them on the leader alone
-			 */
-			if (grp->braced && i > first)
-				a->pinned = a->exclusive = 0;
-		}
+		free(bounds);
 	}
 	out->ngroups = ngroups;
 	out->nrows = e.row;

@@ -12,9 +12,12 @@
 /*
  * The syntax tree resolved to perf_event_attr records. Resolution order
  * for one event, first match wins: generic names, pmu/terms/, tracepoints,
- * raw rNNNN, breakpoints mem:ADDR[/LEN][:rwx], libpfm4. Raw values and
- * modifiers of generic, raw and tracepoint names are settled before
- * libpfm4 is asked; a libpfm4 that cannot be loaded knows no name.
+ * raw rNNNN, breakpoints mem:ADDR[/LEN][:rwx], a sysfs alias of any PMU
+ * ("tsc"), libpfm4. Raw values and modifiers of generic, raw and
+ * tracepoint names are settled before libpfm4 is asked; libpfm4 gets a
+ * name whole, with its own modifiers; a libpfm4 that cannot be loaded
+ * knows no name. A {group} whose events are spread over several
+ * instances of a PMU becomes one group per instance.
  */
 
 struct pstat_event {

@@ -18,7 +18,8 @@
  * A name may itself contain ':' (tracepoints "sys:event", libpfm4
  * "pmu::EVENT:UMASK", breakpoints "mem:0x10:rw"); only a last ':'-suffix
  * made of modifier letters (ukhGHIDpPSWeb) is split off as modifiers. The
- * encoder may glue it back if the name does not resolve without it.
+ * encoder glues it back if the name does not resolve without it, and
+ * for libpfm4, whose modifiers are its own.
  * Blanks around items, group members and terms are skipped, as perf
  * does ("cs, faults"); a PMU event may have no terms ("msr//": config 0).
  */

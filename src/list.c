@@ -47,8 +47,27 @@ struct list_pmu {
 	const char *desc;           /* libpfm4's, or NULL */
 };
 
+/* The sections a listing shows; perf list's keywords name some. */
+enum {
+	LIST_HW = 1 << 0,
+	LIST_SW = 1 << 1,
+	LIST_CACHE = 1 << 2,
+	LIST_PMU = 1 << 3,
+	LIST_TRACEPOINT = 1 << 4,
+	LIST_OTHER = 1 << 5,        /* descriptors, libpfm4 */
+	LIST_ALL = (1 << 6) - 1,
+};
+
 struct list_ctx {
 	const struct pstat_list_opts *o;
+	/*
+	 * What names are matched against: the glob as given, "*word*" for
+	 * a word without glob characters, NULL for all (no glob, or a
+	 * section keyword).
+	 */
+	const char *pattern;
+	unsigned sections;
+	bool keyword;               /* the glob was a section keyword */
 	struct list_item *items;
 	size_t nitems, aitems;
 	struct list_pmu *pmus;
@@ -107,7 +126,56 @@ static const struct list_pmu *list_find_pmu(const struct list_ctx *c,
 /* Names are matched like perf's: a shell glob, case-insensitive. */
 static bool list_match(const struct list_ctx *c, const char *s)
 {
-	return !c->o->glob || !fnmatch(c->o->glob, s, FNM_CASEFOLD);
+	return !c->pattern || !fnmatch(c->pattern, s, FNM_CASEFOLD);
+}
+
+/*
+ * perf list's keywords (builtin-list.c), each naming a section instead
+ * of matching names; pstat has neither SDT events nor metrics, so those
+ * list nothing.
+ */
+static const struct {
+	const char *word;
+	unsigned sections;
+} list_keywords[] = {
+	{ "hw", LIST_HW },
+	{ "hardware", LIST_HW },
+	{ "sw", LIST_SW },
+	{ "software", LIST_SW },
+	{ "cache", LIST_CACHE },
+	{ "hwcache", LIST_CACHE },
+	{ "pmu", LIST_PMU },
+	{ "tracepoint", LIST_TRACEPOINT },
+	{ "sdt", 0 },
+	{ "metric", 0 },
+	{ "metrics", 0 },
+	{ "metricgroup", 0 },
+	{ "metricgroups", 0 },
+};
+
+/*
+ * What the glob asks for, as perf list reads its argument: a keyword
+ * names a section; a word without glob characters matches anywhere in
+ * a name ("imc" is "*imc*"); anything else is a glob over whole names.
+ */
+static void list_parse_glob(struct list_ctx *c)
+{
+	const char *glob = c->o->glob;
+
+	c->sections = LIST_ALL;
+	c->pattern = glob;
+	if (!glob)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(list_keywords); i++) {
+		if (!strcmp(glob, list_keywords[i].word)) {
+			c->sections = list_keywords[i].sections;
+			c->pattern = NULL;
+			c->keyword = true;
+			return;
+		}
+	}
+	if (!strpbrk(glob, "*?["))
+		c->pattern = list_own(c, xasprintf("*%s*", glob));
 }
 
 /*
@@ -156,9 +224,16 @@ static void list_legacy_cb(enum legacy_kind kind, const char *name,
 		[LEGACY_SOFTWARE] = "Software event",
 		[LEGACY_CACHE] = "Hardware cache event",
 	};
+	static const unsigned bits[] = {
+		[LEGACY_HARDWARE] = LIST_HW,
+		[LEGACY_SOFTWARE] = LIST_SW,
+		[LEGACY_CACHE] = LIST_CACHE,
+	};
 	struct list_ctx *c = arg;
 	struct list_item *it;
 
+	if (!(c->sections & bits[kind]))
+		return;
 	if (!list_match(c, name) &&
 	    !list_alias_each(name, alias, list_alias_matches, c))
 		return;
@@ -261,8 +336,11 @@ static const char *list_alias_tag(struct list_ctx *c,
 static void list_sysfs_aliases(struct list_ctx *c, struct pstat_pmus *pmus)
 {
 	const struct pstat_pmu **all = NULL;
-	size_t n = pmus_all(pmus, &all);
+	size_t n;
 
+	if (!(c->sections & LIST_PMU))
+		return;
+	n = pmus_all(pmus, &all);
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat_pmu *pmu = all[i];
 		bool pmu_matches = list_match(c, pmu->name);
@@ -312,6 +390,8 @@ static void list_descriptors(struct list_ctx *c)
 		  "accesses to addr: r, w and x (default rw), len bytes (default 4)" },
 	};
 
+	if (!(c->sections & LIST_OTHER))
+		return;
 	for (size_t i = 0; i < ARRAY_SIZE(d); i++) {
 		struct list_item *it;
 
@@ -363,24 +443,26 @@ static bool list_tp_wanted(const char *sys, const char *ev, void *arg)
 
 /*
  * Tracepoints number in the thousands, so they are listed only when asked
- * for: with --tracepoints, or when the glob can name one (a subsystem, an
- * event, "sys:ev"). A "::" glob is a libpfm4 name, a '/' one a PMU's.
- * Only what was asked for explicitly (--tracepoints, a "sys:ev" glob)
- * warns when tracefs cannot be read.
+ * for: with --tracepoints or the keyword "tracepoint", or when the glob
+ * can name one (a subsystem, an event, "sys:ev"). A "::" glob is a
+ * libpfm4 name, a '/' one a PMU's; another keyword names another
+ * section. Only what was asked for explicitly (--tracepoints, the
+ * keyword, a "sys:ev" glob) warns when tracefs cannot be read.
  */
 static long list_tracepoints(struct list_ctx *c,
 			     struct pstat_tracepoint **tps)
 {
-	const char *glob = c->o->glob, *colon;
+	const char *glob = c->keyword ? NULL : c->o->glob, *colon;
 	struct list_tp_want w = { "*", "*", NULL, false };
 	char *sys = NULL;
-	bool explicit = c->o->tracepoints;
+	bool explicit = c->o->tracepoints ||
+			(c->keyword && (c->sections & LIST_TRACEPOINT));
 	long n;
 
 	*tps = NULL;
 	if (glob && (strstr(glob, "::") || strchr(glob, '/')))
 		return 0;
-	if (!glob && !c->o->tracepoints)
+	if (!glob && !explicit)
 		return 0;
 	colon = glob ? strchr(glob, ':') : NULL;
 	if (colon) {
@@ -472,7 +554,8 @@ static void list_pfm(struct list_ctx *c)
 	/* libpfm4 may not support this machine at all: nothing to list. */
 	if (pfm_foreach_pmu(list_pfm_pmu, c) < 0)
 		return;
-	pfm_foreach_event(list_pfm_event, c);
+	if (c->sections & LIST_OTHER)
+		pfm_foreach_event(list_pfm_event, c);
 }
 
 /* Print text from column col, wrapped at LIST_WRAP under indent. */
@@ -679,6 +762,7 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 	 * The sysfs PMUs are read first because whether one of them is a
 	 * core PMU decides how the libpfm4 core PMU is marked.
 	 */
+	list_parse_glob(&c);
 	pmus = pmus_new(o->sysfs_root);
 	list_sysfs_pmus(&c, pmus);
 	legacy_foreach(list_legacy_cb, &c);

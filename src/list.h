@@ -5,7 +5,12 @@
 #include <stdio.h>
 
 struct pstat_list_opts {
-	const char *glob;          /* fnmatch pattern over names, or NULL */
+	/*
+	 * What to list, as perf list reads it, or NULL for everything: a
+	 * section keyword (hw, sw, cache, pmu, tracepoint, ...), a word
+	 * matched anywhere in a name, or an fnmatch pattern over names.
+	 */
+	const char *glob;
 	int json;                  /* -j: one JSON document */
 	int tracepoints;           /* --tracepoints: list them all */
 	int names_only;            /* --names: one name per line (completion) */

@@ -200,6 +200,9 @@ int pfm_encode(const char *name, struct perf_event_attr *attr,
 	attr->exclude_hv = scratch.exclude_hv;
 	attr->exclude_guest = scratch.exclude_guest;
 	attr->exclude_host = scratch.exclude_host;
+	/* libpfm4's own ":excl" and ":pinned" */
+	attr->exclusive = scratch.exclusive;
+	attr->pinned = scratch.pinned;
 	if (pmu_name)
 		*pmu_name = xstrdup(pinfo.name);
 	return 0;

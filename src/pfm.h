@@ -23,9 +23,12 @@
  * Encode a libpfm4 event name ("INST_RETIRED:ANY_P",
  * "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u",
  * "perf::PERF_COUNT_HW_CPU_CYCLES") with PFM_OS_PERF_EVENT_EXT and the
- * default privilege levels user+kernel. On success fills attr's type,
- * config, config1, config2 and exclusion bits (other fields are left as
- * they were) and *pmu_name (a new string: the libpfm4 PMU name, e.g.
+ * default privilege levels user+kernel. The name is libpfm4's whole,
+ * modifiers included: they are libpfm4's, not perf's (":u", ":k", ":h",
+ * ":mg", ":mh", ":excl", ":pinned", and the PMU's own such as ":e" for
+ * edge and ":i" for invert on x86). On success fills attr's type,
+ * config, config1, config2, exclusion bits, exclusive and pinned (other
+ * fields are left as they were) and *pmu_name (a new string: the libpfm4 PMU name, e.g.
  * "amd64_fam19h_zen4"). Returns 0, -ENOENT when libpfm4 does not know the
  * name, -ELIBACC when libpfm4 cannot be loaded or initialised here (err
  * says why), or another -errno / -1 with err filled for other failures.

@@ -23,7 +23,8 @@
 #  - raw: r1a8, r0c0:k, rffffffffffffffff, r1a8:ub;
 #  - msr: msr/tsc/, msr/tsc/u, msr//, msr/event=0/, msr/ tsc/ (and
 #    msr/aperf/, msr/mperf/ where the kernel has them); software//,
-#    software/config=3/;
+#    software/config=3/; the bare alias tsc, tsc:u, tsc:k, {tsc,cs}:u
+#    (perf: "tsc -> msr/event=0/");
 #  - tracepoints: syscalls:sys_enter_write[:k], sched:sched_switch, and
 #    the globs syscalls:sys_enter_write*, sched:sched_wak*:u,
 #    syscalls:sys_*_read (compared as sets keyed by name: perf opens
@@ -56,6 +57,7 @@ EVENTS=(
 	L1-dcache-misses-load
 	r1a8 r0c0:k rffffffffffffffff r1a8:ub
 	msr/tsc/ msr/tsc/u msr/aperf/ msr/mperf/ msr// msr/event=0/ 'msr/ tsc/'
+	tsc tsc:u tsc:k '{tsc,cs}:u'
 	software/config=3/ software//
 	syscalls:sys_enter_write syscalls:sys_enter_write:k sched:sched_switch
 	'syscalls:sys_enter_write*' 'sched:sched_wak*:u' 'syscalls:sys_*_read'
@@ -69,6 +71,7 @@ EVENTS=(
 
 @test "dry-run encodes every event as perf stat -vv does" {
 	command -v perf >/dev/null || skip "perf is not installed"
+	need_kernel_counting "perf stat -vv shows its exclude_kernel retry too"
 	checked=0
 	for ev in "${EVENTS[@]}"; do
 		run /usr/bin/env python3 "$ROOT/tests/lib/perf-attrs.py" "$PSTAT" "$ev"
@@ -84,6 +87,7 @@ EVENTS=(
 
 @test "dry-run encodes every cache spelling as perf stat -vv does" {
 	command -v perf >/dev/null || skip "perf is not installed"
+	need_kernel_counting "perf stat -vv shows its exclude_kernel retry too"
 	"$PT" legacy --cache-spellings >"$BATS_TEST_TMPDIR/cache"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/cache")" -gt 4000 ]
 	run /usr/bin/env python3 "$ROOT/tests/lib/perf-attrs.py" "$PSTAT" \
@@ -157,6 +161,10 @@ EVENTS=(
 	assert_line "pstat: event 'sched:sched_switch': resolved by tracepoint (pmu tracepoint, type 2, config 0x13c)"
 	assert_line "pstat: event 'r1a8': resolved by raw (pmu cpu, type 4, config 0x1a8)"
 	assert_line "pstat: event 'mem:0x1000:w': resolved by breakpoint (pmu breakpoint, type 5, config 0)"
+	# a bare alias name ("tsc" is msr/tsc/) is sysfs's too
+	run "$PSTAT" -v --dry-run -e 'tsc:u'
+	assert_success
+	assert_line "pstat: event 'tsc:u': resolved by sysfs (pmu msr, type 7, config 0)"
 	# without -v, none of it
 	run "$PSTAT" --dry-run -e cycles
 	refute_output --partial 'resolved by'
@@ -165,4 +173,46 @@ EVENTS=(
 	run "$PSTAT" -v --dry-run -e perf::PERF_COUNT_HW_INSTRUCTIONS
 	assert_success
 	assert_line "pstat: event 'perf::PERF_COUNT_HW_INSTRUCTIONS': resolved by libpfm4 (pmu perf, type 0, config 0x1)"
+}
+
+@test "dry-run splits a group over a PMU's instances into one group per instance" {
+	export PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake"
+	run "$PSTAT" --dry-run -j \
+		-e '{uncore_imc/cas_count_read/,uncore_imc/cas_count_write/},cs'
+	assert_success
+	run jq -c '[.events[] | [.name, .pmu, .group, .leader, .attr.type]]' <<<"$output"
+	assert_output '[["uncore_imc/cas_count_read/","uncore_imc_0",0,true,12],["uncore_imc/cas_count_write/","uncore_imc_0",0,false,12],["uncore_imc/cas_count_read/","uncore_imc_1",1,true,13],["uncore_imc/cas_count_write/","uncore_imc_1",1,false,13],["cs","software",2,true,1]]'
+	# the text form says the same
+	run "$PSTAT" --dry-run -e '{uncore_imc/cas_count_read/,uncore_imc/cas_count_write/}'
+	assert_success
+	assert_line 'uncore_imc/cas_count_read/: resolver sysfs, pmu uncore_imc_1, group 1 (leader)'
+	assert_line 'uncore_imc/cas_count_write/: resolver sysfs, pmu uncore_imc_1, group 1'
+	# an event on none of the instances cannot be grouped with them
+	run "$PSTAT" --dry-run -e '{uncore_imc/cas_count_read/,cstate_pkg/c2-residency/}'
+	assert_failure 125
+	assert_output --partial "pstat: cannot group 'cstate_pkg/c2-residency/' with 'uncore_imc/cas_count_read/': "
+}
+
+@test "dry-run: a bare sysfs alias is the alias on every PMU that has it" {
+	export PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake"
+	run "$PSTAT" --dry-run -j -e 'tsc:u,cas_count_read,c3-residency'
+	assert_success
+	run jq -c '[.events[] | [.name, .pmu, .resolver, .group, .attr.type,
+		.attr.config, .attr.exclude_kernel, .unit]]' <<<"$output"
+	assert_output '[["tsc:u","msr","sysfs",0,9,"0x0",true,""],["cas_count_read","uncore_imc_0","sysfs",1,12,"0x304",false,"MiB"],["cas_count_read","uncore_imc_1","sysfs",2,13,"0x304",false,"MiB"],["c3-residency","cstate_core","sysfs",3,18,"0x1",false,""],["c3-residency","cstate_pkg","sysfs",4,19,"0x1",false,""]]'
+	# no longer an unknown event pointing at msr/tsc/
+	PSTAT_SYSFS_ROOT="$SYSFS/vm-nopmu" run "$PSTAT" --dry-run -e tsc
+	assert_success
+	refute_output --partial 'unknown'
+}
+
+@test "dry-run -j: bp_len is exact, a hex string like the other 64-bit fields" {
+	run "$PSTAT" --dry-run -j -e 'mem:0x1000/0xffffffffffffffff,mem:0x2000/8:x,mem:0x3000'
+	assert_success
+	run jq -c '[.events[].attr | [.bp_type, .bp_addr, .bp_len, .config2]]' <<<"$output"
+	assert_output '[[3,"0x1000","0xffffffffffffffff","0xffffffffffffffff"],[4,"0x2000","0x8","0x8"],[3,"0x3000","0x4","0x4"]]'
+	# and the text form in decimal, exactly
+	run "$PSTAT" --dry-run -e 'mem:0x1000/0xffffffffffffffff'
+	assert_success
+	assert_output --partial 'bp_len 18446744073709551615'
 }

@@ -200,6 +200,77 @@ TRACEFS="$FIX/tracefs"
 	[ "$sum" -eq $((2 * single)) ]
 }
 
+@test "pmu: a bare alias name resolves on the PMUs that have it" {
+	local h="$PSTAT_TEST_FIXTURES/handmade"
+	# case-insensitive, with the alias's scale and unit, and its name=
+	run "$PT" encode "$h" 'mixed-case,outer:u,withname'
+	assert_success
+	assert_line 'mixed-case: sysfs type=42 config=0x3 eu=0 ek=0 eh=0 eH=0 eG=1 eI=0 p=0 D=0 e=0 group=0 leader=0 row=0'
+	assert_line 'outer:u: sysfs type=42 config=0x101 eu=0 ek=1 eh=1 eH=0 eG=1 eI=0 p=0 D=0 e=0 group=1 leader=1 row=1 scale=0.5 unit=MB'
+	assert_line 'fancy: sysfs type=42 config=0x5 eu=0 ek=0 eh=0 eH=0 eG=1 eI=0 p=0 D=0 e=0 group=2 leader=2 row=2'
+	# a broken alias fails as toy/typo/ would, naming the PMU
+	run "$PT" encode "$h" typo
+	assert_failure 1
+	assert_output --partial "error: unknown term 'evnt' for PMU 'toy'"
+	run "$PT" encode "$h" loop-a
+	assert_failure 1
+	assert_output "error: alias 'loop-a' of PMU 'toy' nests more than 8 deep"
+	# two PMUs that disagree on the unit: the user picks one
+	run "$PT" encode "$FIX/alias-pmus" pstat-clock
+	assert_failure 1
+	assert_output "error: ambiguous event 'pstat-clock': PMUs 'swalias_a' and 'swalias_b' both have it, in different units; name one, as 'swalias_a/pstat-clock/'"
+	run "$PT" encode "$FIX/alias-pmus" swalias_b/pstat-clock/
+	assert_success
+}
+
+@test "pmu: a live bare alias on two PMUs is one row summing both" {
+	need_perf_events
+	local out sum single
+	export PSTAT_SYSFS_ROOT="$FIX/alias-pmus"
+	run "$PSTAT" -v --dry-run -e pstat-faults
+	assert_success
+	assert_line "pstat: event 'pstat-faults': resolved by sysfs (pmu swalias_a, type 1, config 0x2)"
+	assert_line "pstat: event 'pstat-faults': resolved by sysfs (pmu swalias_b, type 1, config 0x2)"
+	out=$("$PSTAT" -j -e pstat-faults,page-faults,pstat-cs:u \
+		-- "$(prog toucher)" 64 2>&1)
+	[ "$(jq '.counters | length' <<<"$out")" -eq 3 ]
+	sum=$(jq -r '.counters[] | select(.event == "pstat-faults") | .value' <<<"$out")
+	single=$(jq -r '.counters[] | select(.event == "page-faults") | .value' <<<"$out")
+	[ "$single" -ge 64 ]
+	[ "$sum" -eq $((2 * single)) ]
+	run "$PSTAT" -e pstat-clock true
+	assert_failure 125
+	assert_output "pstat: ambiguous event 'pstat-clock': PMUs 'swalias_a' and 'swalias_b' both have it, in different units; name one, as 'swalias_a/pstat-clock/'"
+}
+
+@test "pmu: a live group over two instances counts as one group per instance" {
+	need_perf_events
+	local out sum single
+	export PSTAT_SYSFS_ROOT="$FIX/twin-pmu"
+	run "$PSTAT" --dry-run -j -e '{swtwin/faults/,swtwin/task-clock/}'
+	assert_success
+	run jq -c '[.events[] | [.pmu, .group, .leader]]' <<<"$output"
+	assert_output '[["swtwin_0",0,true],["swtwin_0",0,false],["swtwin_1",1,true],["swtwin_1",1,false]]'
+	out=$("$PSTAT" -j -e '{swtwin/faults/,swtwin/task-clock/},page-faults' \
+		-- "$(prog toucher)" 64 2>&1)
+	[ "$(jq '.counters | length' <<<"$out")" -eq 3 ]
+	sum=$(jq -r '.counters[] | select(.event == "swtwin/faults/") | .value' <<<"$out")
+	single=$(jq -r '.counters[] | select(.event == "page-faults") | .value' <<<"$out")
+	[ "$sum" -eq $((2 * single)) ]
+	jq -e '.counters[] | select(.event == "swtwin/task-clock/") | .value > 0' \
+		<<<"$out"
+}
+
+@test "pmu: a live bare tsc is msr/tsc/, as perf takes it" {
+	need_msr
+	[ -r /sys/bus/event_source/devices/msr/events/tsc ] ||
+		skip "the kernel has no msr/tsc/ here"
+	run "$PSTAT" -v -e tsc,msr/tsc/ true
+	assert_success
+	assert_line --regexp "^pstat: event 'tsc': resolved by sysfs \(pmu msr, type [0-9]+, config 0\)$"
+	assert_line --regexp '^ +[0-9,]+ +tsc( |$)'
+}
+
 # A root without events/ stands for /sys: kernel/tracing is tried, then
 # the older kernel/debug/tracing, as for the real /sys.
 fake_sys_tracefs() {

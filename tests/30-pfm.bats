@@ -299,3 +299,56 @@ pstat: hint: 'skl::INST_RETIRED:ANY_P' is a libpfm4 name, but libpfm4 cannot be 
 	assert_output "pstat: unknown event '${part%?}' (did you mean '$CORE_EVENT'?)"
 }
 
+
+# The attr fields pstat --dry-run -j opens for NAME, as pstat-test pfm
+# prints them.
+dry_fields() {
+	"$PSTAT" --dry-run -j -e "$1" 2>&1 | jq -r '.events[0].attr |
+		"type=\(.type) config=\(.config) exclude_user=\(.exclude_user | if . then 1 else 0 end) exclude_kernel=\(.exclude_kernel | if . then 1 else 0 end) exclude_hv=\(.exclude_hv | if . then 1 else 0 end) exclusive=\(.exclusive)"'
+}
+
+@test "pfm: modifiers after a libpfm4 name are libpfm4's, given to it whole" {
+	need_core_pmu
+	local m want got
+	# whatever libpfm4 makes of the whole name, pstat opens: perf's
+	# letters mean something else to libpfm4 (or nothing)
+	for m in u k h e i I H u:e excl c=2 p; do
+		if want=$("$PT" pfm "$CORE_EVENT:$m"); then
+			got=$(dry_fields "$CORE_EVENT:$m")
+			[ "$got" = "$(sed 's/ config1=.*exclude_user=/ exclude_user=/; s/ pmu=.*//' <<<"$want") exclusive=$([ "$m" = excl ] && echo true || echo false)" ] ||
+				fail "$CORE_EVENT:$m: pstat opens '$got', libpfm4 encodes '$want'"
+		else
+			run "$PSTAT" --dry-run -e "$CORE_EVENT:$m"
+			assert_failure 125
+			assert_output --partial "libpfm4 cannot encode '$CORE_EVENT:$m': "
+		fi
+	done
+	# the event part alone goes to libpfm4 whole too
+	m=${CORE_EVENT#*::}
+	[ "$(dry_fields "$m:k")" = "$(dry_fields "$CORE_EVENT:k")" ]
+}
+
+@test "pfm: on x86, :e is the edge bit and :i the invert bit, not perf's" {
+	need_core_pmu
+	[ "$(uname -m)" = x86_64 ] || skip "edge and invert are x86's PERFEVTSEL bits"
+	"$PT" pfm "$CORE_EVENT:e" >/dev/null && "$PT" pfm "$CORE_EVENT:i" >/dev/null ||
+		skip "$CORE_EVENT takes no :e or :i in libpfm4"
+	local plain edge inv
+	plain=$("$PSTAT" --dry-run -j -e "$CORE_EVENT" 2>&1 | jq -r '.events[0].attr.config')
+	run "$PSTAT" --dry-run -j -e "$CORE_EVENT:e"
+	assert_success
+	edge=$(jq -r '.events[0].attr.config' <<<"$output")
+	# Intel SDM and AMD APM: PERFEVTSEL bit 18 is edge detect, 23 invert
+	[ $((edge)) -eq $((plain | 1 << 18)) ]
+	[ "$(jq -r '.events[0].attr.exclusive' <<<"$output")" = false ]
+	inv=$("$PSTAT" --dry-run -j -e "$CORE_EVENT:i" 2>&1 | jq -r '.events[0].attr.config')
+	[ $((inv)) -eq $((plain | 1 << 23)) ]
+	# upper case is the same to libpfm4; perf's exclude_idle stays off
+	run "$PSTAT" --dry-run -j -e "$CORE_EVENT:I"
+	assert_success
+	[ "$(jq -r '.events[0].attr | "\(.config) \(.exclude_idle)"' <<<"$output")" = "$inv false" ]
+	# a group's modifiers are still perf's
+	run "$PSTAT" --dry-run -j -e "{$CORE_EVENT:e}:D"
+	assert_success
+	[ "$(jq -r '.events[0].attr | "\(.config) \(.pinned)"' <<<"$output")" = "$edge true" ]
+}

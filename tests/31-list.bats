@@ -376,3 +376,110 @@ TP_LINE=' +\[Tracepoint event\]$'
 	PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 "$PSTAT" list -j >"$BATS_TEST_TMPDIR/zen3.json"
 	validate_json "$BATS_TEST_TMPDIR/zen3.json" "$ROOT/schema/pstat-list.schema.json"
 }
+
+# The headings of a table listing, one per line.
+headings() {
+	grep -v '^ ' <<<"$1" | grep -v '^$' | sed 's/ (.*//' | sort -u
+}
+
+@test "list: a word without glob characters matches anywhere in any name" {
+	export PSTAT_SYSFS_ROOT=$SYSFS/intel-skylake PSTAT_TRACEFS_ROOT=$FIX/tracefs
+	local w
+	# the uncore PMU's events, by part of the PMU's name, as perf list
+	for w in uncore_imc imc IMC; do
+		run "$PSTAT" list "$w"
+		assert_success
+		assert_line 'Kernel PMU uncore_imc_0 (type 12):'
+		assert_line --regexp '^  uncore_imc_0/cas_count_read/ +\[Kernel PMU event, unit MiB'
+		assert_line --regexp '^  uncore_imc_1/clockticks/ +\[Kernel PMU event\]$'
+		refute_output --partial 'uncore_cha'
+		refute_output --partial 'Hardware'
+	done
+	# by part of an alias's name, on every PMU that has it
+	run "$PSTAT" list residency
+	assert_success
+	assert_line --regexp '^  cstate_core/c3-residency/ '
+	assert_line --regexp '^  cstate_pkg/c2-residency/ '
+	refute_output --partial 'msr/'
+	# by part of a generic name or its alias, and in a tracepoint's
+	run "$PSTAT" list CLOCK
+	assert_success
+	assert_line --regexp '^  cpu-clock +\[Software event\]$'
+	assert_line --regexp '^  task-clock +\[Software event\]$'
+	run "$PSTAT" list migrat
+	assert_line --regexp '^  cpu-migrations OR migrations +\[Software event\]$'
+	run "$PSTAT" list witch
+	assert_line --regexp '^  sched:sched_switch +\[Tracepoint event\]$'
+	# as names for completion too; a glob still matches whole names
+	run "$PSTAT" list --names cas_count
+	assert_output "$(printf 'uncore_imc_0/cas_count_read/\nuncore_imc_0/cas_count_write/\nuncore_imc_1/cas_count_read/\nuncore_imc_1/cas_count_write/')"
+	run "$PSTAT" list --names 'imc*'
+	assert_success
+	assert_output ''
+}
+
+@test "list: perf list's section keywords" {
+	export PSTAT_SYSFS_ROOT=$SYSFS/intel-skylake
+	local t="$BATS_TEST_TMPDIR/tracefs" w
+	# a tracepoint whose name holds "cache", as on a real kernel
+	mkdir -p "$t/events/kmem/kmem_cache_alloc" "$t/events/sched/sched_switch"
+	echo 7 >"$t/events/kmem/kmem_cache_alloc/id"
+	echo 8 >"$t/events/sched/sched_switch/id"
+	export PSTAT_TRACEFS_ROOT=$t
+	for w in hw hardware; do
+		run "$PSTAT" list "$w"
+		assert_success
+		assert_equal "$(headings "$output")" 'Hardware events:'
+		assert_line --regexp '^  cpu-cycles OR cycles +\[Hardware event\]$'
+		assert_line --regexp '^  ref-cycles +\[Hardware event\]$'
+	done
+	for w in sw software; do
+		run "$PSTAT" list "$w"
+		assert_success
+		assert_equal "$(headings "$output")" 'Software events:'
+		assert_line --regexp '^  task-clock +\[Software event\]$'
+	done
+	# the cache section alone: perf 6.1's "cache" lists no tracepoints
+	for w in cache hwcache; do
+		run "$PSTAT" list "$w"
+		assert_success
+		assert_equal "$(headings "$output")" 'Hardware cache events:'
+		assert_line --regexp '^  L1-dcache-load-misses +\[Hardware cache event\]$'
+		refute_output --partial 'kmem_cache_alloc'
+	done
+	# ... where a word that is no keyword matches them, and the others
+	run "$PSTAT" list cach
+	assert_success
+	assert_line --regexp '^  kmem:kmem_cache_alloc +\[Tracepoint event\]$'
+	assert_line --regexp '^  L1-dcache-loads +\[Hardware cache event\]$'
+	assert_line --regexp '^  cache-misses +\[Hardware event\]$'
+	run "$PSTAT" list tracepoint
+	assert_success
+	assert_equal "$(headings "$output")" 'Tracepoints:'
+	assert_line --regexp '^  kmem:kmem_cache_alloc +\[Tracepoint event\]$'
+	assert_line --regexp '^  sched:sched_switch +\[Tracepoint event\]$'
+	run "$PSTAT" list pmu
+	assert_success
+	refute_output --partial 'Hardware'
+	refute_output --partial 'libpfm4'
+	assert_line --regexp '^  msr/tsc/ +\[Kernel PMU event\]$'
+	assert_line --regexp '^  uncore_imc_1/cas_count_write/ '
+	[ "$(headings "$output" | grep -vc '^Kernel PMU ')" -eq 0 ]
+	# pstat has no SDT events and no metrics: nothing, successfully
+	for w in sdt metric metrics metricgroup metricgroups; do
+		run "$PSTAT" list "$w"
+		assert_success
+		assert_output ''
+		run "$PSTAT" list -j "$w"
+		assert_success
+		run jq -c '.events' <<<"$output"
+		assert_output '[]'
+	done
+	# the same sections in JSON and as names
+	run "$PSTAT" list -j hw
+	run jq -c '[.events[].section] | unique' <<<"$output"
+	assert_output '["hardware"]'
+	run "$PSTAT" list --names sw
+	assert_line task-clock
+	refute_line cycles
+}

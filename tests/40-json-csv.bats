@@ -325,7 +325,7 @@ EOF
 EOF
 	run jq -c '.events[4].attr | [.bp_type, .bp_addr, .bp_len,
 		.exclude_user, .exclude_kernel]' "$f"
-	assert_output '[3,"0x7ffd12345678",8,true,false]'
+	assert_output '[3,"0x7ffd12345678","0x8",true,false]'
 	run jq -c '.events[3].attr | [.exclude_host, .exclude_idle,
 		.exclusive, .pinned]' "$f"
 	assert_output '[true,true,true,false]'

@@ -96,7 +96,7 @@ def pstat_attrs(pstat, event):
         if a["type"] == PERF_TYPE_BREAKPOINT:
             # bp_addr/bp_len alias config1/config2
             d["config1"] = int(a["bp_addr"], 16)
-            d["config2"] = a["bp_len"]
+            d["config2"] = int(a["bp_len"], 16)
         for f in ("exclude_user", "exclude_kernel", "exclude_hv"):
             d[f] = int(d[f])
         out.append((ev["name"], d))
