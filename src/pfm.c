@@ -172,7 +172,8 @@ int pfm_encode(const char *name, struct perf_event_attr *attr,
 	 */
 	ret = lib.get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
 					PFM_OS_PERF_EVENT_EXT, &arg);
-	if (ret == PFM_ERR_NOTFOUND) {
+	/* (a name no event could have, blanks in it: "invalid parameters") */
+	if (ret == PFM_ERR_NOTFOUND || ret == PFM_ERR_INVAL) {
 		error_set(err, -1, "libpfm4 does not know event '%s'", name);
 		return -ENOENT;
 	}

@@ -812,4 +812,5 @@ base_json() {
 	fails 127 "cannot run 'no\\nsuch'" -e task-clock -- $'no\nsuch'
 	fails1 125 "cannot open output file 'dir\\nx/out'" -o $'dir\nx/out' \
 		-e task-clock true
+	fails 125 "unknown event 'bad\\n-event'" -e $'bad\n-event' true
 }
