@@ -395,8 +395,8 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
 {
 	const struct pstat_evlist *evl = c->evl;
-	struct pstat_reading vals[64];
-	uint64_t buf[3 + 2 * 64];
+	struct pstat_reading vals[PSTAT_MAX_GROUP];
+	uint64_t buf[3 + 2 * PSTAT_MAX_GROUP];
 
 	memset(out, 0, evl->n * c->ncpus * c->nthreads * sizeof(*out));
 	for (size_t ev = 0; ev < evl->n; ev++) {
@@ -417,7 +417,7 @@ int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
 					return -errno;
 				nr = counter_decode_read(buf, (size_t)r,
 							 c->attrs[ev].read_format,
-							 vals, 64);
+							 vals, PSTAT_MAX_GROUP);
 				if (nr < 0)
 					return nr;
 				for (size_t k = ev; k < evl->n; k++) {

@@ -12,8 +12,6 @@
 #include "tracepoint.h"
 #include "util.h"
 
-/* Members of one group are read at once, into a fixed buffer. */
-#define MAX_GROUP 64
 
 void evlist_free(struct pstat_evlist *evl)
 {
@@ -665,10 +663,10 @@ static int settle_group(struct pstat_evlist *out, size_t first, size_t end,
 {
 	size_t n = end - first;
 
-	if (n > MAX_GROUP)
+	if (n > PSTAT_MAX_GROUP)
 		return error_set(err, grp->off,
 				 "group of %zu events is too large (at most %d)",
-				 n, MAX_GROUP);
+				 n, PSTAT_MAX_GROUP);
 	for (size_t i = first + 1; i < end; i++) {
 		const struct pstat_event *a = &out->ev[first];
 		const struct pstat_event *b = &out->ev[i];

@@ -39,6 +39,13 @@ struct pstat_event {
 	size_t ncpus;
 };
 
+/*
+ * The most events of one {group}: its members are read at once, into a
+ * buffer of this size (counter.c). perf sets no limit of its own; the
+ * kernel's is the PMU's (software events: none).
+ */
+#define PSTAT_MAX_GROUP 512
+
 struct pstat_evlist {
 	struct pstat_event *ev;
 	size_t n;

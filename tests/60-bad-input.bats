@@ -298,8 +298,8 @@ fails() {
 @test "bad input: group larger than a group read can hold" {
 	local list
 
-	list="{$(printf 'task-clock,%.0s' $(seq 64))page-faults}"
-	fails 125 "group of 65 events is too large" -e "$list" true
+	list="{$(printf 'task-clock,%.0s' $(seq 512))page-faults}"
+	fails 125 "group of 513 events is too large" -e "$list" true
 }
 
 @test "bad input: event name with invalid UTF-8" {
