@@ -17,7 +17,10 @@
 #include "session.h"
 #include "util.h"
 
-/* A run document larger than this is not one pstat wrote. */
+/*
+ * The largest run file read (a long -a -A -I run in JSON Lines may be
+ * larger; its summary is the last document: keep that, tail -n 1).
+ */
 #define RUN_MAX_BYTES (256u << 20)
 
 static const char COMPARE_USAGE[] =
@@ -102,7 +105,7 @@ static int load_run(const char *path, struct pstat_compare_run *run)
 	memset(run, 0, sizeof(*run));
 	if (r) {
 		msg_error("cannot read '%s': %s", path,
-			  r == -EFBIG ? "larger than any run pstat writes" :
+			  r == -EFBIG ? "larger than 256 MiB" :
 					strerror(-r));
 		return COMPARE_EXIT_INCOMPARABLE;
 	}

@@ -452,6 +452,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 			return -1;
 		}
 		ch = &child;
+		s->child_pid = child.pid;
 		if (!s->system_wide && !s->self)
 			s->tids[0] = child.pid;
 	}

@@ -46,6 +46,7 @@ struct session {
 	int stopped;                 /* we ended the command (--interval-count) */
 	int early_signal;            /* one came before the command started */
 	int broken_pipe;             /* the output's reader went away */
+	pid_t child_pid;             /* the command of the latest run */
 	/*
 	 * Counting on pstat itself with inherit: see run_once. base holds
 	 * the cumulative reading at the start of the current run.

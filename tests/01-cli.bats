@@ -264,3 +264,10 @@ load test_helper
 	run -127 "$PSTAT" -I 100 -o none.txt -e task-clock -- no-such-command
 	[ ! -e none.txt ]
 }
+
+@test "JSON: a command's target names its process" {
+	need_perf_events
+	run --separate-stderr "$PSTAT" -j -e task-clock -- sh -c 'echo $$'
+	assert_success
+	[ "$(jq -c '.target.pids' <<<"$stderr")" = "[$output]" ]
+}
