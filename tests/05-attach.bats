@@ -103,6 +103,10 @@ start_threads() {
 	sleep 30 &
 	spid=$!
 	for target in "-p $spid" "-a"; do
+		if [ "$target" = -a ] && ! can_count_cpu_wide; then
+			kill "$spid"
+			need_cpu_wide
+		fi
 		"$PSTAT" $target -e task-clock -o "$BATS_TEST_TMPDIR/out" &
 		ppid=$!
 		sleep 0.4
@@ -191,7 +195,8 @@ start_threads() {
 }
 
 @test "-C 0 counts on one CPU; -A prints one row per CPU" {
-	need_perf_events
+	need_cpu_wide
+	need_tracepoint
 	w=$(prog writer)
 	run taskset -c 0 "$PSTAT" -C 0 -e syscalls:sys_enter_write -- "$w" 3000
 	assert_success
@@ -284,7 +289,7 @@ start_threads() {
 }
 
 @test "-a: the fd limit is raised, or the need stated, before opening" {
-	need_perf_events
+	need_cpu_wide
 	ev=$(printf 'cs,%.0s' $(seq 40))
 	# 40 events x every CPU exceed a soft limit of 40: raised to the hard
 	run bash -c "ulimit -Sn 40; ulimit -Hn 4096; exec '$PSTAT' -a -e ${ev%,} --timeout 100"

@@ -36,7 +36,7 @@ def perf_attrs(event):
     """The attr blocks perf opens for event, without its retries, or
     None when perf does not parse event."""
     res = subprocess.run(["perf", "stat", "-vv", "-e", event, "true"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, errors="replace")
     out = res.stderr
     if "event syntax error" in out or "Run 'perf list'" in out:
         return None
@@ -83,7 +83,7 @@ def pstat_attrs(pstat, event):
     """pstat's attrs for event as (name, attr) pairs, or None when pstat
     refuses it (the message is printed)."""
     res = subprocess.run([pstat, "--dry-run", "-j", "-e", event],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, errors="replace")
     if res.returncode:
         print(f"pstat refuses {event!r}: {res.stderr.strip()}")
         return None
