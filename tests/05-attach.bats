@@ -40,14 +40,12 @@ start_threads() {
 	need_perf_events
 	need_tracepoint
 	start_threads 8 100 300
-	start=$(date +%s%N)
-	run "$PSTAT" -p "$tpid" -e syscalls:sys_enter_write
-	end=$(date +%s%N)
+	timed_run "$PSTAT" -p "$tpid" -e syscalls:sys_enter_write
 	assert_success
 	# 100 x (1 + 2 + ... + 8)
 	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 3600 ]
 	# noticed through a pidfd, not by polling once a second
-	[ $(( (end - start) / 1000000 )) -lt 900 ]
+	[ "$ms" -lt 900 ]
 }
 
 @test "-p of several processes counts them all" {
@@ -89,13 +87,11 @@ start_threads() {
 		sleep 0.02
 	done
 	grep -q '^State:.*Z' "/proc/$tpid/status" || skip "the main thread did not exit"
-	start=$(date +%s%N)
-	run "$PSTAT" -p "$tpid" -e syscalls:sys_enter_write
-	end=$(date +%s%N)
+	timed_run "$PSTAT" -p "$tpid" -e syscalls:sys_enter_write
 	assert_success
 	# 100 x (1 + 2 + 3 + 4), and the end noticed when the threads ended
 	[ "$(value_of syscalls:sys_enter_write <<<"$output")" = 1000 ]
-	[ $(( (end - start) / 1000000 )) -lt 1500 ]
+	[ "$ms" -lt 1500 ]
 }
 
 @test "-p and -a without a command end on SIGINT with 130 and the counts" {
@@ -107,12 +103,8 @@ start_threads() {
 			kill "$spid"
 			need_cpu_wide
 		fi
-		"$PSTAT" $target -e task-clock -o "$BATS_TEST_TMPDIR/out" &
-		ppid=$!
-		sleep 0.4
-		kill -INT "$ppid"
-		st=0
-		wait "$ppid" || st=$?
+		# shellcheck disable=SC2086
+		pstat_sigint_after 0.4 $target -e task-clock -o "$BATS_TEST_TMPDIR/out"
 		[ "$st" = 130 ] || fail "$target: exit $st"
 		grep -q 'task-clock' "$BATS_TEST_TMPDIR/out" ||
 			fail "$target: $(cat "$BATS_TEST_TMPDIR/out")"

@@ -216,13 +216,8 @@ deadline_run() {
 	[ "$status" -eq 124 ]
 	[ "$(jq -c '.runs, .exit.runs' <<<"$stderr" | tr '\n' ' ')" = '2 [124,124] ' ]
 	# SIGINT during the warm-up: no run was counted, status 130
-	"$PSTAT" --warmup 1 -r 3 -e task-clock -o "$BATS_TEST_TMPDIR/out" -- sleep 2 \
-		2>"$BATS_TEST_TMPDIR/err" &
-	pid=$!
-	sleep 0.3
-	kill -INT "$pid"
-	st=0
-	wait "$pid" || st=$?
+	pstat_sigint_after 0.3 --warmup 1 -r 3 -e task-clock \
+		-o "$BATS_TEST_TMPDIR/out" -- sleep 2 2>"$BATS_TEST_TMPDIR/err"
 	[ "$st" = 130 ] || fail "exit $st"
 	grep -q 'warm-up runs were interrupted: nothing was counted' "$BATS_TEST_TMPDIR/err"
 }

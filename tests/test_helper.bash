@@ -36,6 +36,29 @@ if [ "$(cat "$lsan_mark")" = no ]; then
 	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 fi
 
+# run ARGS..., and set $ms to how long it took in milliseconds.
+timed_run() {
+	local t0
+
+	t0=$(date +%s%N)
+	run "$@"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
+# pstat ARGS... in the background, SIGINT to it after SECONDS: sets $st
+# to its exit status.
+pstat_sigint_after() {
+	local secs=$1 pid
+
+	shift
+	"$PSTAT" "$@" &
+	pid=$!
+	sleep "$secs"
+	kill -INT "$pid"
+	st=0
+	wait "$pid" || st=$?
+}
+
 # Run a pure-tier table: tests/data/NAME.test through pstat-test CMD.
 run_table() {
 	run "$PT" table "$1" "$ROOT/tests/data/$2"
