@@ -226,7 +226,7 @@ VALGRIND_TESTS := $(wildcard tests/0*.bats) tests/20-pmu.bats \
 	tests/61-robust.bats tests/70-compare.bats tests/93-doctor.bats
 check-valgrind: pstat tests/pstat-test
 	@rm -rf $(VALGRIND_LOGS) && mkdir -p $(VALGRIND_LOGS)
-	-@PSTAT_WRAP='$(VALGRIND) -q --log-file=$(VALGRIND_LOGS)/%p.log --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite' \
+	-@PSTAT_WRAP='$(VALGRIND) -q --log-file=$(VALGRIND_LOGS)/%p.log --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/tests/valgrind.supp' \
 		BATS_FILTER='$(or $(BATS_FILTER),$(VALGRIND_TESTS))' \
 		tests/run-tests
 	@bad=$$(grep -l '^==[0-9]*==' $(VALGRIND_LOGS)/*.log); \

@@ -431,9 +431,12 @@ int target_close_detached(const int *fds, size_t n)
 		setsid();
 		sigfillset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL);
-		if (fork() != 0)
+		if (fork() != 0) {
+			free(keep);
 			_exit(0); /* the grandchild belongs to init now */
+		}
 		close_all_but(keep, n + 1);
+		free(keep);
 		/* the caller's copies first (EOF: it closed them), then ours */
 		while (read(go[0], &c, 1) < 0 && errno == EINTR)
 			;
