@@ -193,7 +193,7 @@ static pid_t parent_of(const char *pid)
 void target_kill_tree(const struct pstat_child *ch, int sig)
 {
 	pid_t *tree, *pids = NULL, *ppids = NULL;
-	size_t ntree = 1, n = 0;
+	size_t ntree = 1, n = 0, alloc_p = 0, alloc_pp = 0;
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 
@@ -208,8 +208,8 @@ void target_kill_tree(const struct pstat_child *ch, int sig)
 		pp = parent_of(de->d_name);
 		if (pp <= 0)
 			continue;
-		pids = xrealloc(pids, (n + 1) * sizeof(*pids));
-		ppids = xrealloc(ppids, (n + 1) * sizeof(*ppids));
+		xgrow((void **)&pids, &alloc_p, n + 1, sizeof(*pids));
+		xgrow((void **)&ppids, &alloc_pp, n + 1, sizeof(*ppids));
 		pids[n] = (pid_t)atoi(de->d_name);
 		ppids[n++] = pp;
 	}
