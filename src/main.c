@@ -347,28 +347,6 @@ static int parse_pid_list(const char *opt, const char *s, pid_t **out,
 	}
 }
 
-/* Whether pid is a kernel thread (PF_KTHREAD in /proc/PID/stat flags). */
-static int is_kernel_thread(pid_t pid)
-{
-	char path[64], *st, *p;
-	unsigned long flags = 0;
-	int field = 2;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	st = read_file_str(path);
-	if (!st)
-		return 0;
-	p = strrchr(st, ')');
-	/* fields after the comm: state(3) ppid pgrp session tty tpgid flags(9) */
-	for (p = p ? p + 1 : st; *p && field < 9; p++)
-		if (*p == ' ')
-			field++;
-	if (field == 9)
-		flags = strtoul(p, NULL, 10);
-	free(st);
-	return (flags & 0x00200000) != 0;
-}
-
 struct targets {
 	pid_t *pids, *tids;
 	size_t npids, ntids;
@@ -428,7 +406,7 @@ static int build_targets(const struct pstat_opts *o, struct targets *t)
 					  strerror(-r == ESRCH ? ESRCH : -r));
 				return -1;
 			}
-			if (is_kernel_thread(t->pids[i])) {
+			if (target_is_kernel_thread(t->pids[i])) {
 				free(th);
 				msg_error("cannot attach to process %d: it is a kernel thread",
 					  (int)t->pids[i]);
@@ -451,7 +429,7 @@ static int build_targets(const struct pstat_opts *o, struct targets *t)
 					  (int)t->tids[i], strerror(ESRCH));
 				return -1;
 			}
-			if (is_kernel_thread(t->tids[i])) {
+			if (target_is_kernel_thread(t->tids[i])) {
 				msg_error("cannot attach to thread %d: it is a kernel thread",
 					  (int)t->tids[i]);
 				return -1;

@@ -172,22 +172,41 @@ int target_poll(struct pstat_child *ch, int *status, struct rusage *ru)
 	return 1;
 }
 
-/* The parent of process pid from /proc/pid/stat, or -1. */
-static pid_t parent_of(const char *pid)
+/*
+ * What /proc/PID/stat says after the comm (which may hold ')' and
+ * blanks): the state letter, the parent and the flags. 0, or -1 when
+ * the task is gone.
+ */
+static int proc_stat(pid_t pid, char *state, pid_t *ppid,
+		     unsigned long *flags)
 {
-	char path[300], *st, *p;
-	pid_t ppid = -1;
+	char path[64], *st, *p;
+	int pp = -1, r = -1;
 
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	st = read_file_str(path);
 	if (!st)
 		return -1;
-	/* "pid (comm) state ppid ...": the comm may hold ')' */
 	p = strrchr(st, ')');
-	if (p && p[1] == ' ' && p[2] && p[3] == ' ')
-		ppid = (pid_t)atoi(p + 4);
+	/* state(3) ppid(4) pgrp session tty_nr tpgid flags(9) */
+	if (p && p[1] == ' ' && p[2] &&
+	    sscanf(p + 3, "%d %*d %*d %*d %*d %lu", &pp, flags) == 2) {
+		*state = p[2];
+		*ppid = (pid_t)pp;
+		r = 0;
+	}
 	free(st);
-	return ppid;
+	return r;
+}
+
+int target_is_kernel_thread(pid_t pid)
+{
+	char state;
+	pid_t ppid;
+	unsigned long flags;
+
+	return !proc_stat(pid, &state, &ppid, &flags) &&
+	       (flags & 0x00200000); /* PF_KTHREAD */
 }
 
 void target_kill_tree(const struct pstat_child *ch, int sig)
@@ -201,12 +220,13 @@ void target_kill_tree(const struct pstat_child *ch, int sig)
 		return;
 	/* every process and its parent, then the command's descendants */
 	while (d && (de = readdir(d))) {
+		unsigned long flags;
 		pid_t pp;
+		char state;
 
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		pp = parent_of(de->d_name);
-		if (pp <= 0)
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+		    proc_stat((pid_t)atoi(de->d_name), &state, &pp, &flags) ||
+		    pp <= 0)
 			continue;
 		xgrow((void **)&pids, &alloc_p, n + 1, sizeof(*pids));
 		xgrow((void **)&ppids, &alloc_pp, n + 1, sizeof(*ppids));
@@ -312,18 +332,12 @@ char *target_thread_name(pid_t tid)
 
 int target_alive(pid_t tid)
 {
-	char path[64], *st, *p;
-	int alive;
+	char state;
+	pid_t ppid;
+	unsigned long flags;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	st = read_file_str(path);
-	if (!st)
-		return 0;
-	/* the state follows the last ')': the comm may contain one */
-	p = strrchr(st, ')');
-	alive = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-	free(st);
-	return alive;
+	return !proc_stat(tid, &state, &ppid, &flags) && state != 'Z' &&
+	       state != 'X';
 }
 
 int target_process_alive(pid_t pid)

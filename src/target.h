@@ -90,6 +90,9 @@ char *target_thread_name(pid_t tid);
 /* Whether a process or thread still exists (not a zombie). */
 int target_alive(pid_t tid);
 
+/* Whether pid is a kernel thread (PF_KTHREAD in /proc/PID/stat). */
+int target_is_kernel_thread(pid_t pid);
+
 /* Whether any thread of process pid is alive (not a zombie). */
 int target_process_alive(pid_t pid);
 
