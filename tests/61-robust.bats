@@ -264,43 +264,44 @@ wait_forked() {
 	fail "pstat $1 started no command"
 }
 
+# kill_and_check SIG TARGET N: signal SIG to TARGET (pstat $pid, or its
+# group -$pid), then pstat must exit 128+SIG with a whole report of N
+# counters in out.json.
+kill_and_check() {
+	local sig=$1 target=$2 n=$3 st=0
+
+	kill -"$sig" -- "$target"
+	wait "$pid" || st=$?
+	[ "$st" = $((128 + $(kill -l "$sig"))) ] ||
+		fail "SIG$sig to $target: exit $st"
+	check_report out.json "$st" "SIG$sig" "$n"
+}
+
 # Between the fork and the exec the command holds the signals pstat
 # blocks: one sent to the group then ends it only once it is let go.
 # Opening 8,000 counters makes that moment long enough to hit, mostly.
 @test "robust: signals to the group while the forked command waits" {
-	local sig st hit=0
+	local sig hit=0
 
 	for sig in INT TERM HUP INT TERM HUP; do
 		pstat_bg_group -j -o out.json -e "$LONG" -- sleep 5
 		wait_forked "$pid" && hit=$((hit + 1))
-		kill -"$sig" -- -"$pid"
-		st=0
-		wait "$pid" || st=$?
-		[ "$st" = $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: exit $st"
-		check_report out.json "$st" "SIG$sig" 8001
+		kill_and_check "$sig" -"$pid" 8001
 	done
 	[ "$hit" -ge 1 ] || skip "the fork-to-exec moment was never hit"
 }
 
 @test "robust: INT, TERM, HUP to pstat and to the group while the command runs" {
-	local sig st
+	local sig
 
 	for sig in INT TERM HUP; do
 		pstat_bg -j -o out.json -e task-clock,page-faults -- sleep 5
 		wait_child_exec "$pid" sleep
-		kill -"$sig" "$pid"
-		st=0
-		wait "$pid" || st=$?
-		[ "$st" = $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: exit $st"
-		check_report out.json "$st" "SIG$sig" 2
+		kill_and_check "$sig" "$pid" 2
 
 		pstat_bg_group -j -o out.json -e task-clock,page-faults -- sleep 5
 		wait_child_exec "$pid" sleep
-		kill -"$sig" -- -"$pid"
-		st=0
-		wait "$pid" || st=$?
-		[ "$st" = $((128 + $(kill -l "$sig"))) ] || fail "group SIG$sig: exit $st"
-		check_report out.json "$st" "SIG$sig" 2
+		kill_and_check "$sig" -"$pid" 2
 	done
 }
 
