@@ -109,7 +109,7 @@ closer_fds() {
 	# The last close of a counter pays its teardown: that must be the
 	# closer's, whatever the scheduling. strace -y names perf fds.
 	ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
-		strace -f -qq -y -ttt -e trace=close -o "$BATS_TEST_TMPDIR/t" \
+		strace -f -qq -y -ttt -e trace=close,read -o "$BATS_TEST_TMPDIR/t" \
 		"$ROOT/pstat" -e "$(tracepoints 20)" -o /dev/null true
 	# the closer outlives pstat: wait for its closes to be traced
 	for _ in $(seq 200); do
@@ -126,6 +126,19 @@ closer_fds() {
 			exit !(n >= 20 && mine > 0 && mine < first)
 		}' "$BATS_TEST_TMPDIR/t" >&3 ||
 		fail "the closer closed a counter before pstat had closed its copies"
+	# and pstat lets the closer go (closes the pipe the closer reads to
+	# its end) only after its last counter: whatever the scheduling
+	# (the last pipe another process reads: before it, the command's)
+	pipe=$(awk -v me="$me" '$1 != me && /read\([0-9]+<pipe:\[[0-9]+\]>/ {
+			sub(/.*<pipe:\[/, ""); sub(/\].*/, ""); p = $0 }
+		END { print p }' "$BATS_TEST_TMPDIR/t")
+	[ -n "$pipe" ] || fail "the closer read no release pipe"
+	awk -v me="$me" -v pipe="pipe:[$pipe]" '$1 == me {
+			if (/close\([0-9]+<anon_inode:\[perf_event\]>/) last = $2
+			if (index($0, "close(") && index($0, pipe)) released = $2
+		}
+		END { exit !(last > 0 && released > last) }' "$BATS_TEST_TMPDIR/t" ||
+		fail "pstat released the closer before closing its own counters"
 }
 
 @test "a glob of more than 64 tracepoints is events, not one oversized group" {
