@@ -155,3 +155,17 @@ closer_fds() {
 	run jq '[.events[] | select(.leader)] | length' <<<"$output"
 	assert_output "$n"
 }
+
+@test "-r with tracepoints: what one run leaves running is not the next run's" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	# each run's command ends at 0.3 s and leaves a child that writes 100
+	# times at 0.45 s: in the next run, were the counters that run's
+	run --separate-stderr "$PSTAT" -j -r 3 -e syscalls:sys_enter_write -- \
+		sh -c '(sleep 0.45; "$1" 100) & sleep 0.3' _ "$w"
+	assert_success
+	[ "$(jq -c '.counters[0].samples' <<<"$stderr")" = '[0,0,0]' ] ||
+		fail "$(jq -c '.counters[0].samples, .time.samples' <<<"$stderr")"
+	sleep 0.3
+}
