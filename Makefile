@@ -21,7 +21,7 @@ PKG_CONFIG ?= pkg-config
 
 # libpfm4-dev ships no .pc file. pstat needs its headers to build but
 # loads libpfm.so.4 with dlopen when an event name first reaches it (see
-# src/pfm.c), so it links only libdl.
+# src/events/pfm.c), so it links only libdl.
 PFM_CFLAGS ?=
 PFM_LIBS ?= -ldl
 JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
@@ -50,18 +50,24 @@ QUIET_CC = @echo '   CC' $@;
 QUIET_LINK = @echo ' LINK' $@;
 endif
 
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRC := $(wildcard src/*/*.c)
 LIB_OBJ := $(LIB_SRC:.c=.o)
 TEST_SRC := $(wildcard tests/helper/*.c)
 TEST_OBJ := $(TEST_SRC:.c=.o)
 ALL_OBJ := src/main.o $(LIB_OBJ) $(TEST_OBJ)
 
 .DELETE_ON_ERROR:
-.PHONY: all check demo deps install uninstall clean bench
+.PHONY: all check demo deps install uninstall clean bench layout-check
 
 all: pstat
 
-pstat: src/main.o src/libpstat.a
+# An include that points up the pipeline (src/run/ including src/cli/)
+# fails the build: see tests/lib/check-layout and README "Hacking".
+LAYOUT_SRC ?= src
+layout-check:
+	@tests/lib/check-layout $(LAYOUT_SRC)
+
+pstat: src/main.o src/libpstat.a | layout-check
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 src/libpstat.a: $(LIB_OBJ)

@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "print.h"
+#include "compare/compare.h"
+#include "compare/print_compare.h"
+#include "report/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode.h"
-#include "evspec.h"
-#include "pfm.h"
-#include "pmu.h"
+#include "events/encode.h"
+#include "events/evspec.h"
+#include "events/pfm.h"
+#include "events/pmu.h"
 
 #ifndef FUZZ_FIXTURES
 #error "build with -DFUZZ_FIXTURES='\"/path/to/tests/fixtures\"'"

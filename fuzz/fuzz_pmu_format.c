@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evspec.h"
-#include "pmu.h"
+#include "events/evspec.h"
+#include "events/pmu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,21 +10,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare_cli.h"
-#include "counter.h"
-#include "cpumap.h"
-#include "doctor.h"
-#include "encode.h"
-#include "evspec.h"
-#include "list.h"
-#include "msg.h"
-#include "options.h"
-#include "pfm.h"
-#include "pmu.h"
-#include "print.h"
-#include "session.h"
-#include "target.h"
-#include "util.h"
+#include "base/cpumap.h"
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/doctor.h"
+#include "cli/list.h"
+#include "cli/options.h"
+#include "compare/compare_cli.h"
+#include "events/encode.h"
+#include "events/evspec.h"
+#include "events/pfm.h"
+#include "events/pmu.h"
+#include "report/print.h"
+#include "run/counter.h"
+#include "run/session.h"
+#include "run/target.h"
 
 /* perf stat's default events. */
 static const char DEFAULT_EVENTS[] =
@@ -697,9 +697,21 @@ int main(int argc, char **argv)
 		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
 	}
 	/* a baseline that cannot be read fails before anything runs */
-	if (o.baseline && (r = compare_cli_baseline_load(&baseline, &o))) {
-		status = r;
-		goto out;
+	if (o.baseline) {
+		struct pstat_baseline_cfg bc = {
+			.path = o.baseline,
+			.thresholds = o.thresholds,
+			.nthresholds = o.nthresholds,
+			.alpha = o.alpha,
+			.format = o.compare_format,
+			.format_opt = o.compare_format_opt,
+			.output = o.compare_output,
+		};
+
+		if ((r = compare_cli_baseline_load(&baseline, &bc))) {
+			status = r;
+			goto out;
+		}
 	}
 	ctx.pmus = pmus_new(env_root("PSTAT_SYSFS_ROOT"));
 	ctx.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");

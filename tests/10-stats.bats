@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Scaling of multiplexed readings and run statistics (src/stats.c), and
-# which rows derived metrics are computed from (src/metrics.c).
+# Scaling of multiplexed readings and run statistics (src/report/stats.c), and
+# which rows derived metrics are computed from (src/report/metrics.c).
 
 load test_helper
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# sysfs PMUs (src/pmu.c) and tracepoints (src/tracepoint.c).
+# sysfs PMUs (src/events/pmu.c) and tracepoints (src/events/tracepoint.c).
 
 load test_helper
 

@@ -173,7 +173,7 @@ check_events() {
 
 # --- through the pstat binary ------------------------------------------
 
-# Whether the kernel has a core hardware PMU here (src/pmu.c's test).
+# Whether the kernel has a core hardware PMU here (src/events/pmu.c's test).
 kernel_core_pmu() {
 	local d=/sys/bus/event_source/devices
 	[ -d "$d/cpu" ] || [ -d "$d/cpu_core" ] || ls "$d"/*/cpus >/dev/null 2>&1

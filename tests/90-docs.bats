@@ -101,9 +101,9 @@ same_set() {
 	# the option table is the source of truth; --help must show all of it
 	local table
 	table=$(sed -n '/^static const struct option long_opts/,/^};/p' \
-		"$ROOT/src/options.c" | grep -oE '^\s*\{ "[a-z-]+"' |
+		"$ROOT/src/cli/options.c" | grep -oE '^\s*\{ "[a-z-]+"' |
 		grep -oE '[a-z-]+' | sed 's/^/--/' | drop_compare_opts | sort -u)
-	same_set "src/options.c long_opts" "$(help_long)" "$table"
+	same_set "src/cli/options.c long_opts" "$(help_long)" "$table"
 }
 
 @test "docs: man/pstat.1 OPTIONS has the options of --help" {
@@ -273,9 +273,9 @@ squeeze() {
 	fi
 }
 
-@test "docs: the exit statuses of session.h are in the man page" {
+@test "docs: the exit statuses of session.h and msg.h are in the man page" {
 	local code codes
-	codes=$(grep -oE '^#define EXIT_[A-Z_]+ +[0-9]+' "$ROOT/src/session.h" |
+	codes=$(grep -ohE '^#define EXIT_[A-Z_]+ +[0-9]+' "$ROOT/src/run/session.h" "$ROOT/src/base/msg.h" |
 		awk '{print $3}')
 	[ "$(wc -w <<<"$codes")" -ge 3 ]
 	# and compare's, and the command-start failures

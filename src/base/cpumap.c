@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpumap.h"
-#include "util.h"
+#include "base/cpumap.h"
+#include "base/util.h"
 
 /* CPU numbers above this are typos, not machines. */
 #define CPU_MAX 65535

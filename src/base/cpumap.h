@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "msg.h"
+#include "base/msg.h"
 
 /*
  * Parse a CPU list such as "0-3,7" into a new sorted array without

@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "msg.h"
+#include "base/msg.h"
 
 int msg_verbose;
 int msg_quiet;

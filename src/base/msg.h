@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+/* pstat itself failed (usage, setup, output): the one status every stage
+ * may name. The other statuses are the run's (run/session.h). */
+#define EXIT_PSTAT_FAILED  125
+
 /*
  * Diagnostics. Every message goes to stderr as "pstat: <text>", one line.
  * Only main.c and session.c (and the subcommands) call these; lower layers

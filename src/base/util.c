@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "msg.h"
-#include "util.h"
+#include "base/msg.h"
+#include "base/util.h"
 
 static void *oom(void)
 {

@@ -17,17 +17,17 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "counter.h"
-#include "doctor.h"
-#include "encode.h"
-#include "evspec.h"
-#include "msg.h"
-#include "pfm.h"
-#include "pmu.h"
-#include "print.h"
-#include "session.h"
-#include "tracepoint.h"
-#include "util.h"
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/doctor.h"
+#include "events/encode.h"
+#include "events/evspec.h"
+#include "events/pfm.h"
+#include "events/pmu.h"
+#include "events/tracepoint.h"
+#include "report/print.h"
+#include "run/counter.h"
+#include "run/session.h"
 
 /* Capability bits of CapEff (linux/capability.h). */
 #define CAP_SYS_ADMIN_BIT 21

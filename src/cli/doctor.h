@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "print.h"
+#include "report/print.h"
 
 /*
  * `pstat doctor`: why counting does or does not work on this machine.

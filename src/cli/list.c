@@ -8,14 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "legacy.h"
-#include "list.h"
-#include "msg.h"
-#include "pfm.h"
-#include "pmu.h"
-#include "print.h"
-#include "tracepoint.h"
-#include "util.h"
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/list.h"
+#include "events/legacy.h"
+#include "events/pfm.h"
+#include "events/pmu.h"
+#include "events/tracepoint.h"
+#include "report/print.h"
 
 /*
  * `pstat list` first collects everything that matches into one array of

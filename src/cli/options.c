@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
-#include "options.h"
-#include "util.h"
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/options.h"
+#include "run/session.h"
 
 enum {
 	OPT_ALPHA = 256,

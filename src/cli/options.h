@@ -5,11 +5,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* --fail-on states */
-#define FAIL_ON_NOT_SUPPORTED 0x1
-#define FAIL_ON_NOT_COUNTED   0x2
-#define FAIL_ON_MULTIPLEXED   0x4
-
 struct pstat_opts {
 	char **events;           /* each -e LIST, in order */
 	size_t nevents;

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "stats.h"
-#include "util.h"
+#include "base/util.h"
+#include "compare/compare.h"
+#include "report/stats.h"
 
 struct pstat_compare_counter *compare_run_add(struct pstat_compare_run *run)
 {

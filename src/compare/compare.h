@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "msg.h"
-#include "print.h"
+#include "base/msg.h"
+#include "report/print.h"
 
 /*
  * `pstat compare` and `pstat --baseline`: the logic, pure. Two runs as

@@ -12,10 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare_cli.h"
-#include "msg.h"
-#include "session.h"
-#include "util.h"
+#include "base/msg.h"
+#include "base/util.h"
+#include "compare/compare_cli.h"
 
 /*
  * The largest run file read (a long -a -A -I run in JSON Lines may be
@@ -363,21 +362,21 @@ out:
 }
 
 int compare_cli_baseline_load(struct pstat_baseline *b,
-			      const struct pstat_opts *o)
+			      const struct pstat_baseline_cfg *cfg)
 {
 	memset(b, 0, sizeof(*b));
 	b->alpha = COMPARE_DEFAULT_ALPHA;
 	b->format = COMPARE_TABLE;
-	for (size_t i = 0; i < o->nthresholds; i++)
-		if (parse_threshold(&b->rules, o->thresholds[i]))
+	for (size_t i = 0; i < cfg->nthresholds; i++)
+		if (parse_threshold(&b->rules, cfg->thresholds[i]))
 			return EXIT_PSTAT_FAILED;
-	if (o->alpha && parse_alpha(o->alpha, &b->alpha))
+	if (cfg->alpha && parse_alpha(cfg->alpha, &b->alpha))
 		return EXIT_PSTAT_FAILED;
-	if (o->compare_format &&
-	    parse_format(o->compare_format_opt, o->compare_format, &b->format))
+	if (cfg->format &&
+	    parse_format(cfg->format_opt, cfg->format, &b->format))
 		return EXIT_PSTAT_FAILED;
-	b->output = o->compare_output;
-	return load_run(o->baseline, &b->base);
+	b->output = cfg->output;
+	return load_run(cfg->path, &b->base);
 }
 
 int compare_cli_baseline_finish(struct pstat_baseline *b,

@@ -2,9 +2,9 @@
 #ifndef PSTAT_COMPARE_CLI_H
 #define PSTAT_COMPARE_CLI_H
 
-#include "compare.h"
-#include "options.h"
-#include "print.h"
+#include "compare/compare.h"
+#include "compare/print_compare.h"
+#include "report/print.h"
 
 /*
  * The commands around compare.c: `pstat compare` and `pstat --baseline`.
@@ -29,15 +29,26 @@ struct pstat_baseline {
 	const char *output;     /* --compare-output FILE, NULL: stdout */
 };
 
+/* What --baseline takes from the command line (all borrowed). */
+struct pstat_baseline_cfg {
+	const char *path;             /* --baseline FILE */
+	char *const *thresholds;      /* each --threshold SPEC */
+	size_t nthresholds;
+	const char *alpha;            /* --alpha A, or NULL */
+	const char *format;           /* --format FMT, or NULL */
+	const char *format_opt;       /* which option gave it, for messages */
+	const char *output;           /* --compare-output FILE, or NULL */
+};
+
 /*
  * Before the run: check --threshold, --alpha and --format
- * (--compare-format) and read o->baseline into b, so that a bad baseline
+ * (--compare-format) and read cfg->path into b, so that a bad baseline
  * fails before the command runs. Returns 0, or the exit status to end
  * with (reported): 125 for a bad option, COMPARE_EXIT_INCOMPARABLE for a
  * baseline that cannot be read or whose command failed.
  */
 int compare_cli_baseline_load(struct pstat_baseline *b,
-			      const struct pstat_opts *o);
+			      const struct pstat_baseline_cfg *cfg);
 
 /*
  * After the run: when run_status is 0, compare what the capture printer

@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "print.h"
-#include "util.h"
+#include "base/util.h"
+#include "compare/compare.h"
+#include "compare/print_compare.h"
+#include "report/print.h"
 
 /* v rounded, with ',' between groups of three digits; sign: a '+' too. */
 static void group(char *buf, size_t len, double v, int sign)

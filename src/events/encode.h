@@ -5,9 +5,9 @@
 #include <linux/perf_event.h>
 #include <stddef.h>
 
-#include "evspec.h"
-#include "msg.h"
-#include "pmu.h"
+#include "base/msg.h"
+#include "events/evspec.h"
+#include "events/pmu.h"
 
 /*
  * The syntax tree resolved to perf_event_attr records. Resolution order

@@ -3,14 +3,17 @@
 #define PSTAT_ENCODE_PRIV_H
 
 /*
- * What encode.c shares with encode_pmu.c (the sysfs part of the
- * encoder); no interface for other modules.
+ * The encoder's inside, no interface for other modules. Calls go one
+ * way: encode.c (the tree walker) calls encode_sysfs.c (PMU events and
+ * aliases) and encode_core.c; encode_sysfs.c calls encode_core.c only.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "encode.h"
+#include "events/encode.h"
+
+/* ---- encode_core.c */
 
 /* State while encoding one tree. */
 struct encoder {
@@ -44,6 +47,8 @@ int encode_mods(struct encoder *e, struct pstat_event *ev,
 int encode_not_found(struct encoder *e, long off, char *hint, const char *want,
 		     const char *what);
 
+/* ---- encode_sysfs.c */
+
 /*
  * pmu/terms/: the event on every PMU the name matches (perf's prefix
  * match), one row summing the instances. Returns 0 or -1 with e->err
@@ -65,7 +70,7 @@ bool encode_alias_known(struct encoder *e, const char *name);
 
 /*
  * The group just encoded, out->ev[first..], split into one group per PMU
- * instance when its events are spread over instances (see encode_pmu.c).
+ * instance when its events are spread over instances (see encode_sysfs.c).
  * Stores in *bounds a new array of the subgroups' boundaries (n + 1
  * indexes into e->out->ev) and returns n, or -1 with e->err filled.
  */

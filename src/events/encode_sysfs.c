@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpumap.h"
-#include "encode_priv.h"
-#include "util.h"
+#include "base/cpumap.h"
+#include "base/util.h"
+#include "events/encode_priv.h"
 
 /* The closest PMU name, or NULL when nothing is close (new string). */
 static char *suggest_pmu(struct encoder *e, const char *want)

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evspec.h"
-#include "util.h"
+#include "base/util.h"
+#include "events/evspec.h"
 
 /*
  * A hand-written scanner over the list: the grammar is small, and the

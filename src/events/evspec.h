@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "msg.h"
+#include "base/msg.h"
 
 /*
  * The event-list grammar, as syntax only (no filesystem, no libpfm):

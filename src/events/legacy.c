@@ -4,8 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "legacy.h"
-#include "util.h"
+#include "base/util.h"
+#include "events/legacy.h"
 
 #define MAX_ALIASES 5
 

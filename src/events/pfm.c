@@ -13,8 +13,8 @@
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "pfm.h"
-#include "util.h"
+#include "base/util.h"
+#include "events/pfm.h"
 
 /*
  * libpfm4 is loaded with dlopen on first use rather than linked: its

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "msg.h"
+#include "base/msg.h"
 
 /*
  * libpfm4, behind a small interface: this is the only file that includes

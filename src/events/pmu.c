@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pmu.h"
-#include "util.h"
+#include "base/util.h"
+#include "events/pmu.h"
 
 /* One pmus_find() result, remembered whether it succeeded or not. */
 struct pmus_slot {

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "evspec.h"
-#include "msg.h"
+#include "base/msg.h"
+#include "events/evspec.h"
 
 /*
  * sysfs PMUs under a root passed in: <root>/bus/event_source/devices/<pmu>.

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu.h"
-#include "util.h"
+#include "base/util.h"
+#include "events/pmu.h"
 
 /*
  * Aliases may name other aliases; sysfs never loops, but a hand-made tree

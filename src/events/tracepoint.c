@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tracepoint.h"
-#include "util.h"
+#include "base/util.h"
+#include "events/tracepoint.h"
 
 /*
  * Where tracefs is mounted, relative to /sys: its own mount point first,

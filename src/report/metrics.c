@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
-#include "metrics.h"
+#include "report/metrics.h"
 
 int metrics_is_clock(const struct perf_event_attr *a)
 {

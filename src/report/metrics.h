@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "print.h"
+#include "report/print.h"
 
 /* Whether attr counts time in ns (task-clock, cpu-clock): shown in msec. */
 int metrics_is_clock(const struct perf_event_attr *attr);

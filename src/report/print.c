@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/print.h"
 
 const char *print_status_name(enum pstat_status st)
 {

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "print.h"
-#include "stats.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/print.h"
+#include "report/stats.h"
 
 struct print_csv {
 	/*

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "print.h"
-#include "print_json_priv.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/print.h"
+#include "report/print_json_priv.h"
 
 /*
  * glibc 2.32 gives the symbolic names of errnos and signals, and the

@@ -3,10 +3,11 @@
 #define PSTAT_PRINT_JSON_PRIV_H
 
 /*
- * What print_json.c (the run documents) and print_json_doc.c (the other
- * documents, and reading run documents back for pstat compare) share.
- * Not for other modules: these two files are the only ones that include
- * <jansson.h>.
+ * What the JSON writers and readers share: print_json.c (the run
+ * documents), print_json_doc.c (dry-run, list, doctor) and
+ * compare/print_json_compare.c (run documents read back, the comparison
+ * written). Not for other modules: files named print_json*.c are the
+ * only ones that include <jansson.h>.
  */
 
 #include <stdbool.h>

@@ -7,8 +7,8 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
-#include "print.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/print.h"
 
 /*
  * perf stat's layout, column for column: an 18-wide value, the unit in

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "report/stats.h"
 
 enum pstat_scale_status stats_scale(const struct pstat_reading *r,
 				    uint64_t *scaled, double *pct)

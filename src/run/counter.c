@@ -7,9 +7,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "counter.h"
-#include "cpumap.h"
-#include "util.h"
+#include "base/cpumap.h"
+#include "base/util.h"
+#include "run/counter.h"
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			       int cpu, int group_fd, unsigned long flags)

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "encode.h"
-#include "stats.h"
+#include "events/encode.h"
+#include "report/stats.h"
 
 /*
  * The counters of an event list, one per (event, cpu, thread). This is

@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "counter.h"
-#include "msg.h"
-#include "session.h"
-#include "session_priv.h"
-#include "target.h"
-#include "util.h"
+#include "base/msg.h"
+#include "base/util.h"
+#include "run/counter.h"
+#include "run/session.h"
+#include "run/session_priv.h"
+#include "run/target.h"
 
 /* A command that ignores SIGTERM at --timeout is killed this much later. */
 #define KILL_GRACE_MS 2000

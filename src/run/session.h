@@ -8,14 +8,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "encode.h"
-#include "print.h"
+#include "events/encode.h"
+#include "report/print.h"
 
 /* Exit statuses of pstat itself. */
-#define EXIT_PSTAT_FAILED  125
 #define EXIT_TIMEOUT       124
 #define EXIT_FAIL_ON       5    /* --fail-on matched a counter */
 #define EXIT_BROKEN_PIPE   (128 + SIGPIPE)  /* the output was closed */
+
+/* --fail-on states */
+#define FAIL_ON_NOT_SUPPORTED 0x1
+#define FAIL_ON_NOT_COUNTED   0x2
+#define FAIL_ON_MULTIPLEXED   0x4
 
 struct pstat_session_cfg {
 	const struct pstat_evlist *evl;    /* borrowed */

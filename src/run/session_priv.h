@@ -3,7 +3,7 @@
 #define PSTAT_SESSION_PRIV_H
 
 /*
- * What session.c (the run loop) and session_report.c (readings to report
+ * What session.c (the run loop) and session_rows.c (readings to report
  * rows and the printer) share. Not for other modules.
  */
 
@@ -11,8 +11,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "counter.h"
-#include "session.h"
+#include "run/counter.h"
+#include "run/session.h"
 
 struct session {
 	const struct pstat_session_cfg *cfg;

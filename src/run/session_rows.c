@@ -14,13 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cpumap.h"
-#include "metrics.h"
-#include "msg.h"
-#include "options.h"
-#include "session_priv.h"
-#include "target.h"
-#include "util.h"
+#include "base/cpumap.h"
+#include "base/msg.h"
+#include "base/util.h"
+#include "report/metrics.h"
+#include "run/session_priv.h"
+#include "run/target.h"
 
 /*
  * Fill one output row from the readings of evlist row r restricted to

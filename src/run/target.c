@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "target.h"
-#include "util.h"
+#include "base/util.h"
+#include "run/target.h"
 
 /*
  * What pstat changed for itself, undone in the child: the handlers it

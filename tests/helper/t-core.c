@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter.h"
-#include "encode.h"
-#include "evspec.h"
-#include "legacy.h"
-#include "pmu.h"
+#include "base/util.h"
+#include "events/encode.h"
+#include "events/evspec.h"
+#include "events/legacy.h"
+#include "events/pmu.h"
+#include "run/counter.h"
 #include "test-tool.h"
-#include "util.h"
 
 /* evspec LIST: the tree, one line per event, or "error: MSG @OFFSET". */
 int t_evspec(int argc, char **argv)

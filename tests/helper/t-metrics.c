@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
+#include "base/util.h"
+#include "report/metrics.h"
 #include "test-tool.h"
-#include "util.h"
 
 static const struct {
 	const char *name;

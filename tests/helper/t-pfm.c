@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pfm.h"
+#include "base/util.h"
+#include "events/pfm.h"
 #include "test-tool.h"
-#include "util.h"
 
 /*
  * pstat-test pfm NAME

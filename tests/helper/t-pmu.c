@@ -30,11 +30,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evspec.h"
-#include "pmu.h"
-#include "tracepoint.h"
+#include "base/util.h"
+#include "events/evspec.h"
+#include "events/pmu.h"
+#include "events/tracepoint.h"
 #include "test-tool.h"
-#include "util.h"
 
 #define MAX_WORDS 8
 

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
+#include "base/util.h"
+#include "report/print.h"
 #include "test-tool.h"
-#include "util.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "base/util.h"
+#include "report/stats.h"
 #include "test-tool.h"
-#include "util.h"
 
 /*
  * Both commands take their input either as one string (the table runner

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The encoder's core, shared by encode.c (the tree walker: names, groups)
+ * and encode_sysfs.c (PMU events and aliases from sysfs): appending an
+ * event, applying modifiers, reporting a name that was not found. Both
+ * call down into this file and never into each other's back, so there
+ * is no circle between them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "events/encode_priv.h"
+
+void evlist_free(struct pstat_evlist *evl)
+{
+	if (!evl)
+		return;
+	for (size_t i = 0; i < evl->n; i++) {
+		free(evl->ev[i].name);
+		free(evl->ev[i].pmu);
+		free(evl->ev[i].unit);
+		free(evl->ev[i].cpus);
+	}
+	free(evl->ev);
+	memset(evl, 0, sizeof(*evl));
+}
+
+/*
+ * perf's modifier semantics: the first of u/k/h excludes all three
+ * levels and each letter then re-includes its own; G/H do the same for
+ * guest and host. An event's own modifiers start from nothing, group
+ * modifiers from what the member already has.
+ */
+int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
+		      int group, struct pstat_error *err)
+{
+	int eu = 0, ek = 0, eh = 0, eH = 0, eG = 0, eI = 0;
+	int precise = 0, pinned = 0, exclusive = 0;
+	int exclude, exclude_GH = 0;
+
+	if (!mods)
+		return 0;
+	if (group) {
+		eu = attr->exclude_user;
+		ek = attr->exclude_kernel;
+		eh = attr->exclude_hv;
+		eH = attr->exclude_host;
+		eG = attr->exclude_guest;
+		eI = attr->exclude_idle;
+		precise = attr->precise_ip;
+		pinned = attr->pinned;
+		exclusive = attr->exclusive;
+	}
+	exclude = eu | ek | eh;
+	for (const char *s = mods; *s; s++) {
+		switch (*s) {
+		case 'u':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			if (!exclude_GH)
+				eG = 1;
+			eu = 0;
+			break;
+		case 'k':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			ek = 0;
+			break;
+		case 'h':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			eh = 0;
+			break;
+		case 'G':
+			if (!exclude_GH)
+				exclude_GH = eG = eH = 1;
+			eG = 0;
+			break;
+		case 'H':
+			if (!exclude_GH)
+				exclude_GH = eG = eH = 1;
+			eH = 0;
+			break;
+		case 'I':
+			eI = 1;
+			break;
+		case 'p':
+			precise++;
+			/* precise sampling requires exclude_guest, as in perf */
+			if (!exclude_GH)
+				eG = 1;
+			break;
+		case 'P':
+			precise = 3;
+			break;
+		case 'D':
+			pinned = 1;
+			break;
+		case 'e':
+			exclusive = 1;
+			break;
+		case 'S':
+		case 'W':
+		case 'b':
+			/*
+			 * sample-read, weak groups and perf's BPF counters:
+			 * accepted, no effect on the attr (as in perf's)
+			 */
+			break;
+		default:
+			return error_set(err, -1, "invalid modifier '%c' in '%s'",
+					 *s, mods);
+		}
+	}
+	if (precise > 3)
+		return error_set(err, -1,
+				 "too many 'p' modifiers in '%s' (at most 3)",
+				 mods);
+	attr->exclude_user = eu;
+	attr->exclude_kernel = ek;
+	attr->exclude_hv = eh;
+	attr->exclude_host = eH;
+	attr->exclude_guest = eG;
+	attr->exclude_idle = eI;
+	attr->precise_ip = precise;
+	attr->pinned = pinned;
+	attr->exclusive = exclusive;
+	return 0;
+}
+
+struct pstat_event *encode_add_event(struct encoder *e, const char *name,
+				     const char *pmu, const char *resolver)
+{
+	struct pstat_event *ev;
+
+	xgrow((void **)&e->out->ev, &e->alloc, e->out->n + 1,
+	      sizeof(*e->out->ev));
+	ev = &e->out->ev[e->out->n];
+	memset(ev, 0, sizeof(*ev));
+	ev->attr.size = sizeof(ev->attr);
+	/* perf excludes guests by default when it is not a guest tool */
+	ev->attr.exclude_guest = 1;
+	ev->name = xstrdup(name);
+	ev->pmu = xstrdup(pmu);
+	ev->resolver = resolver;
+	ev->scale = 1.0;
+	ev->row = e->row++;
+	ev->leader = (int)e->out->n;
+	e->out->n++;
+	return ev;
+}
+
+/*
+ * Fill err for what was not found, with the closest known name when one
+ * is (hint: new string or NULL, taken). A hint that is the name itself
+ * (a PMU directory that cannot be loaded) is no help.
+ */
+int encode_not_found(struct encoder *e, long off, char *hint, const char *want,
+		     const char *what)
+{
+	if (hint && strcmp(hint, want))
+		error_set(e->err, off, "%s (did you mean '%s'?)", what, hint);
+	else
+		error_set(e->err, off, "%s", what);
+	free(hint);
+	return -1;
+}
+
+int encode_mods(struct encoder *e, struct pstat_event *ev,
+		const struct pstat_evspec *sp, const char *gmods)
+{
+	if (encode_apply_mods(&ev->attr, sp->mods, 0, e->err) ||
+	    encode_apply_mods(&ev->attr, gmods, 1, e->err)) {
+		e->err->offset = sp->off;
+		return -1;
+	}
+	return 0;
+}
