@@ -16,6 +16,8 @@
 #include "cli/doctor.h"
 #include "cli/list.h"
 #include "cli/options.h"
+#include "cli/output.h"
+#include "cli/targets.h"
 #include "compare/compare_cli.h"
 #include "events/encode.h"
 #include "events/evspec.h"
@@ -31,178 +33,6 @@ static const char DEFAULT_EVENTS[] =
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
 	"instructions,branches,branch-misses";
 
-/*
- * The results file. A regular file (or a new one) is written under a
- * temporary name and renamed into place only once the report is
- * complete, so a failed run never leaves a file that looks like results
- * and never destroys the one that was there; through a symlink, the
- * file it points to is replaced, the link kept. Appending writes
- * directly, and a failed run cuts the file back to where it started.
- * Special files such as /dev/full or a pipe are written directly, and
- * so are interval runs (-I), whose lines are read as they come, as
- * perf's are: a failed one leaves the intervals it printed, or no file
- * when it printed none.
- */
-struct output {
-	FILE *f;
-	char *path;          /* as given, for messages */
-	char *target;        /* what the rename replaces */
-	char *tmp;
-	off_t append_at;     /* -1: not appending to a regular file */
-	int created;         /* streamed into a file that did not exist */
-};
-
-/* A temporary file next to target, with the mode target has or would get. */
-static int output_tmp(struct output *o, const struct stat *st, int exists)
-{
-	const char *slash = strrchr(o->target, '/');
-	mode_t mask;
-	int fd;
-
-	o->tmp = slash ? xasprintf("%.*s/.%s.XXXXXX",
-				   (int)(slash - o->target), o->target,
-				   slash + 1)
-		       : xasprintf(".%s.XXXXXX", o->target);
-	fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (exists) {
-		fchmod(fd, st->st_mode & 07777);
-	} else {
-		/* mkostemp makes it 0600; give it the mode open(2) would */
-		mask = umask(0);
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	return fd;
-}
-
-static int output_open(struct output *o, const char *path, int append,
-		       int stream)
-{
-	struct stat st;
-	int fd, exists;
-
-	memset(o, 0, sizeof(*o));
-	o->append_at = -1;
-	if (!path) {
-		o->f = stderr;
-		return 0;
-	}
-	if (!*path) {
-		msg_error("cannot open output file '': %s", strerror(ENOENT));
-		return -1;
-	}
-	o->path = xstrdup(path);
-	o->target = NULL;
-	/* a symlink: the file it names is the one replaced */
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
-		o->target = realpath(path, NULL);
-	if (!o->target)
-		o->target = xstrdup(path);
-	exists = stat(o->target, &st) == 0;
-	/* the rename below would replace a file we may not write */
-	if (exists && S_ISREG(st.st_mode) && access(o->target, W_OK) < 0) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		goto fail;
-	}
-	if (!append && !stream && (!exists || S_ISREG(st.st_mode))) {
-		fd = output_tmp(o, &st, exists);
-	} else {
-		o->created = !exists;
-		fd = open(o->target, O_WRONLY | O_CREAT | O_CLOEXEC |
-					     (append ? O_APPEND : O_TRUNC),
-			  0666);
-		if (fd >= 0 && append && !fstat(fd, &st) &&
-		    S_ISREG(st.st_mode))
-			o->append_at = st.st_size;
-	}
-	if (fd < 0) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		goto fail;
-	}
-	o->f = fdopen(fd, append ? "a" : "w");
-	if (!o->f) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		close(fd);
-		if (o->tmp)
-			unlink(o->tmp);
-		goto fail;
-	}
-	return 0;
-fail:
-	free(o->tmp);
-	free(o->path);
-	free(o->target);
-	o->tmp = o->path = o->target = NULL;
-	return -1;
-}
-
-/* Finish the output: keep it when ok, else remove what was written. */
-static int output_close(struct output *o, int ok)
-{
-	int r = 0;
-
-	if (!o->path) {
-		/* (a failed run's stderr, a closed pipe: said already) */
-		if (fflush(stderr) == EOF && ok)
-			r = -1;
-		return r;
-	}
-	/* a run that printed nothing (the command did not start) */
-	if (ok && (o->tmp || o->append_at >= 0) &&
-	    ftello(o->f) <= (o->tmp ? 0 : o->append_at))
-		ok = 0;
-	if (fflush(o->f) == EOF && ok) {
-		msg_error("cannot write the results to '%s': %s", o->path,
-			  strerror(errno));
-		ok = 0;
-		r = -1;
-	}
-	/* appended: back to what the file held before */
-	if (!ok && o->append_at >= 0 &&
-	    ftruncate(fileno(o->f), o->append_at) < 0)
-		msg_warn("cannot cut '%s' back to its %lld bytes: %s", o->path,
-			 (long long)o->append_at, strerror(errno));
-	if (fclose(o->f) == EOF && ok) {
-		msg_error("cannot write the results to '%s': %s", o->path,
-			  strerror(errno));
-		ok = 0;
-		r = -1;
-	}
-	/* a stream that failed before its first line: no file */
-	if (!ok && o->created && !o->tmp && o->append_at <= 0) {
-		struct stat st;
-
-		if (!stat(o->target, &st) && S_ISREG(st.st_mode) &&
-		    st.st_size == 0)
-			unlink(o->target);
-	}
-	if (o->tmp) {
-		if (ok && rename(o->tmp, o->target) < 0) {
-			msg_error("cannot write the results to '%s': %s",
-				  o->path, strerror(errno));
-			r = -1;
-			ok = 0;
-		}
-		if (!ok)
-			unlink(o->tmp);
-	}
-	free(o->tmp);
-	free(o->path);
-	free(o->target);
-	return r;
-}
-
-static const char *env_root(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : NULL;
-}
 
 static void report_parse_error(const char *list,
 			       const struct pstat_error *err)
@@ -312,222 +142,6 @@ static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
 	r = print_json_dryrun(out, d, evl->n);
 	free(d);
 	return r;
-}
-
-/* Parse "-p 1,2" or "-t 3,4" into a new array. */
-static int parse_pid_list(const char *opt, const char *s, pid_t **out,
-			  size_t *n)
-{
-	size_t alloc = 0;
-
-	*out = NULL;
-	*n = 0;
-	for (const char *p = s;; p++) {
-		const char *end = strchrnul(p, ',');
-		char *item = xstrndup(p, (size_t)(end - p));
-		uint64_t v;
-		int r = parse_u64(item, INT_MAX, &v);
-
-		if (r || v == 0) {
-			msg_error("invalid %s value '%s' in '%s': %s", opt,
-				  item, s,
-				  r == -ERANGE ? "out of range"
-					       : "not a process id");
-			free(item);
-			free(*out);
-			*out = NULL;
-			return -1;
-		}
-		free(item);
-		xgrow((void **)out, &alloc, *n + 1, sizeof(**out));
-		(*out)[(*n)++] = (pid_t)v;
-		if (!*end)
-			return 0;
-		p = end;
-	}
-}
-
-struct targets {
-	pid_t *pids, *tids;
-	size_t npids, ntids;
-	int *cpus;
-	size_t ncpus;
-	enum pstat_target_kind kind;
-};
-
-static int build_targets(const struct pstat_opts *o, struct targets *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->kind = TARGET_COMMAND;
-	if (o->pids && o->tids) {
-		msg_usage("-p and -t cannot be combined");
-		return -1;
-	}
-	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list)) {
-		msg_usage("-p/-t cannot be combined with -a/-C");
-		return -1;
-	}
-	if ((o->pids || o->tids) && o->argv) {
-		msg_usage("-p/-t attach to running processes: give no command");
-		return -1;
-	}
-	if (o->per_thread && !o->pids && !o->tids) {
-		msg_usage("--per-thread needs -p or -t");
-		return -1;
-	}
-	if (o->no_aggr && !o->all_cpus && !o->cpu_list) {
-		msg_usage("-A needs -a or -C");
-		return -1;
-	}
-	if (o->repeat > 1 && !o->argv) {
-		msg_usage("-r needs a command");
-		return -1;
-	}
-	if (o->warmup && !o->argv) {
-		msg_usage("--warmup needs a command");
-		return -1;
-	}
-	if (o->pids) {
-		if (parse_pid_list("-p", o->pids, &t->pids, &t->npids))
-			return -1;
-		t->kind = TARGET_PID;
-		for (size_t i = 0; i < t->npids; i++) {
-			pid_t *th;
-			size_t n;
-			int r = target_list_threads(t->pids[i], &th, &n);
-
-			if (!r && !target_process_alive(t->pids[i])) {
-				free(th); /* a zombie: it has exited */
-				r = -ESRCH;
-			}
-			if (r) {
-				msg_error("cannot attach to process %d: %s",
-					  (int)t->pids[i],
-					  strerror(-r == ESRCH ? ESRCH : -r));
-				return -1;
-			}
-			if (target_is_kernel_thread(t->pids[i])) {
-				free(th);
-				msg_error("cannot attach to process %d: it is a kernel thread",
-					  (int)t->pids[i]);
-				return -1;
-			}
-			t->tids = xrealloc(t->tids, (t->ntids + n) *
-							    sizeof(*t->tids));
-			memcpy(t->tids + t->ntids, th, n * sizeof(*th));
-			t->ntids += n;
-			free(th);
-		}
-	}
-	if (o->tids) {
-		if (parse_pid_list("-t", o->tids, &t->tids, &t->ntids))
-			return -1;
-		t->kind = TARGET_TID;
-		for (size_t i = 0; i < t->ntids; i++) {
-			if (!target_alive(t->tids[i])) {
-				msg_error("cannot attach to thread %d: %s",
-					  (int)t->tids[i], strerror(ESRCH));
-				return -1;
-			}
-			if (target_is_kernel_thread(t->tids[i])) {
-				msg_error("cannot attach to thread %d: it is a kernel thread",
-					  (int)t->tids[i]);
-				return -1;
-			}
-		}
-	}
-	if (o->all_cpus || o->cpu_list) {
-		int *online;
-		size_t nonline;
-		/* PSTAT_SYSFS_ROOT's CPUs when it has them (tests) */
-		int r = cpumap_online(env_root("PSTAT_SYSFS_ROOT"), &online,
-				      &nonline);
-
-		if (r == -ENOENT && env_root("PSTAT_SYSFS_ROOT"))
-			r = cpumap_online(NULL, &online, &nonline);
-
-		if (r) {
-			msg_error("cannot read the online CPUs: %s",
-				  strerror(-r));
-			return -1;
-		}
-		if (o->cpu_list) {
-			struct pstat_error err;
-
-			if (cpumap_parse(o->cpu_list, &t->cpus, &t->ncpus,
-					 &err)) {
-				msg_error("%s", err.msg);
-				free(online);
-				return -1;
-			}
-			for (size_t i = 0; i < t->ncpus; i++) {
-				size_t k = 0;
-
-				while (k < nonline && online[k] != t->cpus[i])
-					k++;
-				if (k == nonline) {
-					msg_error("CPU %d in '%s' is not online",
-						  t->cpus[i], o->cpu_list);
-					free(online);
-					return -1;
-				}
-			}
-			free(online);
-		} else {
-			t->cpus = online;
-			t->ncpus = nonline;
-		}
-		if (!o->argv)
-			t->kind = TARGET_SYSTEM;
-	}
-	if (t->kind == TARGET_COMMAND && !o->argv) {
-		msg_error("no command given");
-		msg_hint("usage: pstat [options] [--] command [args...]; see 'pstat --help'");
-		return -1;
-	}
-	return 0;
-}
-
-static void targets_free(struct targets *t)
-{
-	free(t->pids);
-	free(t->tids);
-	free(t->cpus);
-}
-
-/*
- * events x CPUs x threads descriptors may exceed the soft limit: raise
- * it to the hard limit, and fail before opening anything if even that
- * is too low.
- */
-static int ensure_fd_limit(size_t need, size_t npids)
-{
-	struct rlimit rl, before;
-
-	/* stdio, output, pipes, timers; a pidfd per -p process (session.c) */
-	need += 16 + (npids < 64 ? npids : 64);
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
-		return 0;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
-		msg_error("counting needs %zu file descriptors, but the limit is %llu",
-			  need, (unsigned long long)rl.rlim_max);
-		msg_hint("raise the hard limit (ulimit -Hn) or count fewer events or threads");
-		return -1;
-	}
-	before = rl;
-	/* the hard limit, as perf does; an unlimited one only as needed */
-	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY ? rl.rlim_max : need;
-	if (setrlimit(RLIMIT_NOFILE, &rl)) {
-		msg_error("cannot raise the open file limit to %zu: %s", need,
-			  strerror(errno));
-		return -1;
-	}
-	target_nofile_raised(&before);
-	msg_debug(1, "raised the open file limit to %llu",
-		  (unsigned long long)rl.rlim_cur);
-	return 0;
 }
 
 static const char LIST_USAGE[] =
@@ -660,13 +274,79 @@ static void close_stdout(void)
 	_exit(EXIT_PSTAT_FAILED);
 }
 
+/* --baseline and its options: read the baseline into b. */
+static int baseline_load(const struct pstat_opts *o,
+			 struct pstat_baseline *b)
+{
+	struct pstat_baseline_cfg bc = {
+		.path = o->baseline,
+		.thresholds = o->thresholds,
+		.nthresholds = o->nthresholds,
+		.alpha = o->alpha,
+		.format = o->compare_format,
+		.format_opt = o->compare_format_opt,
+		.output = o->compare_output,
+	};
+
+	return compare_cli_baseline_load(b, &bc);
+}
+
+/* The one printer of the run, chosen from -j, -x and -B (new). */
+static struct pstat_printer *make_printer(const struct pstat_opts *o,
+					  FILE *out)
+{
+	struct pstat_print_cfg pc = { 0 };
+
+	pc.format = o->json ? FORMAT_JSON : o->csv_sep ? FORMAT_CSV
+						       : FORMAT_TABLE;
+	msg_quiet = pc.format != FORMAT_TABLE && !o->output;
+	pc.csv_sep = o->csv_sep;
+	pc.is_tty = isatty(fileno(out));
+	pc.big_num = o->big_num >= 0 ? o->big_num : pc.is_tty;
+	pc.started_header = o->output != NULL;
+	pc.repeat = o->repeat > 1 ? (unsigned)o->repeat : 0;
+	return printer_new(&pc, out);
+}
+
+/* The session's own record of what to count, how and where to print. */
+static void session_cfg_fill(struct pstat_session_cfg *cfg,
+			     const struct pstat_opts *o,
+			     const struct targets *t,
+			     const struct pstat_evlist *evl,
+			     struct pstat_printer *printer)
+{
+	cfg->evl = evl;
+	cfg->argv = o->argv;
+	cfg->kind = t->kind;
+	cfg->pids = t->pids;
+	cfg->npids = t->npids;
+	cfg->tids = t->tids;
+	cfg->ntids = t->ntids;
+	cfg->cpus = t->cpus;
+	cfg->ncpus = t->ncpus;
+	cfg->cpu_subset = o->cpu_list != NULL;
+	/* -t: exactly those threads, not those they start */
+	cfg->inherit = !o->no_inherit && t->kind != TARGET_TID;
+	cfg->no_aggr = o->no_aggr;
+	cfg->per_thread = o->per_thread;
+	cfg->timeout_ms = o->timeout_ms;
+	cfg->delay_ms = o->delay_ms;
+	cfg->interval_ms = o->interval_ms;
+	cfg->interval_count = o->interval_count;
+	cfg->repeat = (unsigned)o->repeat;
+	cfg->warmup = (unsigned)o->warmup;
+	cfg->wait_close = o->wait_close;
+	cfg->fail_on = o->fail_on;
+	cfg->printer = printer;
+	cfg->output_name = o->output;
+}
+
 int main(int argc, char **argv)
 {
 	struct pstat_opts o;
 	struct pstat_encode_ctx ctx = { 0 };
 	struct pstat_evlist evl = { 0 };
 	struct pstat_session_cfg cfg = { 0 };
-	struct pstat_print_cfg pc = { 0 };
 	struct pstat_printer *printer = NULL;
 	struct targets t = { 0 };
 	struct output out = { 0 };
@@ -697,27 +377,15 @@ int main(int argc, char **argv)
 		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
 	}
 	/* a baseline that cannot be read fails before anything runs */
-	if (o.baseline) {
-		struct pstat_baseline_cfg bc = {
-			.path = o.baseline,
-			.thresholds = o.thresholds,
-			.nthresholds = o.nthresholds,
-			.alpha = o.alpha,
-			.format = o.compare_format,
-			.format_opt = o.compare_format_opt,
-			.output = o.compare_output,
-		};
-
-		if ((r = compare_cli_baseline_load(&baseline, &bc))) {
-			status = r;
-			goto out;
-		}
+	if (o.baseline && (r = baseline_load(&o, &baseline))) {
+		status = r;
+		goto out;
 	}
 	ctx.pmus = pmus_new(env_root("PSTAT_SYSFS_ROOT"));
 	ctx.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
 	if (build_events(&o, &ctx, &evl))
 		goto out;
-	if (!o.dry_run && build_targets(&o, &t))
+	if (!o.dry_run && targets_build(&o, &t))
 		goto out;
 	if (output_open(&out, o.output, o.append, o.interval_ms > 0))
 		goto out;
@@ -731,7 +399,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* a command, or -a: one column of counters per CPU (or the task) */
-	if (ensure_fd_limit(counters_fd_need(&evl, t.ncpus ? t.ncpus : 1,
+	if (targets_fd_limit(counters_fd_need(&evl, t.ncpus ? t.ncpus : 1,
 					     t.kind == TARGET_COMMAND ||
 							     !t.ntids ? 1
 								      : t.ntids),
@@ -740,42 +408,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	pc.format = o.json ? FORMAT_JSON : o.csv_sep ? FORMAT_CSV
-						     : FORMAT_TABLE;
-	msg_quiet = pc.format != FORMAT_TABLE && !o.output;
-	pc.csv_sep = o.csv_sep;
-	pc.is_tty = isatty(fileno(out.f));
-	pc.big_num = o.big_num >= 0 ? o.big_num : pc.is_tty;
-	pc.started_header = o.output != NULL;
-	pc.repeat = o.repeat > 1 ? (unsigned)o.repeat : 0;
-	printer = printer_new(&pc, out.f);
+	printer = make_printer(&o, out.f);
 	if (o.baseline)
 		printer = printer_capture_new(printer);
-
-	cfg.evl = &evl;
-	cfg.argv = o.argv;
-	cfg.kind = t.kind;
-	cfg.pids = t.pids;
-	cfg.npids = t.npids;
-	cfg.tids = t.tids;
-	cfg.ntids = t.ntids;
-	cfg.cpus = t.cpus;
-	cfg.ncpus = t.ncpus;
-	cfg.cpu_subset = o.cpu_list != NULL;
-	/* -t: exactly those threads, not those they start */
-	cfg.inherit = !o.no_inherit && t.kind != TARGET_TID;
-	cfg.no_aggr = o.no_aggr;
-	cfg.per_thread = o.per_thread;
-	cfg.timeout_ms = o.timeout_ms;
-	cfg.delay_ms = o.delay_ms;
-	cfg.interval_ms = o.interval_ms;
-	cfg.interval_count = o.interval_count;
-	cfg.repeat = (unsigned)o.repeat;
-	cfg.warmup = (unsigned)o.warmup;
-	cfg.wait_close = o.wait_close;
-	cfg.fail_on = o.fail_on;
-	cfg.printer = printer;
-	cfg.output_name = o.output;
+	session_cfg_fill(&cfg, &o, &t, &evl, printer);
 	if (o.interval_ms && o.interval_ms < 10)
 		msg_warn("intervals below 10 ms add measurable overhead");
 	status = session_run(&cfg, &report_ok);

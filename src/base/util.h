@@ -88,4 +88,11 @@ char *str_suggest_take(struct str_suggest *s);
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 
+/*
+ * The value of the environment variable name when it is set and not
+ * empty (a root directory that stands in for /sys or tracefs), else
+ * NULL. Borrowed from the environment.
+ */
+const char *env_root(const char *name);
+
 #endif

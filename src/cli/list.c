@@ -11,71 +11,12 @@
 #include "base/msg.h"
 #include "base/util.h"
 #include "cli/list.h"
+#include "cli/list_priv.h"
 #include "events/legacy.h"
 #include "events/pfm.h"
 #include "events/pmu.h"
 #include "events/tracepoint.h"
 #include "report/print.h"
-
-/*
- * `pstat list` first collects everything that matches into one array of
- * items, in the order it is shown, and then hands the array to exactly one
- * of three renderers (table, names, JSON). Collecting first keeps the
- * three outputs in agreement and lets the JSON printer get plain records.
- */
-
-#define LIST_NAME_WIDTH 50
-#define LIST_WRAP 79
-#define LIST_DESC_INDENT 7
-
-static const char list_no_core_note[] =
-	"# no core hardware PMU is exposed by the kernel (virtual machine?): "
-	"hardware events such as cycles are not supported here";
-
-struct list_item {
-	struct pstat_list_entry e;
-	const char *display;        /* left column of the table */
-	const char *tag;            /* "[...]" right column of the table */
-	const char *alias;          /* generic events: other spellings */
-	const char *const *umask_descs;
-	const char *completion;     /* --names spelling when not e.name */
-	bool descriptor;            /* syntax, not a name: not completed */
-};
-
-struct list_pmu {
-	struct pstat_list_pmu p;
-	const char *desc;           /* libpfm4's, or NULL */
-};
-
-/* The sections a listing shows; perf list's keywords name some. */
-enum {
-	LIST_HW = 1 << 0,
-	LIST_SW = 1 << 1,
-	LIST_CACHE = 1 << 2,
-	LIST_PMU = 1 << 3,
-	LIST_TRACEPOINT = 1 << 4,
-	LIST_OTHER = 1 << 5,        /* descriptors, libpfm4 */
-	LIST_ALL = (1 << 6) - 1,
-};
-
-struct list_ctx {
-	const struct pstat_list_opts *o;
-	/*
-	 * What names are matched against: the glob as given, "*word*" for
-	 * a word without glob characters, NULL for all (no glob, or a
-	 * section keyword).
-	 */
-	const char *pattern;
-	unsigned sections;
-	bool keyword;               /* the glob was a section keyword */
-	struct list_item *items;
-	size_t nitems, aitems;
-	struct list_pmu *pmus;
-	size_t npmus, apmus;
-	void **owned;               /* strings and arrays freed at the end */
-	size_t nowned, aowned;
-	bool core_exposed;
-};
 
 static void *list_own(struct list_ctx *c, void *p)
 {
@@ -111,9 +52,8 @@ static struct pstat_list_pmu *list_add_pmu(struct list_ctx *c,
 }
 
 /* The PMU called name from source, or NULL. */
-static const struct list_pmu *list_find_pmu(const struct list_ctx *c,
-					    const char *source,
-					    const char *name)
+const struct list_pmu *list_find_pmu(const struct list_ctx *c,
+				     const char *source, const char *name)
 {
 	for (size_t i = 0; i < c->npmus; i++) {
 		if (!strcmp(c->pmus[i].p.source, source) &&
@@ -124,7 +64,7 @@ static const struct list_pmu *list_find_pmu(const struct list_ctx *c,
 }
 
 /* Names are matched like perf's: a shell glob, case-insensitive. */
-static bool list_match(const struct list_ctx *c, const char *s)
+bool list_match(const struct list_ctx *c, const char *s)
 {
 	return !c->pattern || !fnmatch(c->pattern, s, FNM_CASEFOLD);
 }
@@ -182,9 +122,8 @@ static void list_parse_glob(struct list_ctx *c)
  * legacy_foreach may hand over one alias or several joined by " OR "; call
  * fn for each spelling in alias other than name.
  */
-static bool list_alias_each(const char *name, const char *alias,
-			    bool (*fn)(const char *spelling, void *arg),
-			    void *arg)
+bool list_alias_each(const char *name, const char *alias,
+		     bool (*fn)(const char *spelling, void *arg), void *arg)
 {
 	const char *p = alias;
 
@@ -556,198 +495,6 @@ static void list_pfm(struct list_ctx *c)
 		return;
 	if (c->sections & LIST_OTHER)
 		pfm_foreach_event(list_pfm_event, c);
-}
-
-/* Print text from column col, wrapped at LIST_WRAP under indent. */
-static void list_wrap(FILE *out, const char *text, int col, int indent)
-{
-	const char *p = text;
-
-	while (*p) {
-		size_t sp = strspn(p, " \t\n");
-		size_t len;
-
-		p += sp;
-		if (!*p)
-			break;
-		len = strcspn(p, " \t\n");
-		if (col > indent && col + 1 + (int)len > LIST_WRAP) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(p, 1, len, out);
-		col += (int)len;
-		p += len;
-	}
-	fputc('\n', out);
-}
-
-/* "[desc]" under an event, wrapped, as perf list prints it. */
-static void list_print_desc(FILE *out, const char *desc)
-{
-	/* The closing bracket rides on the last word. */
-	char *d = xasprintf("%s]", desc);
-
-	fprintf(out, "%*s[", LIST_DESC_INDENT, "");
-	list_wrap(out, d, LIST_DESC_INDENT + 1, LIST_DESC_INDENT + 1);
-	free(d);
-}
-
-/* The heading of the group an item belongs to. */
-static void list_heading(const struct list_ctx *c,
-			 const struct list_item *it, FILE *out)
-{
-	const char *s = it->e.section;
-	const struct list_pmu *lp;
-
-	if (!strcmp(s, "hardware"))
-		fputs("Hardware events:\n", out);
-	else if (!strcmp(s, "software"))
-		fputs("Software events:\n", out);
-	else if (!strcmp(s, "cache"))
-		fputs("Hardware cache events:\n", out);
-	else if (!strcmp(s, "tracepoint"))
-		fputs("Tracepoints:\n", out);
-	else if (!strcmp(s, "raw"))
-		fputs("Raw hardware event descriptors:\n", out);
-	else if (!strcmp(s, "breakpoint"))
-		fputs("Hardware breakpoints:\n", out);
-	else if (!strcmp(s, "pmu")) {
-		lp = list_find_pmu(c, "sysfs", it->e.pmu);
-		fprintf(out, "Kernel PMU %s (type %d%s):\n", it->e.pmu,
-			lp ? lp->p.type : -1,
-			lp && lp->p.is_core ? ", core" : "");
-	} else {
-		lp = list_find_pmu(c, "libpfm4", it->e.pmu);
-		fprintf(out, "libpfm4 PMU %s (%s%s%s):\n", it->e.pmu,
-			lp && lp->desc ? lp->desc : it->e.pmu,
-			lp && lp->p.is_core ? ", core" : "",
-			lp && !lp->p.kernel_exposed ?
-			", not exposed by the kernel" : "");
-	}
-}
-
-static bool list_same_group(const struct list_item *a,
-			    const struct list_item *b)
-{
-	if (strcmp(a->e.section, b->e.section))
-		return false;
-	if (!a->e.pmu || !b->e.pmu)
-		return a->e.pmu == b->e.pmu;
-	return !strcmp(a->e.pmu, b->e.pmu);
-}
-
-/*
- * Whether the item counts on the core PMU, for the "not here" note: the
- * generic hardware and cache events and raw configs. (The heading of a
- * core libpfm4 PMU says so itself.)
- */
-static bool list_needs_core(const struct list_item *it)
-{
-	return !strcmp(it->e.section, "hardware") ||
-	       !strcmp(it->e.section, "cache") ||
-	       !strcmp(it->e.section, "raw");
-}
-
-static void list_print_table(const struct list_ctx *c, FILE *out)
-{
-	bool noted = false;
-
-	for (size_t i = 0; i < c->nitems; i++) {
-		const struct list_item *it = &c->items[i];
-
-		if (!i || !list_same_group(&c->items[i - 1], it)) {
-			if (i)
-				fputc('\n', out);
-			list_heading(c, it, out);
-			noted = false;
-		}
-		/* once under each heading whose events cannot count here */
-		if (!noted && !c->core_exposed && list_needs_core(it)) {
-			fprintf(out, "  %s\n", list_no_core_note);
-			noted = true;
-		}
-		fprintf(out, "  %-*s [%s]\n", LIST_NAME_WIDTH, it->display,
-			it->tag);
-		/* A generic event's desc only repeats its aliases. */
-		if (it->e.desc && !it->alias)
-			list_print_desc(out, it->e.desc);
-		for (size_t j = 0; j < it->e.numasks; j++) {
-			/* With list_wrap's space, two set the text apart. */
-			int col = fprintf(out, "%*s:%s ", LIST_DESC_INDENT + 2,
-					  "", it->e.umasks[j]);
-			const char *d = it->umask_descs[j];
-
-			if (d && *d)
-				list_wrap(out, d, col < 0 ? 0 : col,
-					  LIST_DESC_INDENT + 4);
-			else
-				fputc('\n', out);
-		}
-	}
-}
-
-struct list_names {
-	const struct list_ctx *c;
-	FILE *out;
-};
-
-static bool list_print_alias(const char *spelling, void *arg)
-{
-	struct list_names *n = arg;
-
-	if (list_match(n->c, spelling))
-		fprintf(n->out, "%s\n", spelling);
-	return false;
-}
-
-/*
- * One name per line for shell completion: every spelling that matches
- * the glob itself (a PMU name matching is not enough here: completion
- * wants what the user may type next).
- */
-static void list_print_names(const struct list_ctx *c, FILE *out)
-{
-	for (size_t i = 0; i < c->nitems; i++) {
-		const struct list_item *it = &c->items[i];
-		const char *name = it->completion ? it->completion : it->e.name;
-		struct list_names arg = { c, out };
-
-		if (it->descriptor)
-			continue;
-		/* tracepoints were chosen by list_tp_wanted's own rules */
-		if (!strcmp(it->e.section, "tracepoint") || list_match(c, name))
-			fprintf(out, "%s\n", name);
-		if (it->alias)
-			list_alias_each(it->e.name, it->alias,
-					list_print_alias, &arg);
-	}
-}
-
-static int list_print_json(const struct list_ctx *c, FILE *out)
-{
-	struct pstat_list_entry *e = xcalloc(c->nitems, sizeof(*e));
-	struct pstat_list_pmu *p = xcalloc(c->npmus, sizeof(*p));
-	struct pstat_list l = {
-		.entries = e,
-		.nentries = c->nitems,
-		.pmus = p,
-		.npmus = c->npmus,
-		.core_pmu_exposed = c->core_exposed,
-	};
-	int ret;
-
-	for (size_t i = 0; i < c->nitems; i++)
-		e[i] = c->items[i].e;
-	for (size_t i = 0; i < c->npmus; i++)
-		p[i] = c->pmus[i].p;
-	ret = print_json_list(out, &l);
-	free(p);
-	free(e);
-	return ret;
 }
 
 int list_run(const struct pstat_list_opts *o, FILE *out)

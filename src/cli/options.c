@@ -161,152 +161,157 @@ static int parse_fail_on(const char *arg, unsigned *out)
 	return r;
 }
 
-int options_parse(int argc, char **argv, struct pstat_opts *o)
-{
-	size_t ealloc = 0, talloc = 0;
-	int c;
+/* Growable arrays of repeated options. */
+struct repeated {
+	size_t events, thresholds;
+};
 
-	memset(o, 0, sizeof(*o));
-	o->big_num = -1;
-	o->repeat = 1;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:AaBC:D:e:hiI:jo:p:r:t:vVx:",
-				long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'A':
-			o->no_aggr = 1;
-			break;
-		case 'a':
-			o->all_cpus = 1;
-			break;
-		case 'B':
-			o->big_num = 1;
-			break;
-		case 'C':
-			o->cpu_list = optarg;
-			break;
-		case 'D':
-			if (number("-D", optarg, 0, UINT32_MAX, &o->delay_ms))
-				return -1;
-			break;
-		case 'e':
-			xgrow((void **)&o->events, &ealloc, o->nevents + 1,
-			      sizeof(*o->events));
-			o->events[o->nevents++] = optarg;
-			break;
-		case 'h':
-			options_usage();
-			return 1;
-		case 'I':
-			if (number("-I", optarg, 1, UINT32_MAX, &o->interval_ms))
-				return -1;
-			break;
-		case 'i':
-			o->no_inherit = 1;
-			break;
-		case 'j':
-			o->json = 1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'p':
-			o->pids = optarg;
-			break;
-		case 'r':
-			if (number("-r", optarg, 1, 1000000, &o->repeat))
-				return -1;
-			break;
-		case 't':
-			o->tids = optarg;
-			break;
-		case 'V':
-			printf("pstat %s\n", PSTAT_VERSION);
-			return 1;
-		case 'v':
-			msg_verbose++;
-			break;
-		case 'x':
-			if (!*optarg) {
-				msg_usage("empty field separator for -x");
-				return -1;
-			}
-			/* a quote or a line break would make lines unsplittable */
-			if (strpbrk(optarg, "\"\n\r")) {
-				msg_usage("invalid field separator for -x: a quote or a line break cannot separate CSV fields");
-				return -1;
-			}
-			o->csv_sep = optarg;
-			break;
-		case OPT_ALPHA:
-			o->alpha = optarg;
-			break;
-		case OPT_APPEND:
-			o->append = 1;
-			break;
-		case OPT_BASELINE:
-			o->baseline = optarg;
-			break;
-		case OPT_COMPARE_FORMAT:
-			o->compare_format = optarg;
-			o->compare_format_opt = "--compare-format";
-			break;
-		case OPT_COMPARE_OUTPUT:
-			o->compare_output = optarg;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = 1;
-			break;
-		case OPT_FAIL_ON:
-			if (parse_fail_on(optarg, &o->fail_on))
-				return -1;
-			break;
-		case OPT_FORMAT:
-			o->compare_format = optarg;
-			o->compare_format_opt = "--format";
-			break;
-		case OPT_INTERVAL_COUNT:
-			if (number("--interval-count", optarg, 1, UINT32_MAX,
-				   &o->interval_count))
-				return -1;
-			break;
-		case OPT_NO_BIG_NUM:
-			o->big_num = 0;
-			break;
-		case OPT_PER_THREAD:
-			o->per_thread = 1;
-			break;
-		case OPT_THRESHOLD:
-			xgrow((void **)&o->thresholds, &talloc,
-			      o->nthresholds + 1, sizeof(*o->thresholds));
-			o->thresholds[o->nthresholds++] = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (number("--timeout", optarg, 1, UINT32_MAX,
-				   &o->timeout_ms))
-				return -1;
-			break;
-		case OPT_WAIT_CLOSE:
-			o->wait_close = 1;
-			break;
-		case OPT_WARMUP:
-			if (number("--warmup", optarg, 0, 1000000, &o->warmup))
-				return -1;
-			break;
-		case ':':
-			msg_error("option '%s' needs a value", argv[optind - 1]);
-			msg_hint("see 'pstat --help'");
+/*
+ * Take option c (getopt_long's value) with optarg. Returns 0 to go on,
+ * 1 when --help or --version was handled, or -1 after a usage error.
+ */
+static int option_set(struct pstat_opts *o, int c, char **argv,
+		      struct repeated *alloc)
+{
+	switch (c) {
+	case 'A':
+		o->no_aggr = 1;
+		break;
+	case 'a':
+		o->all_cpus = 1;
+		break;
+	case 'B':
+		o->big_num = 1;
+		break;
+	case 'C':
+		o->cpu_list = optarg;
+		break;
+	case 'D':
+		if (number("-D", optarg, 0, UINT32_MAX, &o->delay_ms))
 			return -1;
-		default:
-			if (optopt && optopt < 256)
-				msg_error("unknown option '-%c'", optopt);
-			else
-				msg_error("unknown option '%s'", argv[optind - 1]);
-			msg_hint("see 'pstat --help'");
+		break;
+	case 'e':
+		xgrow((void **)&o->events, &alloc->events, o->nevents + 1,
+		      sizeof(*o->events));
+		o->events[o->nevents++] = optarg;
+		break;
+	case 'h':
+		options_usage();
+		return 1;
+	case 'I':
+		if (number("-I", optarg, 1, UINT32_MAX, &o->interval_ms))
+			return -1;
+		break;
+	case 'i':
+		o->no_inherit = 1;
+		break;
+	case 'j':
+		o->json = 1;
+		break;
+	case 'o':
+		o->output = optarg;
+		break;
+	case 'p':
+		o->pids = optarg;
+		break;
+	case 'r':
+		if (number("-r", optarg, 1, 1000000, &o->repeat))
+			return -1;
+		break;
+	case 't':
+		o->tids = optarg;
+		break;
+	case 'V':
+		printf("pstat %s\n", PSTAT_VERSION);
+		return 1;
+	case 'v':
+		msg_verbose++;
+		break;
+	case 'x':
+		if (!*optarg) {
+			msg_usage("empty field separator for -x");
 			return -1;
 		}
+		/* a quote or a line break would make lines unsplittable */
+		if (strpbrk(optarg, "\"\n\r")) {
+			msg_usage("invalid field separator for -x: a quote or a line break cannot separate CSV fields");
+			return -1;
+		}
+		o->csv_sep = optarg;
+		break;
+	case OPT_ALPHA:
+		o->alpha = optarg;
+		break;
+	case OPT_APPEND:
+		o->append = 1;
+		break;
+	case OPT_BASELINE:
+		o->baseline = optarg;
+		break;
+	case OPT_COMPARE_FORMAT:
+		o->compare_format = optarg;
+		o->compare_format_opt = "--compare-format";
+		break;
+	case OPT_COMPARE_OUTPUT:
+		o->compare_output = optarg;
+		break;
+	case OPT_DRY_RUN:
+		o->dry_run = 1;
+		break;
+	case OPT_FAIL_ON:
+		if (parse_fail_on(optarg, &o->fail_on))
+			return -1;
+		break;
+	case OPT_FORMAT:
+		o->compare_format = optarg;
+		o->compare_format_opt = "--format";
+		break;
+	case OPT_INTERVAL_COUNT:
+		if (number("--interval-count", optarg, 1, UINT32_MAX,
+			   &o->interval_count))
+			return -1;
+		break;
+	case OPT_NO_BIG_NUM:
+		o->big_num = 0;
+		break;
+	case OPT_PER_THREAD:
+		o->per_thread = 1;
+		break;
+	case OPT_THRESHOLD:
+		xgrow((void **)&o->thresholds, &alloc->thresholds,
+		      o->nthresholds + 1, sizeof(*o->thresholds));
+		o->thresholds[o->nthresholds++] = optarg;
+		break;
+	case OPT_TIMEOUT:
+		if (number("--timeout", optarg, 1, UINT32_MAX,
+			   &o->timeout_ms))
+			return -1;
+		break;
+	case OPT_WAIT_CLOSE:
+		o->wait_close = 1;
+		break;
+	case OPT_WARMUP:
+		if (number("--warmup", optarg, 0, 1000000, &o->warmup))
+			return -1;
+		break;
+	case ':':
+		msg_error("option '%s' needs a value", argv[optind - 1]);
+		msg_hint("see 'pstat --help'");
+		return -1;
+	default:
+		if (optopt && optopt < 256)
+			msg_error("unknown option '-%c'", optopt);
+		else
+			msg_error("unknown option '%s'", argv[optind - 1]);
+		msg_hint("see 'pstat --help'");
+		return -1;
 	}
+	return 0;
+}
+
+/* What single options cannot tell: combinations. Returns 0 or -1. */
+static int options_check(const struct pstat_opts *o)
+{
 	if (o->csv_sep && o->big_num == 1) {
 		msg_usage("-x and -B cannot be combined: CSV numbers are never grouped");
 		return -1;
@@ -348,6 +353,25 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 		msg_usage("--baseline and --dry-run cannot be combined");
 		return -1;
 	}
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct pstat_opts *o)
+{
+	struct repeated alloc = { 0 };
+	int c, r;
+
+	memset(o, 0, sizeof(*o));
+	o->big_num = -1;
+	o->repeat = 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:AaBC:D:e:hiI:jo:p:r:t:vVx:",
+				long_opts, NULL)) != -1)
+		if ((r = option_set(o, c, argv, &alloc)))
+			return r;
+	if (options_check(o))
+		return -1;
 	if (optind < argc) {
 		o->argv = argv + optind;
 		o->argc = argc - optind;

@@ -110,6 +110,16 @@ int compare_rules_parse(struct pstat_compare_rules *rules, const char *spec,
 void compare_rules_free(struct pstat_compare_rules *rules);
 
 /*
+ * The rule for item it: an exact entry, event or metric name first, then
+ * patterns, then "*"; within each kind the last given wins. Borrowed
+ * from rules; NULL when none applies.
+ */
+struct pstat_compare_item;
+const struct pstat_compare_rule *
+compare_rules_find(const struct pstat_compare_rules *rules,
+		   const struct pstat_compare_item *it);
+
+/*
  * Parse a significance level: a number as strtod(3) reads it in the C
  * locale (0.05, 5e-2, 0x1p-4), whole, strictly between 0 and 1, read
  * the same in any locale. Returns 0, -EINVAL (not a number) or -ERANGE.

@@ -18,350 +18,6 @@
 #include "run/session_priv.h"
 #include "run/target.h"
 
-/* A command that ignores SIGTERM at --timeout is killed this much later. */
-#define KILL_GRACE_MS 2000
-/* How often threads given with -t are checked for having exited. */
-#define TID_CHECK_MS 100
-
-/*
- * Signals arrive as flags: the handlers only record them, and the run
- * loop acts. They are blocked except inside ppoll(), which unblocks them
- * atomically, so none is lost between a check and the wait.
- */
-static volatile sig_atomic_t sig_pending;
-static volatile sig_atomic_t sig_forward;
-static volatile sig_atomic_t child_exited;
-
-static void on_signal(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	if (sig == SIGCHLD) {
-		child_exited = 1;
-		return;
-	}
-	sig_pending = sig;
-	/*
-	 * Ctrl-C from the terminal reaches the whole foreground process
-	 * group, the command included; a signal sent to pstat alone is
-	 * passed on.
-	 */
-	sig_forward = !(sig == SIGINT && si && si->si_code == SI_KERNEL);
-}
-
-static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
-
-static void signals_install(sigset_t *waitmask)
-{
-	struct sigaction sa;
-	sigset_t block;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO | SA_NOCLDSTOP;
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++) {
-		struct sigaction old;
-
-		/*
-		 * nohup's ignored SIGHUP stays ignored, by pstat and, as
-		 * target.c leaves it, by the command: a hangup must not end
-		 * a run that was meant to survive it. (SIGINT and SIGTERM
-		 * are caught even when a shell made a background pstat
-		 * ignore SIGINT: `kill -INT` to pstat ends the run.)
-		 */
-		if (handled_signals[i] == SIGHUP &&
-		    !sigaction(SIGHUP, NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(handled_signals[i], &sa, NULL);
-		sigaddset(&block, handled_signals[i]);
-	}
-	sigprocmask(SIG_BLOCK, &block, waitmask);
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
-		sigdelset(waitmask, handled_signals[i]);
-}
-
-static int make_timer(uint64_t abs_ns, uint64_t period_ns)
-{
-	struct itimerspec its = { 0 };
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-
-	if (fd < 0)
-		return -1;
-	its.it_value.tv_sec = (time_t)(abs_ns / 1000000000ull);
-	its.it_value.tv_nsec = (long)(abs_ns % 1000000000ull);
-	its.it_interval.tv_sec = (time_t)(period_ns / 1000000000ull);
-	its.it_interval.tv_nsec = (long)(period_ns % 1000000000ull);
-	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static uint64_t timer_expirations(int fd)
-{
-	uint64_t n = 0;
-
-	if (read(fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
-		return 0;
-	return n;
-}
-
-/*
- * SIGTERM to the command and its descendants, and a timer for their
- * SIGKILL should the command ignore that for KILL_GRACE_MS.
- */
-static int end_command(const struct pstat_child *ch)
-{
-	target_kill_tree(ch, SIGTERM);
-	return make_timer(now_ns() + KILL_GRACE_MS * 1000000ull, 0);
-}
-
-/* Forward a pending signal to the command, once per arrival. */
-static void forward_signal(struct session *s, struct pstat_child *ch)
-{
-	int sig = sig_pending;
-
-	if (!sig)
-		return;
-	sig_pending = 0;
-	s->got_signal = sig;
-	if (ch && (sig_forward || s->early_signal))
-		target_kill(ch, sig);
-	s->early_signal = 0;
-}
-
-/*
- * ppoll() runs the handlers of the signals it unblocks only when it is
- * interrupted, not when a descriptor is ready: with intervals that take
- * longer to print than their period, the timer is ready at every call,
- * and the command's end or a SIGINT would never be seen. So pending
- * signals are let in once per turn of the wait loop as well.
- */
-static void let_signals_in(const struct session *s)
-{
-	sigset_t old;
-
-	sigprocmask(SIG_SETMASK, &s->waitmask, &old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/*
- * A signal that arrived before the command existed (Ctrl-C while a long
- * event list was resolved, blocked since main) never reached it: it is
- * passed on whatever its origin, or the command would run on regardless.
- */
-static void note_early_signal(struct session *s)
-{
-	sigset_t pending;
-
-	if (sigpending(&pending))
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
-		if (handled_signals[i] != SIGCHLD &&
-		    sigismember(&pending, handled_signals[i]))
-			s->early_signal = 1;
-}
-
-/*
- * The wait: until the command exits (or, without one, until every
- * attached process has exited, a signal, or --timeout), printing
- * intervals on their absolute deadlines.
- */
-static int wait_loop(struct session *s, struct pstat_child *ch,
-		     uint64_t t0, int record, struct run_result *res)
-{
-	const struct pstat_session_cfg *cfg = s->cfg;
-	struct pollfd pfd[64 + 4];
-	int fd_interval = -1, fd_timeout = -1, fd_delay = -1, fd_kill = -1;
-	int pidfds[64];
-	size_t npidfds = 0, alive_pids;
-	unsigned long index = 0;
-	uint64_t last = 0, end;
-	/* when counting started: after -D, elapsed leaves the delay out */
-	uint64_t t_on = cfg->delay_ms ? 0 : t0;
-	int ret = 0;
-
-	if (cfg->interval_ms && record)
-		fd_interval = make_timer(t0 + cfg->interval_ms * 1000000ull,
-					 cfg->interval_ms * 1000000ull);
-	if (cfg->timeout_ms)
-		fd_timeout = make_timer(t0 + cfg->timeout_ms * 1000000ull, 0);
-	if (cfg->delay_ms)
-		fd_delay = make_timer(t0 + cfg->delay_ms * 1000000ull, 0);
-	/* more processes than pidfds: watch them all by polling instead */
-	if (!ch && cfg->kind == TARGET_PID && cfg->npids <= 64) {
-		for (size_t i = 0; i < cfg->npids; i++) {
-			int fd = target_pidfd(cfg->pids[i]);
-
-			if (fd >= 0) {
-				pidfds[npidfds++] = fd;
-			} else if (fd != -ESRCH) {
-				/* no pidfds here (ENOSYS): poll them all */
-				while (npidfds)
-					close(pidfds[--npidfds]);
-				break;
-			}
-		}
-	}
-	alive_pids = npidfds;
-
-	for (;;) {
-		struct timespec tick = { 0, TID_CHECK_MS * 1000000L };
-		int use_tick = !ch && (cfg->kind == TARGET_TID ||
-				       (cfg->kind == TARGET_PID && !npidfds));
-		size_t n = 0;
-		int pr;
-
-		let_signals_in(s);
-		if (ch && child_exited) {
-			child_exited = 0;
-			pr = target_poll(ch, &res->status, &res->ru);
-			if (pr == 1) {
-				res->have_status = 1;
-				break;
-			}
-		}
-		if (sig_pending) {
-			forward_signal(s, ch);
-			if (!ch)
-				break;
-		}
-		if (use_tick) {
-			int any = 0;
-			const pid_t *list = cfg->kind == TARGET_TID ? cfg->tids
-								   : cfg->pids;
-			size_t cnt = cfg->kind == TARGET_TID ? cfg->ntids
-							     : cfg->npids;
-
-			for (size_t i = 0; i < cnt && !any; i++)
-				any = cfg->kind == TARGET_TID ?
-					      target_alive(list[i]) :
-					      target_process_alive(list[i]);
-			if (!any)
-				break;
-		}
-		if (fd_interval >= 0)
-			pfd[n++] = (struct pollfd){ fd_interval, POLLIN, 0 };
-		if (fd_timeout >= 0)
-			pfd[n++] = (struct pollfd){ fd_timeout, POLLIN, 0 };
-		if (fd_delay >= 0)
-			pfd[n++] = (struct pollfd){ fd_delay, POLLIN, 0 };
-		if (fd_kill >= 0)
-			pfd[n++] = (struct pollfd){ fd_kill, POLLIN, 0 };
-		for (size_t i = 0; i < npidfds; i++)
-			pfd[n++] = (struct pollfd){ pidfds[i], POLLIN, 0 };
-		pr = ppoll(pfd, n, use_tick ? &tick : NULL, &s->waitmask);
-		if (pr < 0 && errno != EINTR) {
-			msg_error("cannot wait for the measurement: %s",
-				  strerror(errno));
-			ret = -1;
-			break;
-		}
-		if (pr <= 0)
-			continue;
-		for (size_t i = 0; i < n; i++) {
-			if (!(pfd[i].revents & (POLLIN | POLLHUP)))
-				continue;
-			if (pfd[i].fd == fd_interval) {
-				uint64_t now, expired;
-				int rr;
-
-				/*
-				 * Deadlines missed while pstat could not run
-				 * (stopped, starved) are one longer interval:
-				 * the index stays that of the deadline.
-				 */
-				expired = timer_expirations(fd_interval);
-				index += expired > 1 ? expired - 1 : 0;
-				now = now_ns() - t0;
-				rr = counters_read(&s->ctr, s->cur);
-				if (rr) {
-					msg_error("cannot read counters: %s",
-						  strerror(-rr));
-					ret = -1;
-					goto out;
-				}
-				if (session_print_interval(s, ++index, last, now,
-							   0) &&
-				    !s->broken_pipe) {
-					ret = -1;
-					goto out;
-				}
-				last = now;
-				if (s->broken_pipe ||
-				    (cfg->interval_count &&
-				     index >= cfg->interval_count)) {
-					close(fd_interval);
-					fd_interval = -1;
-					if (!ch)
-						goto out;
-					/* the command has served its purpose */
-					s->stopped = 1;
-					fd_kill = end_command(ch);
-				}
-			} else if (pfd[i].fd == fd_timeout) {
-				timer_expirations(fd_timeout);
-				close(fd_timeout);
-				fd_timeout = -1;
-				if (!ch)
-					goto out;
-				s->timed_out = 1;
-				if (fd_kill < 0)
-					fd_kill = end_command(ch);
-			} else if (pfd[i].fd == fd_delay) {
-				timer_expirations(fd_delay);
-				close(fd_delay);
-				fd_delay = -1;
-				counters_enable(&s->ctr);
-				t_on = now_ns();
-			} else if (pfd[i].fd == fd_kill) {
-				close(fd_kill);
-				fd_kill = -1;
-				target_kill_tree(ch, SIGKILL);
-			} else {
-				/* an attached process has exited */
-				for (size_t k = 0; k < npidfds; k++)
-					if (pidfds[k] == pfd[i].fd)
-						pidfds[k] = -pidfds[k] - 2;
-				if (--alive_pids == 0)
-					goto out;
-			}
-		}
-		/* drop the pidfds of exited processes from the poll set */
-		for (size_t k = 0; k < npidfds;) {
-			if (pidfds[k] < -1) {
-				close(-pidfds[k] - 2);
-				pidfds[k] = pidfds[--npidfds];
-			} else {
-				k++;
-			}
-		}
-	}
-out:
-	end = now_ns();
-	res->elapsed_ns = t_on ? end - t_on : 0;
-	if (ret == 0 && fd_interval >= 0 && end - t0 > last) {
-		/* the last, partial interval */
-		if (counters_read(&s->ctr, s->cur) == 0 &&
-		    session_print_interval(s, ++index, last, end - t0, 1))
-			ret = -1;
-	}
-	if (fd_interval >= 0)
-		close(fd_interval);
-	if (fd_timeout >= 0)
-		close(fd_timeout);
-	if (fd_delay >= 0)
-		close(fd_delay);
-	if (fd_kill >= 0)
-		close(fd_kill);
-	for (size_t k = 0; k < npidfds; k++)
-		close(pidfds[k] < -1 ? -pidfds[k] - 2 : pidfds[k]);
-	return ret;
-}
-
 /*
  * Tracepoint (and kprobe/uprobe) counters cost the kernel tens of
  * milliseconds each to close; so do thousands of any kind. Their
@@ -486,7 +142,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	if (ch) {
 		int st = 0;
 
-		note_early_signal(s);
+		session_note_early_signal(s);
 		r = target_start(ch, &st);
 		if (r) {
 			res->exec_err = r;
@@ -496,7 +152,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		}
 	}
 	memcpy(s->prev, s->base, s->nslots * sizeof(*s->prev));
-	if (wait_loop(s, ch, t0, record, res)) {
+	if (session_wait(s, ch, t0, record, res)) {
 		if (ch) {
 			target_kill(ch, SIGKILL);
 			target_release(ch);
@@ -515,7 +171,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	if (ch && !res->have_status) {
 		/* measurement ended first (--interval-count) */
 		while ((r = target_wait(ch, &res->status, &res->ru)) == -EINTR)
-			forward_signal(s, ch);
+			session_forward_signal(s, ch);
 		res->have_status = r == 0;
 	}
 	return 0;
@@ -638,6 +294,30 @@ static void session_free(struct session *s)
 	free(s->row_states);
 }
 
+/*
+ * Keep what a counted run measured: its rows' values as samples (NAN
+ * for a row it did not count), states, times and status. nruns: the
+ * counted runs planned. Returns the number of rows.
+ */
+static size_t record_run(struct session *s, const struct run_result *res,
+			 int code, unsigned nruns)
+{
+	size_t nrows = session_build_rows(s, s->cur, res->elapsed_ns);
+
+	for (size_t i = 0; i < nrows; i++) {
+		s->samples[i * nruns + s->runs_done] =
+			s->rows[i].status <= PSTAT_MULTIPLEXED ? s->rows[i].value
+							       : NAN;
+		s->row_states[i] |= 1u << s->rows[i].status;
+	}
+	s->user_ns += timeval_ns(&res->ru.ru_utime);
+	s->sys_ns += timeval_ns(&res->ru.ru_stime);
+	s->elapsed[s->runs_done] = (double)res->elapsed_ns;
+	s->run_status[s->runs_done] = code;
+	s->runs_done++;
+	return nrows;
+}
+
 int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 {
 	struct session s;
@@ -651,7 +331,7 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 
 	*report_ok = false;
 	session_setup(&s, cfg);
-	signals_install(&s.waitmask);
+	session_signals_install(&s.waitmask);
 	for (unsigned run = 0; run < total; run++) {
 		int record = run >= cfg->warmup;
 
@@ -677,20 +357,7 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 		if (!s.timed_out && !s.stopped)
 			session_say_killed(&s, &res);
 		if (record) {
-			nrows = session_build_rows(&s, s.cur, res.elapsed_ns);
-			/* a run that did not count a row: NAN, no sample */
-			for (size_t i = 0; i < nrows; i++) {
-				s.samples[i * (total - cfg->warmup) +
-					  s.runs_done] =
-					s.rows[i].status <= PSTAT_MULTIPLEXED ?
-						s.rows[i].value : NAN;
-				s.row_states[i] |= 1u << s.rows[i].status;
-			}
-			s.user_ns += timeval_ns(&res.ru.ru_utime);
-			s.sys_ns += timeval_ns(&res.ru.ru_stime);
-			s.elapsed[s.runs_done] = (double)res.elapsed_ns;
-			s.run_status[s.runs_done] = code;
-			s.runs_done++;
+			nrows = record_run(&s, &res, code, total - cfg->warmup);
 			if (code && !first_fail) {
 				first_fail = code;
 				fail_signal = res.have_status &&

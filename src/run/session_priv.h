@@ -13,6 +13,7 @@
 
 #include "run/counter.h"
 #include "run/session.h"
+#include "run/target.h"
 
 struct session {
 	const struct pstat_session_cfg *cfg;
@@ -118,5 +119,32 @@ void session_warn_failed_runs(const struct session *s);
 
 /* One hint when hardware events failed for want of a core PMU. */
 void session_hint_no_core_pmu(const struct session *s);
+
+/* ---- session_wait.c */
+
+/*
+ * Catch SIGINT, SIGTERM, SIGHUP and SIGCHLD as flags and block them;
+ * *waitmask receives the mask ppoll() waits with (them unblocked).
+ */
+void session_signals_install(sigset_t *waitmask);
+
+/*
+ * A signal that arrived before the command existed is passed on to it
+ * whatever its origin: note it in s.
+ */
+void session_note_early_signal(struct session *s);
+
+/* Pass a pending signal on to the command ch (NULL: none), once. */
+void session_forward_signal(struct session *s, struct pstat_child *ch);
+
+/*
+ * The wait of one run started at t0 (now_ns): until the command ch
+ * exits (or, with ch NULL, until every attached process has exited, a
+ * signal, or --timeout), printing intervals on their absolute deadlines
+ * when record is set. Fills res (status, elapsed). Returns 0, or -1
+ * when waiting, reading or printing failed (reported).
+ */
+int session_wait(struct session *s, struct pstat_child *ch, uint64_t t0,
+		 int record, struct run_result *res);
 
 #endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_OUTPUT_H
+#define PSTAT_OUTPUT_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+/*
+ * The results file. A regular file (or a new one) is written under a
+ * temporary name and renamed into place only once the report is
+ * complete, so a failed run never leaves a file that looks like results
+ * and never destroys the one that was there; through a symlink, the
+ * file it points to is replaced, the link kept. Appending writes
+ * directly, and a failed run cuts the file back to where it started.
+ * Special files such as /dev/full or a pipe are written directly, and
+ * so are interval runs (-I), whose lines are read as they come, as
+ * perf's are: a failed one leaves the intervals it printed, or no file
+ * when it printed none.
+ */
+struct output {
+	FILE *f;
+	char *path;          /* as given, for messages */
+	char *target;        /* what the rename replaces */
+	char *tmp;
+	off_t append_at;     /* -1: not appending to a regular file */
+	int created;         /* streamed into a file that did not exist */
+};
+
+/*
+ * Open path for the report (NULL: stderr). append: --append; stream:
+ * written as it goes (-I). Reports errors. Returns 0 or -1.
+ */
+int output_open(struct output *o, const char *path, int append,
+		int stream);
+
+/*
+ * Finish the output: keep it when ok, else remove what was written (see
+ * above). Reports errors. Returns 0, or -1 when keeping it failed.
+ */
+int output_close(struct output *o, int ok);
+
+#endif
