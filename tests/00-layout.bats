@@ -55,3 +55,28 @@ load test_helper
 	assert_success
 	refute_output --partial 'input contains a loop'
 }
+
+# The suite's own JSON assertion must not pass on nothing (jq 1.6 does).
+@test "jq_assert: fails on empty input, false and non-JSON; passes on true" {
+	run jq_assert '.a == 1' <<<""
+	assert_failure
+	assert_output --partial 'the input is empty'
+	run jq_assert '.a == 1' <<<'{"a": 2}'
+	assert_failure
+	run jq_assert '.a == 1' <<<'not json'
+	assert_failure
+	run jq_assert '.a == 1' <<<'{"a": 1}'
+	assert_success
+	echo '{"a": [1, 2]}' >"$BATS_TEST_TMPDIR/d.json"
+	run jq_assert --argjson n 2 '.a | length == $n' "$BATS_TEST_TMPDIR/d.json"
+	assert_success
+	: >"$BATS_TEST_TMPDIR/empty.json"
+	run jq_assert '.a' "$BATS_TEST_TMPDIR/empty.json"
+	assert_failure
+}
+
+@test "tests assert JSON through jq_assert, never a bare jq's -e" {
+	run grep -n '[j]q -e' "$ROOT"/tests/*.bats
+	assert_failure
+	assert_output ""
+}

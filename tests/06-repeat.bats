@@ -229,7 +229,7 @@ deadline_run() {
 	[ "$(jq '.runs' <<<"$output")" = 3 ]
 	[ "$(jq -c '.exit.runs' <<<"$output")" = '[124,124,124]' ]
 	# every run ended near its 200 ms
-	jq -e '.time.samples | all(. > 150e6 and . < 1500e6)' <<<"$output"
+	jq_assert '.time.samples | all(. > 150e6 and . < 1500e6)' <<<"$output"
 }
 
 @test "--timeout works with -I" {
@@ -309,7 +309,7 @@ deadline_run() {
 	assert_success
 	[ "$(jq -c '.counters[0].samples | map(. == null)' <<<"$stderr")" = '[true,false,false]' ] ||
 		fail "$stderr"
-	jq -e '.counters[0].mean > 0 and .counters[0].stddev != null' <<<"$stderr"
+	jq_assert '.counters[0].mean > 0 and .counters[0].stddev != null' <<<"$stderr"
 	# the last run counted; the first did not: --fail-on=not-counted
 	rm -f "$BATS_TEST_TMPDIR/flag"
 	run "$PSTAT" --fail-on=not-counted -r 3 -D 100 -e task-clock -- \

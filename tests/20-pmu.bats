@@ -257,7 +257,7 @@ TRACEFS="$FIX/tracefs"
 	sum=$(jq -r '.counters[] | select(.event == "swtwin/faults/") | .value' <<<"$out")
 	single=$(jq -r '.counters[] | select(.event == "page-faults") | .value' <<<"$out")
 	[ "$sum" -eq $((2 * single)) ]
-	jq -e '.counters[] | select(.event == "swtwin/task-clock/") | .value > 0' \
+	jq_assert '.counters[] | select(.event == "swtwin/task-clock/") | .value > 0' \
 		<<<"$out"
 }
 

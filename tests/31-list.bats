@@ -156,7 +156,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 	refute_output --partial 'rNNN'
 	run "$PSTAT" list -j
 	assert_success
-	run jq -e 'any(.events[]; .section == "raw" and .name == "rNNN") and
+	run jq_assert 'any(.events[]; .section == "raw" and .name == "rNNN") and
 		any(.events[]; .section == "breakpoint" and
 		    .name == "mem:<addr>[/len][:access]")' <<<"$output"
 	assert_success
@@ -216,7 +216,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 @test "list: arm64 core PMU is recognised by name" {
 	PSTAT_SYSFS_ROOT=$SYSFS/arm64-neoverse run "$PSTAT" list -j
 	assert_success
-	run jq -e '.core_pmu_exposed == true and
+	run jq_assert '.core_pmu_exposed == true and
 		(.pmus[] | select(.name == "armv8_pmuv3_0") | .is_core)' \
 		<<<"$output"
 	assert_success
@@ -317,8 +317,8 @@ TP_LINE=' +\[Tracepoint event\]$'
 @test "list -j: one valid document with sections, PMUs and the core flag" {
 	PSTAT_SYSFS_ROOT=$SYSFS/vm-nopmu run "$PSTAT" list -j
 	assert_success
-	jq -e . <<<"$output" >/dev/null
-	run jq -e '
+	jq_assert . <<<"$output" >/dev/null
+	run jq_assert '
 		.core_pmu_exposed == false and
 		any(.events[]; .section == "hardware" and .name == "cpu-cycles") and
 		any(.events[]; .section == "software" and .name == "task-clock") and
@@ -335,7 +335,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 		skip "libpfm4 detects no core PMU here"
 	run "$PSTAT" list -j '*::*'
 	assert_success
-	run jq -e '
+	run jq_assert '
 		all(.events[]; .section == "libpfm4") and
 		any(.events[]; (.umasks | length) > 0) and
 		any(.pmus[]; .source == "libpfm4" and .is_core == true)' \
@@ -352,7 +352,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 @test "list -j: sysfs alias scales and libpfm4 umask descriptions" {
 	PSTAT_SYSFS_ROOT=$SYSFS/amd-zen3 run "$PSTAT" list -j power
 	assert_success
-	run jq -e 'any(.events[]; .name == "power/energy-pkg/" and
+	run jq_assert 'any(.events[]; .name == "power/energy-pkg/" and
 		.unit == "Joules" and .scale == 2.3283064365386962890625e-10) and
 		all(.events[] | select(.section == "cache"); .scale == 1)' \
 		<<<"$output"
@@ -361,7 +361,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 		skip "libpfm4 detects no core PMU here"
 	run "$PSTAT" list -j '*::*'
 	assert_success
-	run jq -e 'any(.events[]; any(.umasks[]; (.name | length) > 0 and
+	run jq_assert 'any(.events[]; any(.umasks[]; (.name | length) > 0 and
 		(.description | length) > 0))' <<<"$output"
 	assert_success
 }

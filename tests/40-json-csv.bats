@@ -299,7 +299,7 @@ EOF
 	validate_json "$f"
 	[ "$(wc -l <"$f")" = 4 ]
 	while IFS= read -r line; do
-		jq -e . <<<"$line" >/dev/null
+		jq_assert . <<<"$line" >/dev/null
 	done <"$f"
 	run jq -c '[.type, .interval, .exit]' "$f"
 	assert_output - <<'EOF'

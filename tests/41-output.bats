@@ -17,7 +17,7 @@ load json_helper
 	# JSON and CSV: the C locale whatever LC_ALL says
 	LC_ALL="$loc" "$ROOT/pstat" -j -o "$BATS_TEST_TMPDIR/r.json" -e task-clock "$t" 10
 	validate_json "$BATS_TEST_TMPDIR/r.json"
-	jq -e '.counters[0].value | type == "number"' "$BATS_TEST_TMPDIR/r.json"
+	jq_assert '.counters[0].value | type == "number"' "$BATS_TEST_TMPDIR/r.json"
 	run env LC_ALL="$loc" "$ROOT/pstat" -x, -e task-clock "$t" 10
 	assert_output --regexp '^[0-9]+\.[0-9][0-9],msec,task-clock,[0-9]+,100\.00,[0-9]+\.[0-9]+,CPUs utilized$'
 }
@@ -47,7 +47,7 @@ load json_helper
 	# -j still writes one complete document, to stderr, and nothing else
 	run --separate-stderr "$PSTAT" -j --fail-on=not-supported -e cycles true
 	assert_failure 5
-	jq -e '.counters[0].status == "not_supported" and .exit.status == 5' <<<"$stderr"
+	jq_assert '.counters[0].status == "not_supported" and .exit.status == 5' <<<"$stderr"
 }
 
 @test "--fail-on=not-counted and a clean run" {
@@ -171,11 +171,11 @@ EOF
 	# -D 1000 delays counting past the end of true: not counted
 	run --separate-stderr "$PSTAT" -j -r 2 -e task-clock,msr/tsc/u true
 	assert_success
-	jq -e '.counters[1].status == "not_supported" or
+	jq_assert '.counters[1].status == "not_supported" or
 		(.counters[1].status == "error")' <<<"$stderr"
 	run jq -c '.counters[] | [.samples, .mean, .stddev, .min, .median, .max]' <<<"$stderr"
 	assert_line --index 1 '[[null,null],null,null,null,null,null]'
-	jq -e '.counters[0] | .mean > 0 and (.samples | length == 2)' <<<"$stderr"
+	jq_assert '.counters[0] | .mean > 0 and (.samples | length == 2)' <<<"$stderr"
 	"$PSTAT" -j -o "$BATS_TEST_TMPDIR/nc.json" -r 2 -D 1000 -e task-clock true
 	validate_json "$BATS_TEST_TMPDIR/nc.json"
 	run jq -c '.counters[0] | [.status, .value, .samples, .mean]' "$BATS_TEST_TMPDIR/nc.json"

@@ -687,16 +687,16 @@ mb_lists() {
 	run "$PSTAT" -j -o doc.json -e task-clock -- \
 		/bin/echo $'two\nlines' $'\xff\xfe bad' $'quote" back\\' $'\x01'
 	assert_success
-	jq -e '.command | length == 5' doc.json
+	jq_assert '.command | length == 5' doc.json
 	[ "$(jq -r '.command[1]' doc.json)" = $'two\nlines' ]
-	jq -e '.command[3] == "quote\" back\\"' doc.json
+	jq_assert '.command[3] == "quote\" back\\"' doc.json
 	validate_json doc.json
 	# the same document on stderr
 	run --separate-stderr "$PSTAT" -j -e task-clock -- \
 		/bin/echo $'a\nb' $'\xc3\x28'
 	assert_success
 	echo "$stderr" >err.json
-	jq -e '.command[1] == "a\nb"' err.json
+	jq_assert '.command[1] == "a\nb"' err.json
 	validate_json err.json
 }
 

@@ -107,7 +107,7 @@ check_report() {
 	local sig=\"$3\"
 
 	[ "$3" = null ] && sig=null
-	jq -e --argjson st "$2" --argjson sig "$sig" --argjson n "$4" \
+	jq_assert --argjson st "$2" --argjson sig "$sig" --argjson n "$4" \
 		'.schema == "pstat/1" and .type == "summary" and
 		 .exit.status == $st and .exit.signal == $sig and
 		 (.counters | length) == $n' "$1" >/dev/null ||
@@ -316,7 +316,7 @@ kill_and_check() {
 	[ "$st" = 143 ]
 	check_report out.json 143 SIGTERM 1
 	# counting had not started: nothing counted, and said so
-	jq -e '.counters[0].status == "not_counted"' out.json
+	jq_assert '.counters[0].status == "not_counted"' out.json
 }
 
 @test "robust: signals while intervals are printed leave whole documents" {
@@ -334,7 +334,7 @@ kill_and_check() {
 		# every line one document; the intervals, then the summary
 		n=$(wc -l <out.jsonl)
 		[ "$n" -ge 2 ]
-		jq -e -s 'length == '"$n"' and
+		jq_assert -s 'length == '"$n"' and
 			(.[:-1] | all(.type == "interval" and (.counters | length) == 301)) and
 			.[-1].type == "summary"' out.jsonl >/dev/null ||
 			fail "not whole documents: $(tail -c 300 out.jsonl)"
@@ -397,7 +397,7 @@ pstat_pid() {
 	) | timeout 20 script -qec "'$ROOT/pstat' -j -o '$PWD/early.fifo' -e task-clock -- sleep 5" \
 		/dev/null >/dev/null || true
 	check_report early.json 130 SIGINT 1
-	jq -e '.time.elapsed_ns < 3000000000' early.json >/dev/null
+	jq_assert '.time.elapsed_ns < 3000000000' early.json >/dev/null
 
 	(
 		p=$(pstat_pid "-o $PWD/late.json") || exit 1
@@ -407,7 +407,7 @@ pstat_pid() {
 	) | timeout 20 script -qec "'$ROOT/pstat' -j -o '$PWD/late.json' -e task-clock -- sleep 5" \
 		/dev/null >/dev/null || true
 	check_report late.json 130 SIGINT 1
-	jq -e '.time.elapsed_ns < 3000000000' late.json >/dev/null
+	jq_assert '.time.elapsed_ns < 3000000000' late.json >/dev/null
 }
 
 @test "robust: --timeout kills a command that ignores SIGTERM after 2 s" {
@@ -509,7 +509,7 @@ hold_tracepoints() {
 	pstat_bg_wrapped -j -o out.json -r 1000 -e "$tps" true
 	sample_fds "$pid" fds
 	wait "$pid"
-	jq -e '.runs == 1000 and
+	jq_assert '.runs == 1000 and
 		([.counters[] | [.event, (.samples | length), (.samples | add)]] ==
 		 [["syscalls:sys_enter_write", 1000, 0],
 		  ["sched:sched_process_exec", 1000, 1000],
@@ -532,12 +532,12 @@ hold_tracepoints() {
 	sample_fds "$pid" fds
 	wait "$pid"
 	tail -n 1 out.jsonl >sum.json
-	jq -e '[.counters[] | [.event, .value]] ==
+	jq_assert '[.counters[] | [.event, .value]] ==
 		[["syscalls:sys_enter_write", 2001], ["sched:sched_process_fork", 2000],
 		 ["sched:sched_process_exit", 2001]]' sum.json ||
 		fail "$(jq -c '[.counters[] | [.event, .value]]' sum.json)"
 	# the intervals add up to the same totals
-	jq -e -s '[.[:-1][] | .counters[0].value] | add == 2001' out.jsonl
+	jq_assert -s '[.[:-1][] | .counters[0].value] | add == 2001' out.jsonl
 	[ "$(wc -l <fds)" -ge 3 ] || skip "the run was too quick to sample"
 	no_growth fds
 }

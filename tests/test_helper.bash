@@ -175,3 +175,30 @@ comma_locale() {
 		return 1
 	loc=de_DE.UTF-8
 }
+
+# jq_assert [JQ_OPTIONS...] FILTER [FILE]
+#	jq -e FILTER over FILE or stdin, but failing on empty input: Debian's
+#	jq 1.6 exits 0 under -e when it reads nothing, so a bare
+#	`jq -e ... <<<"$output"` passes when pstat printed nothing. Every
+#	JSON assertion goes through this. Prints the input on failure.
+jq_assert() {
+	local input last
+
+	last=${!#}
+	if [ $# -ge 2 ] && [ -f "$last" ]; then
+		input=$(cat -- "$last") || return 1
+		set -- "${@:1:$#-1}"
+	else
+		input=$(cat) || return 1
+	fi
+	# (a regex: ${input//[[:space:]]/} is quadratic on a large document)
+	if ! [[ $input =~ [^[:space:]] ]]; then
+		echo "jq_assert: the input is empty (filter: ${!#})" >&2
+		return 1
+	fi
+	if ! jq -e "$@" <<<"$input" >/dev/null; then
+		echo "jq_assert: false, null or not JSON: ${!#}" >&2
+		echo "input: ${input:0:2000}" >&2
+		return 1
+	fi
+}
