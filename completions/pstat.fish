@@ -162,6 +162,7 @@ complete -c pstat -n __fish_pstat_in_options -l compare-format -x -a 'table json
 complete -c pstat -n __fish_pstat_in_options -l compare-output -r -F -d 'Write the comparison to FILE, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -s C -l cpu -x -a '(__fish_pstat_cpus)' -d 'Count on these CPUs'
 complete -c pstat -n __fish_pstat_in_options -s D -l delay -x -d 'Start counting MS after the command'
+complete -c pstat -n __fish_pstat_in_options -s d -l detailed -d "Add perf's cache events (-dd adds TLB, -ddd prefetch)"
 complete -c pstat -n __fish_pstat_in_options -l dry-run -d 'Print the encoded events, run nothing'
 complete -c pstat -n __fish_pstat_in_options -s e -l event -x -a '(__fish_pstat_events)' -d 'Events to count'
 complete -c pstat -n __fish_pstat_in_options -l fail-on -x -a '(__fish_pstat_fail_on)' -d 'Exit 5 when a counter ends in these states'
@@ -174,9 +175,11 @@ complete -c pstat -n __fish_pstat_in_options -s j -l json -d 'One JSON document 
 complete -c pstat -n __fish_pstat_in_options -s A -l no-aggr -d 'One row per CPU'
 complete -c pstat -n __fish_pstat_in_options -l no-big-num -d 'No digit grouping'
 complete -c pstat -n __fish_pstat_in_options -s i -l no-inherit -d "Do not count the command's children"
+complete -c pstat -n __fish_pstat_in_options -s n -l null -d 'No counters: elapsed, user and sys time'
 complete -c pstat -n __fish_pstat_in_options -s o -l output -r -F -d 'Write the results to FILE'
 complete -c pstat -n __fish_pstat_in_options -l per-thread -d 'One row per thread'
 complete -c pstat -n __fish_pstat_in_options -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Attach to processes'
+complete -c pstat -n __fish_pstat_in_options -l quiet -d 'Print no report, only the exit status'
 complete -c pstat -n __fish_pstat_in_options -s r -l repeat -x -d 'Run the command N times'
 complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_tids)' -d 'Attach to threads'
 complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change per event, with --baseline'

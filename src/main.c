@@ -33,6 +33,39 @@ static const char DEFAULT_EVENTS[] =
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
 	"instructions,branches,branch-misses";
 
+/*
+ * What perf stat's -d, -dd and -ddd add, each level to the ones before:
+ * the generic cache events perf opens for them, in perf's order.
+ */
+static const char *const DETAILED_EVENTS[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	"iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+/*
+ * The event lists to encode, in order: the -e lists, or perf's defaults
+ * without them (none with -n), then those of -d (not with -n, as in
+ * perf). New array of borrowed strings; *n its length.
+ */
+static const char **event_lists(const struct pstat_opts *o, size_t *n)
+{
+	size_t detailed = o->null_run ? 0 : (size_t)o->detailed;
+	const char **lists;
+
+	if (detailed > ARRAY_SIZE(DETAILED_EVENTS))
+		detailed = ARRAY_SIZE(DETAILED_EVENTS);
+	lists = xcalloc(o->nevents + 1 + detailed, sizeof(*lists));
+	*n = 0;
+	for (size_t i = 0; i < o->nevents; i++)
+		lists[(*n)++] = o->events[i];
+	if (!o->nevents && !o->null_run)
+		lists[(*n)++] = DEFAULT_EVENTS;
+	for (size_t i = 0; i < detailed; i++)
+		lists[(*n)++] = DETAILED_EVENTS[i];
+	return lists;
+}
 
 static void report_parse_error(const char *list,
 			       const struct pstat_error *err)
@@ -50,11 +83,12 @@ static int build_events(const struct pstat_opts *o,
 			struct pstat_evlist *evl)
 {
 	struct pstat_error err = { "", -1 };
-	size_t n = o->nevents ? o->nevents : 1;
+	size_t n;
+	const char **lists = event_lists(o, &n);
 	int r = 0;
 
 	for (size_t i = 0; i < n && !r; i++) {
-		const char *list = o->nevents ? o->events[i] : DEFAULT_EVENTS;
+		const char *list = lists[i];
 		struct pstat_evtree one = { 0 };
 
 		if (evspec_parse(list, &one, &err)) {
@@ -72,6 +106,7 @@ static int build_events(const struct pstat_opts *o,
 		/* encode_evlist continues the numbering of earlier lists */
 		evspec_tree_free(&one);
 	}
+	free(lists);
 	if (!r) {
 		for (size_t i = 0; i < evl->n; i++)
 			msg_debug(1, "event '%s': resolved by %s (pmu %s, type %u, config %#llx)",
@@ -297,9 +332,10 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 {
 	struct pstat_print_cfg pc = { 0 };
 
-	pc.format = o->json ? FORMAT_JSON : o->csv_sep ? FORMAT_CSV
-						       : FORMAT_TABLE;
-	msg_quiet = pc.format != FORMAT_TABLE && !o->output;
+	pc.format = o->quiet ? FORMAT_NONE : o->json ? FORMAT_JSON :
+		    o->csv_sep ? FORMAT_CSV : FORMAT_TABLE;
+	/* errors are still said: the status alone would not tell which */
+	msg_quiet = o->quiet || (pc.format != FORMAT_TABLE && !o->output);
 	pc.csv_sep = o->csv_sep;
 	pc.is_tty = isatty(fileno(out));
 	pc.big_num = o->big_num >= 0 ? o->big_num : pc.is_tty;

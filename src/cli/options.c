@@ -22,6 +22,7 @@ enum {
 	OPT_INTERVAL_COUNT,
 	OPT_NO_BIG_NUM,
 	OPT_PER_THREAD,
+	OPT_QUIET,
 	OPT_THRESHOLD,
 	OPT_TIMEOUT,
 	OPT_WAIT_CLOSE,
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "compare-output", required_argument, NULL, OPT_COMPARE_OUTPUT },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'D' },
+	{ "detailed", no_argument, NULL, 'd' },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "event", required_argument, NULL, 'e' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
@@ -51,9 +53,11 @@ static const struct option long_opts[] = {
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "null", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "tid", required_argument, NULL, 't' },
@@ -77,6 +81,9 @@ void options_usage(void)
 	      "Count performance events while a command runs.\n"
 	      "\n"
 	      "  -e, --event LIST         events to count (repeatable)\n"
+	      "  -d, --detailed           add perf's cache events to the defaults\n"
+	      "                           (-dd: and TLB, -ddd: and prefetch)\n"
+	      "  -n, --null               no counters: elapsed, user and sys time\n"
 	      "  -i, --no-inherit         do not count the command's children\n"
 	      "  -p, --pid PID[,PID...]   attach to processes\n"
 	      "  -t, --tid TID[,TID...]   attach to threads\n"
@@ -106,6 +113,8 @@ void options_usage(void)
 	      "      --compare-format FMT the same as --format\n"
 	      "      --compare-output FILE  with --baseline: write the comparison\n"
 	      "                           to FILE, not stdout\n"
+	      "      --quiet              print no report: the exit status (and\n"
+	      "                           --fail-on) tell the result\n"
 	      "      --wait-close         wait for the kernel to tear the counters\n"
 	      "                           down before exiting\n"
 	      "      --dry-run            print the encoded events, run nothing\n"
@@ -190,6 +199,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		if (number("-D", optarg, 0, UINT32_MAX, &o->delay_ms))
 			return -1;
 		break;
+	case 'd':
+		o->detailed++;
+		break;
 	case 'e':
 		xgrow((void **)&o->events, &alloc->events, o->nevents + 1,
 		      sizeof(*o->events));
@@ -207,6 +219,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		break;
 	case 'j':
 		o->json = 1;
+		break;
+	case 'n':
+		o->null_run = 1;
 		break;
 	case 'o':
 		o->output = optarg;
@@ -276,6 +291,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		break;
 	case OPT_PER_THREAD:
 		o->per_thread = 1;
+		break;
+	case OPT_QUIET:
+		o->quiet = 1;
 		break;
 	case OPT_THRESHOLD:
 		xgrow((void **)&o->thresholds, &alloc->thresholds,
@@ -349,6 +367,10 @@ static int options_check(const struct pstat_opts *o)
 			  o->baseline);
 		return -1;
 	}
+	if (o->quiet && o->output) {
+		msg_usage("--quiet prints no report: -o has nothing to write");
+		return -1;
+	}
 	if (o->baseline && o->dry_run) {
 		msg_usage("--baseline and --dry-run cannot be combined");
 		return -1;
@@ -366,7 +388,7 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 	o->repeat = 1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:AaBC:D:e:hiI:jo:p:r:t:vVx:",
+	while ((c = getopt_long(argc, argv, "+:AaBC:D:de:hiI:jno:p:r:t:vVx:",
 				long_opts, NULL)) != -1)
 		if ((r = option_set(o, c, argv, &alloc)))
 			return r;

@@ -8,6 +8,9 @@
 struct pstat_opts {
 	char **events;           /* each -e LIST, in order */
 	size_t nevents;
+	int detailed;            /* -d: 1, -dd: 2, -ddd: 3 */
+	int null_run;            /* -n: no default events */
+	int quiet;               /* --quiet: no report */
 	int no_inherit;          /* -i */
 	const char *output;      /* -o FILE */
 	int append;              /* --append */

@@ -26,6 +26,18 @@ const char *print_status_name(enum pstat_status st)
 	return "error";
 }
 
+/* --quiet: the report is the exit status alone. */
+static void none_report(struct pstat_printer *p, const struct pstat_report *r)
+{
+	(void)p;
+	(void)r;
+}
+
+static const struct pstat_printer_ops print_none_ops = {
+	.summary = none_report,
+	.interval = none_report,
+};
+
 struct pstat_printer *printer_new(const struct pstat_print_cfg *cfg,
 				  FILE *out)
 {
@@ -42,6 +54,9 @@ struct pstat_printer *printer_new(const struct pstat_print_cfg *cfg,
 		break;
 	case FORMAT_TABLE:
 		p->ops = &print_table_ops;
+		break;
+	case FORMAT_NONE:
+		p->ops = &print_none_ops;
 		break;
 	}
 	return p;

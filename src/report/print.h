@@ -107,6 +107,7 @@ enum pstat_format {
 	FORMAT_TABLE,
 	FORMAT_CSV,
 	FORMAT_JSON,
+	FORMAT_NONE,                /* --quiet: no report at all */
 };
 
 struct pstat_print_cfg {

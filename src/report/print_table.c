@@ -255,7 +255,9 @@ static void print_times(FILE *out, const struct pstat_report *r)
 {
 	const struct pstat_summary *es = r->elapsed_stats;
 
-	fputc('\n', out);
+	/* after the rows; with none (-n), the header's blank line does */
+	if (r->nrows)
+		fputc('\n', out);
 	if (es && es->n > 1) {
 		/* as perf: two more digits than the error's first one */
 		double sd = es->stderr_mean / 1e9;

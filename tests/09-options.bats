@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# perf stat's remaining options as a perf user types them: -d, -n,
+# --quiet, and the messages of those pstat does not have.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+# "type config" of each event pstat --dry-run -j would open for ARGS.
+pstat_attrs() {
+	"$PSTAT" --dry-run -j "$@" 2>&1 |
+		jq -r '.events[] | "\(.attr.type) \(.attr.config | ltrimstr("0x") | ("0x" + .))"'
+}
+
+# "type config" of each event `perf stat -vv ARGS true` opens, in order:
+# perf leaves out a zero type or config; an event it retries (a fallback
+# on a machine that refuses the first attempt) is counted once.
+perf_attrs() {
+	perf stat -vv "$@" true 2>&1 | awk '
+		/^perf_event_attr:/ { in_attr = 1; type = 0; config = "0x0"; next }
+		in_attr && $1 == "type" { type = $2 }
+		in_attr && $1 == "config" { config = $2 }
+		/^sys_perf_event_open:/ && in_attr {
+			in_attr = 0
+			line = type " " config
+			if (line != last) print line
+			last = line
+		}'
+}
+
+need_perf() {
+	command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1 ||
+		skip "perf stat is not installed or cannot count here"
+}
+
+@test "-d, -dd, -ddd open the events perf stat -vv opens, in its order" {
+	need_perf
+	local d p q
+	for d in -d -dd -ddd; do
+		p=$(perf_attrs "$d")
+		q=$(pstat_attrs "$d")
+		[ -n "$p" ]
+		if [ "$p" != "$q" ]; then
+			echo "$d: perf (<) and pstat (>) differ:" >&2
+			diff <(echo "$p") <(echo "$q") >&2
+			return 1
+		fi
+	done
+	# each level adds to the one before
+	[ "$(pstat_attrs -d | wc -l)" -lt "$(pstat_attrs -dd | wc -l)" ]
+	[ "$(pstat_attrs -dd | wc -l)" -lt "$(pstat_attrs -ddd | wc -l)" ]
+}
+
+@test "-d adds the cache events to -e lists too, and -dddd is -ddd" {
+	run "$PSTAT" --dry-run -j -d -e task-clock
+	assert_success
+	jq_assert '[.events[].name] == ["task-clock", "L1-dcache-loads",
+		"L1-dcache-load-misses", "LLC-loads", "LLC-load-misses"]' <<<"$output"
+	[ "$(pstat_attrs -dddd)" = "$(pstat_attrs -ddd)" ]
+}
+
+@test "-d counts: what the machine cannot count is <not supported>, as with perf" {
+	need_perf_events
+	run "$PSTAT" -d -x, true
+	assert_success
+	# the defaults and the four -d events, each with a value or a state
+	[ "$(grep -c ',L1-dcache-loads,\|,L1-dcache-load-misses,\|,LLC-loads,\|,LLC-load-misses,' <<<"$output")" = 4 ]
+	assert_line --regexp '^[0-9.]+,msec,task-clock,'
+	while IFS=, read -r v _ ev _; do
+		case $ev in
+		L1-*|LLC-*) [[ $v =~ ^([0-9]+|<not\ supported>|<not\ counted>)$ ]] ;;
+		esac
+	done <<<"$output"
+}
+
+@test "-n opens no counters: the times only, in every format" {
+	need_perf_events
+	run "$PSTAT" -n true
+	assert_success
+	assert_output --partial "Performance counter stats for 'true':"
+	assert_output --regexp 'seconds time elapsed'
+	refute_output --partial 'task-clock'
+	run "$PSTAT" -n -j true
+	assert_success
+	jq_assert '.counters == [] and .time.elapsed_ns > 0 and .exit.status == 0' <<<"$output"
+	# as perf: CSV has no line for the times
+	run "$PSTAT" -n -x, true
+	assert_success
+	assert_output ''
+}
+
+@test "-n with -e counts those events only, as perf does" {
+	need_perf_events
+	run "$PSTAT" -n -d -j -e page-faults true
+	assert_success
+	jq_assert '[.counters[].event] == ["page-faults"]' <<<"$output"
+}
+
+@test "--quiet prints nothing; the status is the command's, and --fail-on's" {
+	need_perf_events
+	run "$PSTAT" --quiet -e task-clock sh -c 'exit 3'
+	assert_failure 3
+	assert_output ''
+	run "$PSTAT" --quiet -I 50 -e task-clock sleep 0.2
+	assert_success
+	assert_output ''
+	# a counter that never counted (the command ended within -D), with
+	# --fail-on: 5, still silent
+	run "$PSTAT" --quiet --fail-on=not-counted -D 1000 -e task-clock true
+	assert_failure 5
+	assert_output ''
+}
+
+@test "--quiet still says why pstat failed, and refuses -o" {
+	run "$PSTAT" --quiet -e no-such-event true
+	assert_failure 125
+	assert_line --index 0 "pstat: unknown event 'no-such-event'"
+	run "$PSTAT" --quiet -o "$BATS_TEST_TMPDIR/out" true
+	assert_failure 125
+	assert_line --index 0 "pstat: --quiet prints no report: -o has nothing to write"
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
