@@ -24,6 +24,7 @@ static const struct cmd cmds[] = {
 	{ "scale", t_scale },
 	{ "sparkline", t_sparkline },
 	{ "stats", t_stats },
+	{ "topo", t_topo },
 	{ "tracepoint", t_tracepoint },
 };
 

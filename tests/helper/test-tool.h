@@ -25,5 +25,6 @@ int t_pfm(int argc, char **argv);
 int t_print(int argc, char **argv);
 int t_metrics(int argc, char **argv);
 int t_sparkline(int argc, char **argv);
+int t_topo(int argc, char **argv);
 
 #endif
