@@ -18,6 +18,7 @@
 
 #include "base/util.h"
 #include "compare/compare.h"
+#include "compare/compare_index.h"
 #include "report/stats.h"
 
 struct pstat_compare_counter *compare_run_add(struct pstat_compare_run *run)
@@ -132,28 +133,6 @@ int compare_metric_direction(const char *name, int *higher_is_better)
 	if (m)
 		*higher_is_better = m->higher_is_better;
 	return m != NULL;
-}
-
-static int same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-static int same_key(const struct pstat_compare_counter *a,
-		    const struct pstat_compare_counter *b)
-{
-	return !strcmp(a->event, b->event) && a->cpu == b->cpu &&
-	       same_str(a->thread, b->thread);
-}
-
-/* 1 + how many counters before run->counters[i] share its key. */
-static size_t occurrence(const struct pstat_compare_run *run, size_t i)
-{
-	size_t n = 1;
-
-	for (size_t k = 0; k < i; k++)
-		n += same_key(&run->counters[k], &run->counters[i]);
-	return n;
 }
 
 static char *counter_name(const struct pstat_compare_counter *c, size_t occ)
@@ -296,28 +275,31 @@ static void item_limit(struct pstat_compare_item *it,
  * counter of the run with c's CPU and thread whose value the metric
  * implies; d must be counted and have as many samples as c, all finite
  * and non-zero. The values are read back from 17 significant digits, so
- * d's is found within a relative 1e-9.
+ * d's is found within a relative 1e-9, through the run's index.
  */
-static double *metric_samples(const struct pstat_compare_run *run,
+static double *metric_samples(const struct pstat_compare_index *ix,
 			      const struct pstat_compare_counter *c,
 			      const struct compared_metric *m)
 {
+	const struct pstat_compare_counter *all = ix->run->counters;
 	double want;
+	size_t first, n;
 
 	if (c->nsamples < 2 || !all_finite(c->samples, c->nsamples) ||
 	    !isfinite(c->value) || !isfinite(c->metric_value) ||
 	    c->metric_value == 0)
 		return NULL;
 	want = m->scale * c->value / c->metric_value;
-	for (size_t i = 0; i < run->ncounters; i++) {
-		const struct pstat_compare_counter *d = &run->counters[i];
+	if (!isfinite(want))
+		return NULL;
+	compare_index_values(ix, c->cpu, c->thread, want - 1e-9 * fabs(want),
+			     want + 1e-9 * fabs(want), &first, &n);
+	for (size_t i = first; i < first + n; i++) {
+		const struct pstat_compare_counter *d = &all[ix->by_value[i]];
 		double *x;
 		size_t k;
 
-		if (d == c || d->status != PSTAT_COUNTED ||
-		    d->cpu != c->cpu || !same_str(d->thread, c->thread) ||
-		    d->nsamples != c->nsamples ||
-		    !(fabs(d->value - want) <= 1e-9 * fabs(want)))
+		if (d == c || d->nsamples != c->nsamples)
 			continue;
 		x = xcalloc(c->nsamples, sizeof(*x));
 		for (k = 0; k < c->nsamples; k++) {
@@ -363,8 +345,8 @@ static void metric_missing(struct pstat_compare *c,
  */
 static size_t add_metric(struct pstat_compare *c,
 			 const struct pstat_compare_item *counter,
-			 const struct pstat_compare_run *base,
-			 const struct pstat_compare_run *new,
+			 const struct pstat_compare_index *base,
+			 const struct pstat_compare_index *new,
 			 const struct pstat_compare_counter *b,
 			 const struct pstat_compare_counter *n,
 			 const struct pstat_compare_rules *rules, double alpha)
@@ -436,7 +418,7 @@ void compare_runs(const struct pstat_compare_run *base,
 {
 	size_t nb = base->ncounters, nn = new->ncounters;
 	char *matched = xcalloc(nn + 1, 1);
-	size_t *occ_new = xcalloc(nn + 1, sizeof(*occ_new));
+	struct pstat_compare_index bix, nix;
 	size_t compared = 0, broken = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -446,24 +428,22 @@ void compare_runs(const struct pstat_compare_run *base,
 	out->new_runs = new->runs;
 	out->alpha = alpha;
 	out->items = xcalloc(2 * (nb + nn) + 1, sizeof(*out->items));
-	for (size_t j = 0; j < nn; j++)
-		occ_new[j] = occurrence(new, j);
+	compare_index_build(&bix, base);
+	compare_index_build(&nix, new);
 
 	for (size_t i = 0; i < nb; i++) {
 		const struct pstat_compare_counter *b = &base->counters[i];
 		const struct pstat_compare_counter *n = NULL;
-		size_t occ = occurrence(base, i);
+		size_t occ = bix.occ[i];
+		long j = compare_index_find(&nix, b, occ);
 		struct pstat_compare_item *it;
 		struct pstat_summary bsum, nsum;
 		const struct pstat_summary *bs, *ns;
 		const char *why;
 
-		for (size_t j = 0; j < nn && !n; j++) {
-			if (!matched[j] && occ_new[j] == occ &&
-			    same_key(b, &new->counters[j])) {
-				matched[j] = 1;
-				n = &new->counters[j];
-			}
+		if (j >= 0) {
+			matched[j] = 1;
+			n = &new->counters[j];
 		}
 		it = item_new(out, counter_name(b, occ), b->event, b->unit);
 		item_limit(it, rules);
@@ -486,7 +466,7 @@ void compare_runs(const struct pstat_compare_run *base,
 		}
 		judge(it, bs, ns, alpha, 1);
 		compared++;
-		broken += add_metric(out, it, base, new, b, n, rules, alpha);
+		broken += add_metric(out, it, &bix, &nix, b, n, rules, alpha);
 	}
 	for (size_t j = 0; j < nn; j++) {
 		const struct pstat_compare_counter *n = &new->counters[j];
@@ -495,7 +475,7 @@ void compare_runs(const struct pstat_compare_run *base,
 
 		if (matched[j])
 			continue;
-		it = item_new(out, counter_name(n, occ_new[j]), n->event,
+		it = item_new(out, counter_name(n, nix.occ[j]), n->event,
 			      n->unit);
 		item_limit(it, rules);
 		side_set(&it->new, n, &nsum);
@@ -516,7 +496,8 @@ void compare_runs(const struct pstat_compare_run *base,
 	else
 		out->status = COMPARE_EXIT_OK;
 	free(matched);
-	free(occ_new);
+	compare_index_free(&bix);
+	compare_index_free(&nix);
 }
 
 void compare_free(struct pstat_compare *c)
