@@ -39,3 +39,17 @@ load test_helper
 	# <not counted>; never across CPUs or threads
 	run_table metrics metrics.test
 }
+
+# Issue 22: building a report is one pass over the readings, whatever
+# the number of threads, events and PMU instances (it was a scan of
+# every thread for each thread's row, and of every event for each row).
+@test "report rows: each reading is summed once, at 100 and 6000 threads" {
+	local a
+
+	for a in "3 100" "3 6000" "40 100 4" "8 6000 2"; do
+		run "$PT" rows "$a"
+		assert_success
+		set -- $a
+		assert_output "rows $(($1 * $2)) summed $(($1 * $2 * ${3:-1}))"
+	done
+}

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/metrics.h"
@@ -40,29 +41,96 @@ static int pred_clock(const struct perf_event_attr *a, uint64_t c)
 	return metrics_is_clock(a);
 }
 
-/* The first row matching pred with the same privilege filter as like. */
+/*
+ * The rows another row's metric may be computed from (clocks, cycles,
+ * branches, cache references), sorted by where they count (CPU, thread)
+ * and then by position: a lookup is a binary search for the row's place
+ * and a scan of the few partners there, so that metrics over thousands
+ * of per-thread rows stay linear.
+ */
+struct partners {
+	const struct pstat_row *rows;
+	size_t *idx;
+	size_t n;
+};
+
+static int is_partner(const struct perf_event_attr *a)
+{
+	return metrics_is_clock(a) ||
+	       is_hw(a, PERF_COUNT_HW_CPU_CYCLES) ||
+	       is_hw(a, PERF_COUNT_HW_BRANCH_INSTRUCTIONS) ||
+	       is_hw(a, PERF_COUNT_HW_CACHE_REFERENCES);
+}
+
+static int place_cmp(const struct pstat_row *a, const struct pstat_row *b)
+{
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	if (a->thread == b->thread)
+		return 0;
+	if (!a->thread || !b->thread)
+		return a->thread ? 1 : -1;
+	return strcmp(a->thread, b->thread);
+}
+
+static const struct pstat_row *sort_rows;
+
+static int partner_cmp(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = place_cmp(&sort_rows[i], &sort_rows[j]);
+
+	if (c)
+		return c;
+	return i < j ? -1 : i > j;
+}
+
+static void partners_index(struct partners *p, const struct pstat_row *rows,
+			   size_t n, const struct perf_event_attr *const *attrs)
+{
+	p->rows = rows;
+	p->n = 0;
+	p->idx = malloc((n + 1) * sizeof(*p->idx));
+	if (!p->idx)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (is_partner(attrs[i]))
+			p->idx[p->n++] = i;
+	sort_rows = rows;
+	qsort(p->idx, p->n, sizeof(*p->idx), partner_cmp);
+}
+
+/*
+ * The first row matching pred, counting where with counts, with the
+ * same privilege filter as like (for ratios of hardware events).
+ */
 static const struct pstat_row *
-find(const struct pstat_row *rows, size_t n,
-     const struct perf_event_attr *const *attrs,
+find(const struct partners *p, const struct perf_event_attr *const *attrs,
      const struct perf_event_attr *like, const struct pstat_row *with,
      int (*pred)(const struct perf_event_attr *a, uint64_t c), uint64_t c)
 {
-	for (size_t i = 0; i < n; i++) {
+	size_t lo = 0, hi = p->idx ? p->n : 0;
+
+	/* the first partner at with's place */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (place_cmp(&p->rows[p->idx[mid]], with) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->n && !place_cmp(&p->rows[p->idx[lo]], with); lo++) {
+		size_t i = p->idx[lo];
 		const struct perf_event_attr *a = attrs[i];
 
-		if (!pred(a, c) || !comparable(&rows[i], with))
+		if (!pred(a, c) || !comparable(&p->rows[i], with))
 			continue;
-		/* ratios of hardware events need the same privilege filter */
 		if (pred != pred_clock &&
 		    (a->exclude_user != like->exclude_user ||
 		     a->exclude_kernel != like->exclude_kernel))
 			continue;
-		if (rows[i].cpu != with->cpu ||
-		    (rows[i].thread != with->thread &&
-		     (!rows[i].thread || !with->thread ||
-		      strcmp(rows[i].thread, with->thread))))
-			continue;
-		return &rows[i];
+		return &p->rows[i];
 	}
 	return NULL;
 }
@@ -86,6 +154,9 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
 		     uint64_t elapsed_ns)
 {
+	struct partners p;
+
+	partners_index(&p, rows, nrows, attrs);
 	for (size_t i = 0; i < nrows; i++) {
 		struct pstat_row *r = &rows[i];
 		const struct perf_event_attr *a = attrs[i];
@@ -100,24 +171,24 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 				set(r, "CPUs utilized", "",
 				    r->value * 1e6 / (double)elapsed_ns, 1);
 		} else if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES)) {
-			o = find(rows, nrows, attrs, a, r, pred_clock, 0);
+			o = find(&p, attrs, a, r, pred_clock, 0);
 			if (o && o->value > 0)
 				set(r, "GHz", "", r->value / (o->value * 1e6),
 				    1);
 		} else if (is_hw(a, PERF_COUNT_HW_INSTRUCTIONS)) {
-			o = find(rows, nrows, attrs, a, r, pred_hw,
+			o = find(&p, attrs, a, r, pred_hw,
 				 PERF_COUNT_HW_CPU_CYCLES);
 			if (o && o->value > 0)
 				set(r, "insn per cycle", "",
 				    r->value / o->value, 1);
 		} else if (is_hw(a, PERF_COUNT_HW_BRANCH_MISSES)) {
-			o = find(rows, nrows, attrs, a, r, pred_hw,
+			o = find(&p, attrs, a, r, pred_hw,
 				 PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
 			if (o && o->value > 0)
 				set(r, "of all branches", "%",
 				    100.0 * r->value / o->value, 0);
 		} else if (is_hw(a, PERF_COUNT_HW_CACHE_MISSES)) {
-			o = find(rows, nrows, attrs, a, r, pred_hw,
+			o = find(&p, attrs, a, r, pred_hw,
 				 PERF_COUNT_HW_CACHE_REFERENCES);
 			if (o && o->value > 0)
 				set(r, "of all cache refs", "%",
@@ -128,10 +199,11 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 			 * time, when a clock was counted alongside (as perf
 			 * does).
 			 */
-			o = find(rows, nrows, attrs, a, r, pred_clock, 0);
+			o = find(&p, attrs, a, r, pred_clock, 0);
 			if (o && o->value > 0)
 				set(r, "/sec", "", r->value / (o->value / 1e3),
 				    0);
 		}
 	}
+	free(p.idx);
 }

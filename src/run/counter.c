@@ -420,12 +420,20 @@ int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
 							 vals, PSTAT_MAX_GROUP);
 				if (nr < 0)
 					return nr;
-				for (size_t k = ev; k < evl->n; k++) {
-					if (c->read_leader[k] != (int)ev ||
-					    c->read_pos[k] >= nr)
+				/*
+				 * The leader's members follow it within its
+				 * group: stop at the last, so that reading
+				 * stays linear in the number of events.
+				 */
+				for (size_t k = ev, found = 0;
+				     k < evl->n && found < (size_t)c->nread[ev];
+				     k++) {
+					if (c->read_leader[k] != (int)ev)
 						continue;
-					out[counter_slot(c, k, ci, ti)] =
-						vals[c->read_pos[k]];
+					found++;
+					if (c->read_pos[k] < nr)
+						out[counter_slot(c, k, ci, ti)] =
+							vals[c->read_pos[k]];
 				}
 			}
 		}

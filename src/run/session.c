@@ -230,7 +230,26 @@ static int *task_columns(const struct pstat_evlist *evl, size_t *n)
 	return cols;
 }
 
-static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
+/* s->row_ev_start and s->row_evs: each row's events, by counting sort. */
+static void index_row_events(struct session *s)
+{
+	size_t nr = (size_t)s->evl->nrows, n = s->evl->n;
+	size_t *fill;
+
+	s->row_ev_start = xcalloc(nr + 2, sizeof(*s->row_ev_start));
+	s->row_evs = xcalloc(n + 1, sizeof(*s->row_evs));
+	for (size_t i = 0; i < n; i++)
+		s->row_ev_start[s->evl->ev[i].row + 1]++;
+	for (size_t r = 0; r < nr; r++)
+		s->row_ev_start[r + 1] += s->row_ev_start[r];
+	fill = xmalloc((nr + 1) * sizeof(*fill));
+	memcpy(fill, s->row_ev_start, (nr + 1) * sizeof(*fill));
+	for (size_t i = 0; i < n; i++)
+		s->row_evs[fill[s->evl->ev[i].row]++] = i;
+	free(fill);
+}
+
+int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 {
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
@@ -262,6 +281,7 @@ static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 			       sizeof(*s->row_event));
 	for (size_t i = s->evl->n; i-- > 0;)
 		s->row_event[s->evl->ev[i].row] = (int)i;
+	index_row_events(s);
 	s->nrows = (size_t)s->evl->nrows *
 		   (cfg->no_aggr && s->system_wide ? s->ncpus :
 		    cfg->per_thread ? s->ntids : 1);
@@ -275,7 +295,7 @@ static int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	return 0;
 }
 
-static void session_free(struct session *s)
+void session_free(struct session *s)
 {
 	free(s->own_cpus);
 	free(s->tids);
@@ -286,6 +306,8 @@ static void session_free(struct session *s)
 	free(s->prev);
 	free(s->base);
 	free(s->row_event);
+	free(s->row_ev_start);
+	free(s->row_evs);
 	free(s->rows);
 	free(s->row_attrs);
 	free(s->samples);

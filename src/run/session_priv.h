@@ -29,6 +29,14 @@ struct session {
 	size_t nslots;
 	struct pstat_reading *cur, *prev;
 	int *row_event;              /* evlist row -> first event */
+	/*
+	 * The events of each evlist row, so that building a report is one
+	 * pass over the readings: row r's are row_evs[row_ev_start[r] ..
+	 * row_ev_start[r + 1]).
+	 */
+	size_t *row_ev_start;
+	size_t *row_evs;
+	size_t readings_summed;      /* by the last build: for the tests */
 	size_t nrows;                /* output rows per report */
 	struct pstat_row *rows;
 	const struct perf_event_attr **row_attrs;
@@ -69,6 +77,14 @@ struct run_result {
 	uint64_t elapsed_ns;
 	struct rusage ru;
 };
+
+/*
+ * Lay out s for cfg: the counter columns (CPUs, threads), the reading
+ * slots, the rows and each row's events. Counts nothing and opens
+ * nothing. Returns 0; session_free frees what it allocated.
+ */
+int session_setup(struct session *s, const struct pstat_session_cfg *cfg);
+void session_free(struct session *s);
 
 /*
  * Fill s->rows from readings rd (one per counter slot) measured over

@@ -30,7 +30,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 {
 	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
 	struct pstat_reading sum = { 0, 0, 0 };
-	size_t fe = (size_t)s->row_event[r];
+	size_t fe = (size_t)s->row_event[r], c0, c1, t0, t1;
 	uint64_t scaled;
 	double pct;
 	enum pstat_scale_status st;
@@ -50,21 +50,18 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 		row->err = s->ctr.err[fe];
 		return;
 	}
-	for (size_t e = fe; e < s->evl->n; e++) {
-		if ((size_t)s->evl->ev[e].row != r)
-			continue;
-		for (size_t c = 0; c < s->ncpus; c++) {
-			if (ci >= 0 && (size_t)ci != c)
-				continue;
-			for (size_t t = 0; t < s->ntids; t++) {
-				if (ti >= 0 && (size_t)ti != t)
-					continue;
+	/* only the row's own events, CPUs and threads: O(what is summed) */
+	c0 = ci >= 0 ? (size_t)ci : 0;
+	c1 = ci >= 0 ? c0 + 1 : s->ncpus;
+	t0 = ti >= 0 ? (size_t)ti : 0;
+	t1 = ti >= 0 ? t0 + 1 : s->ntids;
+	for (size_t k = s->row_ev_start[r]; k < s->row_ev_start[r + 1]; k++)
+		for (size_t c = c0; c < c1; c++)
+			for (size_t t = t0; t < t1; t++, s->readings_summed++)
 				stats_reading_add(&sum,
-						  &rd[counter_slot(&s->ctr, e,
+						  &rd[counter_slot(&s->ctr,
+								   s->row_evs[k],
 								   c, t)]);
-			}
-		}
-	}
 	st = stats_scale(&sum, &scaled, &pct);
 	row->raw = sum.val;
 	row->ena = sum.ena;
@@ -91,11 +88,10 @@ static int row_on_cpu(const struct session *s, size_t r, int cpu)
 
 	if (!s->evl->ev[fe].cpus || s->ctr.state[fe] != COUNTER_OPEN)
 		return 1;
-	for (size_t e = fe; e < s->evl->n; e++) {
-		const struct pstat_event *ev = &s->evl->ev[e];
+	for (size_t k = s->row_ev_start[r]; k < s->row_ev_start[r + 1]; k++) {
+		const struct pstat_event *ev = &s->evl->ev[s->row_evs[k]];
 
-		if ((size_t)ev->row == r &&
-		    cpumap_has(ev->cpus, ev->ncpus, cpu))
+		if (cpumap_has(ev->cpus, ev->ncpus, cpu))
 			return 1;
 	}
 	return 0;
@@ -106,6 +102,8 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 			 uint64_t elapsed_ns)
 {
 	size_t n = 0, nr = (size_t)s->evl->nrows;
+
+	s->readings_summed = 0;
 
 	for (size_t r = 0; r < nr; r++) {
 		const struct pstat_event *ev = &s->evl->ev[s->row_event[r]];

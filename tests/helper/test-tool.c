@@ -21,6 +21,7 @@ static const struct cmd cmds[] = {
 	{ "pmu", t_pmu },
 	{ "print", t_print },
 	{ "read", t_read },
+	{ "rows", t_rows },
 	{ "scale", t_scale },
 	{ "sparkline", t_sparkline },
 	{ "stats", t_stats },
