@@ -326,6 +326,12 @@ static int baseline_load(const struct pstat_opts *o,
 	return compare_cli_baseline_load(b, &bc);
 }
 
+/* The output's name in messages. */
+static const char *output_name(const char *path)
+{
+	return !path ? "stderr" : !strcmp(path, "-") ? "stdout" : path;
+}
+
 /* The one printer of the run, chosen from -j, -x and -B (new). */
 static struct pstat_printer *make_printer(const struct pstat_opts *o,
 					  FILE *out)
@@ -339,7 +345,7 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 	pc.csv_sep = o->csv_sep;
 	pc.is_tty = isatty(fileno(out));
 	pc.big_num = o->big_num >= 0 ? o->big_num : pc.is_tty;
-	pc.started_header = o->output != NULL;
+	pc.started_header = o->output && strcmp(o->output, "-");
 	pc.repeat = o->repeat > 1 ? (unsigned)o->repeat : 0;
 	return printer_new(&pc, out);
 }
@@ -374,7 +380,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->wait_close = o->wait_close;
 	cfg->fail_on = o->fail_on;
 	cfg->printer = printer;
-	cfg->output_name = o->output;
+	cfg->output_name = output_name(o->output);
 }
 
 int main(int argc, char **argv)
@@ -423,13 +429,15 @@ int main(int argc, char **argv)
 		goto out;
 	if (!o.dry_run && targets_build(&o, &t))
 		goto out;
-	if (output_open(&out, o.output, o.append, o.interval_ms > 0))
+	/* a dry run runs no command: stdout is free for its document */
+	if (output_open(&out, o.output ? o.output : o.dry_run ? "-" : NULL,
+			o.append, o.interval_ms > 0))
 		goto out;
 	if (o.dry_run) {
 		r = dry_run(&o, &evl, out.f);
 		if (r)
 			msg_error("cannot write the results to '%s': %s",
-				  o.output ? o.output : "stderr",
+				  output_name(o.output ? o.output : "-"),
 				  strerror(-r));
 		status = output_close(&out, !r) || r ? EXIT_PSTAT_FAILED : 0;
 		goto out;

@@ -11,10 +11,24 @@ load test_helper
 	assert_output --partial "--event LIST"
 }
 
-@test "--version prints the version" {
+@test "--version prints the version, then jansson's and libpfm4's" {
 	run "$PSTAT" --version
 	assert_success
-	assert_output --regexp '^pstat [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 0 --regexp '^pstat [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 1 --regexp '^jansson [0-9]+\.[0-9]+'
+	assert_line --index 2 --regexp '^libpfm4 ([0-9]+\.[0-9]+|unavailable: )'
+	[ "${#lines[@]}" -eq 3 ]
+	# the libpfm4 the loader finds: its file's release
+	local so
+	so=$(ldconfig -p 2>/dev/null | awk '$1 == "libpfm.so.4" { print $NF; exit }')
+	if [ -n "$so" ]; then
+		so=$(readlink -f "$so")
+		assert_line --index 2 "libpfm4 ${so##*.so.}"
+	fi
+	# and why, when it cannot be loaded
+	PSTAT_LIBPFM=/nonexistent/libpfm.so run "$PSTAT" -V
+	assert_success
+	assert_line --index 2 --partial "libpfm4 unavailable: /nonexistent/libpfm.so: "
 }
 
 @test "an unknown option is one error line, a hint, and 125" {

@@ -119,3 +119,47 @@ need_perf() {
 	assert_line --index 0 "pstat: --quiet prints no report: -o has nothing to write"
 	[ ! -e "$BATS_TEST_TMPDIR/out" ]
 }
+
+@test "--dry-run writes to stdout: it runs no command whose stdout to keep" {
+	run --separate-stderr "$PSTAT" --dry-run -j -e task-clock
+	assert_success
+	[ -z "$stderr" ]
+	jq_assert '.schema == "pstat-dryrun/1" and .events[0].name == "task-clock"' <<<"$output"
+	run --separate-stderr "$PSTAT" --dry-run -e task-clock
+	assert_success
+	[ -z "$stderr" ]
+	assert_line --index 0 --partial 'task-clock: resolver generic'
+	# -o FILE still takes it
+	run --separate-stderr "$PSTAT" --dry-run -j -o "$BATS_TEST_TMPDIR/d.json" -e task-clock
+	assert_success
+	assert_output ''
+	jq_assert '.events | length == 1' "$BATS_TEST_TMPDIR/d.json"
+}
+
+@test "-o - writes the report to stdout, for a pipe into jq" {
+	need_perf_events
+	local out
+	out=$("$PSTAT" -j -o - -e task-clock true 2>/dev/null)
+	jq_assert '.counters[0].event == "task-clock" and .exit.status == 0' <<<"$out"
+	# the table and CSV too; the messages stay on stderr
+	run --separate-stderr "$PSTAT" -x, -o - -e task-clock sh -c 'echo from-the-command'
+	assert_success
+	assert_line --index 0 'from-the-command'
+	assert_line --regexp '^[0-9.]+,msec,task-clock,'
+	[ -z "$stderr" ]
+	# and by default, stdout is the command's alone
+	run --separate-stderr "$PSTAT" -j -e task-clock true
+	assert_success
+	assert_output ''
+	jq_assert '.counters | length == 1' <<<"$stderr"
+}
+
+@test "-o - takes no --append, and a full stdout is an error" {
+	run "$PSTAT" -o - --append -e task-clock true
+	assert_failure 125
+	assert_line --index 0 "pstat: --append needs -o FILE"
+	need_perf_events
+	run sh -c '"$1" -x, -o - -e task-clock true >/dev/full' _ "$PSTAT"
+	assert_failure 125
+	assert_output --partial "pstat: cannot write the results to 'stdout': No space left on device"
+}

@@ -8,6 +8,8 @@
 #include "base/msg.h"
 #include "base/util.h"
 #include "cli/options.h"
+#include "events/pfm.h"
+#include "report/print.h"
 #include "run/session.h"
 
 enum {
@@ -97,7 +99,7 @@ void options_usage(void)
 	      "      --interval-count N   with -I: stop after N intervals\n"
 	      "      --timeout MS         stop after MS milliseconds (exit 124)\n"
 	      "  -D, --delay MS           start counting MS after the command\n"
-	      "  -o, --output FILE        write the results to FILE\n"
+	      "  -o, --output FILE        write the results to FILE (-: stdout)\n"
 	      "      --append             append to the -o FILE\n"
 	      "  -j, --json               one JSON document (schema pstat/1)\n"
 	      "  -x, --field-separator SEP  CSV output\n"
@@ -120,8 +122,26 @@ void options_usage(void)
 	      "      --dry-run            print the encoded events, run nothing\n"
 	      "  -v, --verbose            say how events were resolved\n"
 	      "  -h, --help               this help\n"
-	      "  -V, --version            print the version\n",
+	      "  -V, --version            print the version, and jansson's and\n"
+	      "                           libpfm4's\n",
 	      stdout);
+}
+
+/*
+ * pstat's version, then those of the libraries it runs with, one a line
+ * (as bpftool -V): a bug report then says which libpfm4 knew which CPU.
+ */
+static void options_version(void)
+{
+	struct pstat_error err = { "", -1 };
+	char pfm[128];
+
+	printf("pstat %s\n", PSTAT_VERSION);
+	printf("jansson %s\n", print_json_library_version());
+	if (pfm_library_version(pfm, sizeof(pfm), &err))
+		printf("libpfm4 unavailable: %s\n", err.msg);
+	else
+		printf("libpfm4 %s\n", pfm);
 }
 
 static int bad_number(const char *opt, const char *arg, int r)
@@ -237,7 +257,7 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->tids = optarg;
 		break;
 	case 'V':
-		printf("pstat %s\n", PSTAT_VERSION);
+		options_version();
 		return 1;
 	case 'v':
 		msg_verbose++;
@@ -342,7 +362,7 @@ static int options_check(const struct pstat_opts *o)
 		msg_usage("--interval-count needs -I MS");
 		return -1;
 	}
-	if (o->append && !o->output) {
+	if (o->append && (!o->output || !strcmp(o->output, "-"))) {
 		msg_usage("--append needs -o FILE");
 		return -1;
 	}

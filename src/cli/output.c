@@ -51,6 +51,11 @@ int output_open(struct output *o, const char *path, int append, int stream)
 		o->f = stderr;
 		return 0;
 	}
+	/* "-o -": the standard output, for a pipe into jq */
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
 	if (!*path) {
 		msg_error("cannot open output file '': %s", strerror(ENOENT));
 		return -1;
@@ -109,8 +114,9 @@ int output_close(struct output *o, int ok)
 	int r = 0;
 
 	if (!o->path) {
-		/* (a failed run's stderr, a closed pipe: said already) */
-		if (fflush(stderr) == EOF && ok)
+		/* (a failed run's stderr or stdout, a closed pipe: said
+		 * already) */
+		if (fflush(o->f) == EOF && ok)
 			r = -1;
 		return r;
 	}

@@ -27,7 +27,7 @@ struct output {
 };
 
 /*
- * Open path for the report (NULL: stderr). append: --append; stream:
+ * Open path for the report (NULL: stderr; "-": stdout). append: --append; stream:
  * written as it goes (-I). Reports errors. Returns 0 or -1.
  */
 int output_open(struct output *o, const char *path, int append,

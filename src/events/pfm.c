@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,30 @@ static int pfm_init(void)
 		pfm_state = ret == PFM_SUCCESS ? 1 : (ret < 0 ? ret : -1);
 	}
 	return pfm_state > 0 ? 0 : pfm_state;
+}
+
+int pfm_library_version(char *buf, size_t len, struct pstat_error *err)
+{
+	struct link_map *map = NULL;
+	char *path, *so;
+
+	if (!lib.handle && pfm_load() != PFM_SUCCESS)
+		return error_set(err, -1, "%s", pfm_errstr(PFM_ERR_NOINIT));
+	/*
+	 * pfm_get_version() gives only the API's major version (4.0): the
+	 * release is in the name of the file the loader found, which the
+	 * soname links to (libpfm.so.4 -> libpfm.so.4.13.0).
+	 */
+	if (dlinfo(lib.handle, RTLD_DI_LINKMAP, &map) || !map || !map->l_name)
+		return error_set(err, -1, "cannot tell which file was loaded");
+	path = realpath(map->l_name, NULL);
+	so = path ? strstr(path, ".so.") : NULL;
+	if (so && so[4])
+		snprintf(buf, len, "%s", so + 4);
+	else
+		snprintf(buf, len, "unknown version (%s)", map->l_name);
+	free(path);
+	return 0;
 }
 
 void pfm_cleanup(void)

@@ -70,6 +70,13 @@ int pfm_foreach_pmu(void (*fn)(const char *name, const char *desc,
 			       bool is_core, void *arg),
 		    void *arg);
 
+/*
+ * The release of the libpfm4 this process loads ("4.13.0"), into buf.
+ * Loads the library but does not initialise it. Returns 0, or -1 with
+ * err saying why libpfm4 cannot be loaded.
+ */
+int pfm_library_version(char *buf, size_t len, struct pstat_error *err);
+
 /* Release libpfm4 if it was initialised. */
 void pfm_cleanup(void);
 

@@ -218,6 +218,9 @@ struct pstat_dryrun_event {
 	const struct perf_event_attr *attr;
 };
 
+/* The version of the jansson library in use ("2.14"; static). */
+const char *print_json_library_version(void);
+
 /* Print {"events":[...]} as one document. Returns 0 or -errno. */
 int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 		      size_t n);

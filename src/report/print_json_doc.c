@@ -65,6 +65,11 @@ static json_t *json_cpus(const int *cpus, size_t n)
 	return a;
 }
 
+const char *print_json_library_version(void)
+{
+	return jansson_version_str();
+}
+
 int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 		      size_t n)
 {
