@@ -6,7 +6,7 @@
 
 # pstat's long options: the same set as `pstat --help` shows, which
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
-_pstat_opts_long='--all-cpus --append --big-num --compare-output --cpu
+_pstat_opts_long='--all-cpus --append --big-num --compare-output --control --cpu
 --delay --detailed --dry-run --event --fail-on --field-separator --help --interval --interval-count
 --json --no-aggr --no-big-num --no-inherit --null --output --per-thread --pid
 --quiet --repeat --tid --timeout --verbose --version --wait-close --warmup'
@@ -14,7 +14,7 @@ _pstat_opts_long='--all-cpus --append --big-num --compare-output --cpu
 _pstat_opts_compare='--alpha --baseline --compare-format --format
 --threshold'
 _pstat_opts_short='-A -a -B -C -D -d -e -h -I -i -j -n -o -p -r -t -V -v -x'
-_pstat_opts_arg=' --alpha --baseline --compare-format --compare-output --cpu
+_pstat_opts_arg=' --alpha --baseline --compare-format --compare-output --control --cpu
 --delay --event --fail-on --field-separator --format --interval --interval-count --output --pid
 --repeat --threshold --tid --timeout --warmup -C -D -e -I -o -p -r -t -x '
 _pstat_opts_arg=${_pstat_opts_arg//$'\n'/ }

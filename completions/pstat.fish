@@ -4,7 +4,7 @@
 # pstat's options that take a value, short and long: where they stand,
 # the next word is theirs, not the command's.
 set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
-    --compare-output -C --cpu -D --delay -e --event --fail-on \
+    --compare-output --control -C --cpu -D --delay -e --event --fail-on \
     -x --field-separator --format -I --interval --interval-count \
     -o --output -p --pid -r --repeat --threshold -t --tid --timeout --warmup
 
@@ -160,6 +160,7 @@ complete -c pstat -n __fish_pstat_in_options -l baseline -r -k -a '(__fish_compl
 complete -c pstat -n __fish_pstat_in_options -s B -l big-num -d 'Group digits'
 complete -c pstat -n __fish_pstat_in_options -l compare-format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -l compare-output -r -F -d 'Write the comparison to FILE, with --baseline'
+complete -c pstat -n __fish_pstat_in_options -l control -x -a 'fd: fifo:' -d 'Take enable/disable commands from fd:CTL[,ACK] or fifo:CTL[,ACK]'
 complete -c pstat -n __fish_pstat_in_options -s C -l cpu -x -a '(__fish_pstat_cpus)' -d 'Count on these CPUs'
 complete -c pstat -n __fish_pstat_in_options -s D -l delay -x -d 'Start counting MS after the command'
 complete -c pstat -n __fish_pstat_in_options -s d -l detailed -d "Add perf's cache events (-dd adds TLB, -ddd prefetch)"
@@ -192,7 +193,7 @@ complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs fir
 # The command pstat runs, then that command's own completion.
 complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
 complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
-complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
 
 # pstat list [--tracepoints] [--names] [-j] [GLOB]
 complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'

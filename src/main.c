@@ -373,6 +373,8 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->per_thread = o->per_thread;
 	cfg->timeout_ms = o->timeout_ms;
 	cfg->delay_ms = o->delay_ms;
+	cfg->start_disabled = o->start_disabled;
+	cfg->control = o->have_control ? &o->control : NULL;
 	cfg->interval_ms = o->interval_ms;
 	cfg->interval_count = o->interval_count;
 	cfg->repeat = (unsigned)o->repeat;
@@ -456,6 +458,8 @@ int main(int argc, char **argv)
 	if (o.baseline)
 		printer = printer_capture_new(printer);
 	session_cfg_fill(&cfg, &o, &t, &evl, printer);
+	if (o.start_disabled && !o.have_control)
+		msg_warn("-D -1 without --control: nothing will be counted");
 	if (o.interval_ms && o.interval_ms < 10)
 		msg_warn("intervals below 10 ms add measurable overhead");
 	status = session_run(&cfg, &report_ok);

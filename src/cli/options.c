@@ -18,6 +18,7 @@ enum {
 	OPT_BASELINE,
 	OPT_COMPARE_FORMAT,
 	OPT_COMPARE_OUTPUT,
+	OPT_CONTROL,
 	OPT_DRY_RUN,
 	OPT_FAIL_ON,
 	OPT_FORMAT,
@@ -40,6 +41,7 @@ static const struct option long_opts[] = {
 	{ "big-num", no_argument, NULL, 'B' },
 	{ "compare-format", required_argument, NULL, OPT_COMPARE_FORMAT },
 	{ "compare-output", required_argument, NULL, OPT_COMPARE_OUTPUT },
+	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'D' },
 	{ "detailed", no_argument, NULL, 'd' },
@@ -98,7 +100,11 @@ void options_usage(void)
 	      "  -I, --interval MS        print deltas every MS milliseconds\n"
 	      "      --interval-count N   with -I: stop after N intervals\n"
 	      "      --timeout MS         stop after MS milliseconds (exit 124)\n"
-	      "  -D, --delay MS           start counting MS after the command\n"
+	      "  -D, --delay MS           start counting MS after the command;\n"
+	      "                           -1: only when --control enables it\n"
+	      "      --control fd:CTL[,ACK] | fifo:CTL[,ACK]\n"
+	      "                           take enable, disable, snapshot, ping\n"
+	      "                           and stop commands, as perf does\n"
 	      "  -o, --output FILE        write the results to FILE (-: stdout)\n"
 	      "      --append             append to the -o FILE\n"
 	      "  -j, --json               one JSON document (schema pstat/1)\n"
@@ -216,7 +222,11 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->cpu_list = optarg;
 		break;
 	case 'D':
-		if (number("-D", optarg, 0, UINT32_MAX, &o->delay_ms))
+		/* -1: disabled until --control enables counting */
+		o->start_disabled = !strcmp(optarg, "-1");
+		if (o->start_disabled)
+			o->delay_ms = 0;
+		else if (number("-D", optarg, 0, UINT32_MAX, &o->delay_ms))
 			return -1;
 		break;
 	case 'd':
@@ -290,6 +300,17 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_COMPARE_OUTPUT:
 		o->compare_output = optarg;
 		break;
+	case OPT_CONTROL: {
+		struct pstat_error err;
+
+		control_spec_free(&o->control);
+		if (control_parse(optarg, &o->control, &err)) {
+			msg_usage("%s", err.msg);
+			return -1;
+		}
+		o->have_control = 1;
+		break;
+	}
 	case OPT_DRY_RUN:
 		o->dry_run = 1;
 		break;
@@ -427,4 +448,5 @@ void options_free(struct pstat_opts *o)
 	o->events = NULL;
 	free(o->thresholds);
 	o->thresholds = NULL;
+	control_spec_free(&o->control);
 }

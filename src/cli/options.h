@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run/control.h"
+
 struct pstat_opts {
 	char **events;           /* each -e LIST, in order */
 	size_t nevents;
@@ -27,6 +29,9 @@ struct pstat_opts {
 	int per_thread;          /* --per-thread */
 	uint64_t timeout_ms;     /* --timeout, 0 = none */
 	uint64_t delay_ms;       /* -D */
+	int start_disabled;      /* -D -1 */
+	struct pstat_control_spec control;  /* --control */
+	int have_control;
 	uint64_t repeat;         /* -r, default 1 */
 	uint64_t warmup;         /* --warmup */
 	int wait_close;          /* --wait-close */

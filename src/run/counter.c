@@ -469,6 +469,27 @@ int counters_disable(const struct pstat_counters *c)
 	return ioctl_leaders(c, PERF_EVENT_IOC_DISABLE);
 }
 
+int counters_toggle(const struct pstat_counters *c, long ev, int enable)
+{
+	unsigned long req = enable ? PERF_EVENT_IOC_ENABLE
+				   : PERF_EVENT_IOC_DISABLE;
+	size_t per = c->ncpus * c->nthreads;
+
+	for (size_t e = 0; e < c->evl->n; e++) {
+		/* all: each group through its leader, members with it */
+		if (ev < 0 ? c->read_leader[e] != (int)e : (long)e != ev)
+			continue;
+		for (size_t s = 0; s < per; s++) {
+			int fd = c->fds[e * per + s];
+
+			if (fd >= 0 &&
+			    ioctl(fd, req, ev < 0 ? PERF_IOC_FLAG_GROUP : 0) < 0)
+				return -errno;
+		}
+	}
+	return 0;
+}
+
 void counters_close(struct pstat_counters *c)
 {
 	if (!c)

@@ -105,6 +105,13 @@ int counters_read(const struct pstat_counters *c, struct pstat_reading *out);
 int counters_enable(const struct pstat_counters *c);
 int counters_disable(const struct pstat_counters *c);
 
+/*
+ * Enable or disable event ev on every CPU and thread (alone, not its
+ * group), or every event when ev is -1, those waiting for an exec too:
+ * for the control channel, once the command runs. Returns 0 or -errno.
+ */
+int counters_toggle(const struct pstat_counters *c, long ev, int enable);
+
 /* Close all counters and free what c holds; accepts NULL. */
 void counters_close(struct pstat_counters *c);
 

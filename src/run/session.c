@@ -84,7 +84,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	 * afresh for every run, which costs microseconds.
 	 */
 	s->self = cfg->argv && !s->system_wide && cfg->inherit &&
-		  !cfg->delay_ms && cfg->repeat + cfg->warmup > 1 &&
+		  !cfg->delay_ms && !cfg->start_disabled && !cfg->control &&
+		  cfg->repeat + cfg->warmup > 1 &&
 		  s->ncpus == 1 && any_slow_to_close(s->evl);
 	if (s->self && !s->ctr.fds) {
 		/* to see processes a run leaves behind (session_run) */
@@ -113,7 +114,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 			s->tids[0] = child.pid;
 	}
 	oo.inherit = cfg->inherit;
-	oo.enable_on_exec = ch && !s->system_wide && !cfg->delay_ms;
+	oo.enable_on_exec = ch && !s->system_wide && !cfg->delay_ms &&
+			    !cfg->start_disabled;
 	oo.disabled = !oo.enable_on_exec;
 	if (!s->self && counters_open(&s->ctr, s->evl, s->cpus, s->ncpus,
 				      s->tids, s->ntids, &oo, &oe)) {
@@ -132,7 +134,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	if (!s->started_at.tv_sec)
 		clock_gettime(CLOCK_REALTIME, &s->started_at);
 	t0 = now_ns();
-	if (!cfg->delay_ms) /* all but those waiting for the exec */
+	/* all but those waiting for the exec */
+	if (!cfg->delay_ms && !cfg->start_disabled)
 		counters_enable(&s->ctr);
 	if (s->self && (r = counters_read(&s->ctr, s->base))) {
 		msg_error("cannot read counters: %s", strerror(-r));
@@ -292,6 +295,8 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	s->elapsed = xcalloc(cfg->repeat + 1, sizeof(*s->elapsed));
 	s->run_status = xcalloc(cfg->repeat + 1, sizeof(*s->run_status));
 	s->row_states = xcalloc(s->nrows + 1, sizeof(*s->row_states));
+	s->ev_on = xcalloc(s->evl->n + 1, sizeof(*s->ev_on));
+	s->ctl.fd = s->ctl.ack_fd = -1;
 	return 0;
 }
 
@@ -314,6 +319,8 @@ void session_free(struct session *s)
 	free(s->elapsed);
 	free(s->run_status);
 	free(s->row_states);
+	free(s->ev_on);
+	control_close(&s->ctl);
 }
 
 /*
@@ -353,6 +360,15 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 
 	*report_ok = false;
 	session_setup(&s, cfg);
+	if (cfg->control) {
+		struct pstat_error err;
+
+		if (control_open(&s.ctl, cfg->control, &err)) {
+			msg_error("%s", err.msg);
+			ret = EXIT_PSTAT_FAILED;
+			goto out;
+		}
+	}
 	session_signals_install(&s.waitmask);
 	for (unsigned run = 0; run < total; run++) {
 		int record = run >= cfg->warmup;
@@ -387,7 +403,8 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 						      WTERMSIG(res.status) : 0;
 			}
 		}
-		if (run + 1 == total || s.got_signal || s.broken_pipe) {
+		if (run + 1 == total || s.got_signal || s.broken_pipe ||
+		    s.ctl_stop) {
 			/* the counters stay open until the results are out */
 			break;
 		}

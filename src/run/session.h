@@ -10,6 +10,7 @@
 
 #include "events/encode.h"
 #include "report/print.h"
+#include "run/control.h"
 
 /* Exit statuses of pstat itself. */
 #define EXIT_TIMEOUT       124
@@ -36,6 +37,8 @@ struct pstat_session_cfg {
 	int no_aggr;                       /* -A */
 	int per_thread;                    /* --per-thread */
 	uint64_t timeout_ms, delay_ms;
+	int start_disabled;                /* -D -1: until enabled by control */
+	const struct pstat_control_spec *control;  /* --control, or NULL */
 	uint64_t interval_ms, interval_count;
 	unsigned repeat, warmup;
 	unsigned fail_on;

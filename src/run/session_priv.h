@@ -52,7 +52,11 @@ struct session {
 	/* what ended the measurement */
 	int got_signal;
 	int timed_out;
-	int stopped;                 /* we ended the command (--interval-count) */
+	int stopped;                 /* we ended the command (--interval-count,
+					a control "stop") */
+	int ctl_stop;                /* a control "stop": no further runs */
+	struct pstat_control ctl;    /* --control; ctl.fd -1 without */
+	int *ev_on;                  /* [event]: enabled now (--control) */
 	int early_signal;            /* one came before the command started */
 	int broken_pipe;             /* the output's reader went away */
 	pid_t child_pid;             /* the command of the latest run */

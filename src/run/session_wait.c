@@ -175,7 +175,10 @@ struct waiter {
 	struct session *s;
 	struct pstat_child *ch;      /* the command, or NULL (attached) */
 	uint64_t t0;                 /* when the run started */
-	uint64_t t_on;               /* when counting started (after -D) */
+	uint64_t t_on;               /* when counting last started (after -D),
+					0 while it is disabled */
+	uint64_t on_ns;              /* counted time before t_on (--control) */
+	unsigned long snapshots;     /* intervals printed by "snapshot" */
 	uint64_t last;               /* end of the last interval printed */
 	unsigned long index;         /* intervals printed */
 	int fd_interval, fd_timeout, fd_delay, fd_kill;
@@ -202,8 +205,13 @@ static void waiter_init(struct waiter *w, struct session *s,
 	w->s = s;
 	w->ch = ch;
 	w->t0 = t0;
-	/* when counting started: after -D, elapsed leaves the delay out */
-	w->t_on = cfg->delay_ms ? 0 : t0;
+	/*
+	 * Elapsed time is the time counted: after -D it leaves the delay
+	 * out, with --control the spans disabled.
+	 */
+	w->t_on = cfg->delay_ms || cfg->start_disabled ? 0 : t0;
+	for (size_t i = 0; i < s->evl->n; i++)
+		s->ev_on[i] = w->t_on != 0;
 	w->fd_interval = w->fd_timeout = w->fd_delay = w->fd_kill = -1;
 	if (cfg->interval_ms && record)
 		w->fd_interval = make_timer(t0 + cfg->interval_ms * 1000000ull,
@@ -263,25 +271,18 @@ static size_t waiter_pollset(const struct waiter *w, struct pollfd *pfd)
 			pfd[n++] = (struct pollfd){ fds[i], POLLIN, 0 };
 	for (size_t i = 0; i < w->npidfds; i++)
 		pfd[n++] = (struct pollfd){ w->pidfds[i], POLLIN, 0 };
+	if (w->s->ctl.fd >= 0)
+		pfd[n++] = (struct pollfd){ w->s->ctl.fd, POLLIN, 0 };
 	return n;
 }
 
-/* The interval timer fired: print the interval it ends. */
-static int on_interval(struct waiter *w)
+/* Print the interval from the last one to now. Returns 0 or -1. */
+static int print_interval_now(struct waiter *w)
 {
 	struct session *s = w->s;
-	const struct pstat_session_cfg *cfg = s->cfg;
-	uint64_t now, expired;
-	int rr;
+	uint64_t now = now_ns() - w->t0;
+	int rr = counters_read(&s->ctr, s->cur);
 
-	/*
-	 * Deadlines missed while pstat could not run (stopped, starved)
-	 * are one longer interval: the index stays that of the deadline.
-	 */
-	expired = timer_expirations(w->fd_interval);
-	w->index += expired > 1 ? expired - 1 : 0;
-	now = now_ns() - w->t0;
-	rr = counters_read(&s->ctr, s->cur);
 	if (rr) {
 		msg_error("cannot read counters: %s", strerror(-rr));
 		return -1;
@@ -290,8 +291,27 @@ static int on_interval(struct waiter *w)
 	    !s->broken_pipe)
 		return -1;
 	w->last = now;
+	return 0;
+}
+
+/* The interval timer fired: print the interval it ends. */
+static int on_interval(struct waiter *w)
+{
+	struct session *s = w->s;
+	const struct pstat_session_cfg *cfg = s->cfg;
+	uint64_t expired;
+
+	/*
+	 * Deadlines missed while pstat could not run (stopped, starved)
+	 * are one longer interval: the index stays that of the deadline.
+	 */
+	expired = timer_expirations(w->fd_interval);
+	w->index += expired > 1 ? expired - 1 : 0;
+	if (print_interval_now(w))
+		return -1;
 	if (s->broken_pipe ||
-	    (cfg->interval_count && w->index >= cfg->interval_count)) {
+	    (cfg->interval_count &&
+	     w->index - w->snapshots >= cfg->interval_count)) {
 		close_fd(&w->fd_interval);
 		if (!w->ch)
 			return 0;
@@ -314,14 +334,173 @@ static int on_timeout(struct waiter *w)
 	return WAIT_ON;
 }
 
+/*
+ * Enable or disable event ev, or all of them (ev -1), keeping the time
+ * counted: elapsed time runs while any event is enabled.
+ */
+static void waiter_toggle(struct waiter *w, long ev, int on)
+{
+	struct session *s = w->s;
+	int before = 0, after = 0, r;
+	uint64_t now;
+
+	r = counters_toggle(&s->ctr, ev, on);
+	if (r)
+		msg_warn("cannot %s the counters: %s",
+			 on ? "enable" : "disable", strerror(-r));
+	for (size_t i = 0; i < s->evl->n; i++) {
+		before |= s->ev_on[i];
+		if (ev < 0 || (long)i == ev)
+			s->ev_on[i] = on;
+		after |= s->ev_on[i];
+	}
+	now = now_ns();
+	if (!before && after) {
+		w->t_on = now;
+	} else if (before && !after) {
+		w->on_ns += now - w->t_on;
+		w->t_on = 0;
+	}
+}
+
 /* -D has passed: counting starts. */
 static int on_delay(struct waiter *w)
 {
 	timer_expirations(w->fd_delay);
+	waiter_toggle(w, -1, 1);
 	close_fd(&w->fd_delay);
-	counters_enable(&w->s->ctr);
-	w->t_on = now_ns();
 	return WAIT_ON;
+}
+
+/* "enable NAME", "disable NAME": every event of that name. */
+static void control_toggle_named(struct waiter *w, const char *name, int on)
+{
+	const struct pstat_evlist *evl = w->s->evl;
+	int found = 0;
+
+	for (size_t i = 0; i < evl->n; i++) {
+		if (strcmp(evl->ev[i].name, name))
+			continue;
+		waiter_toggle(w, (long)i, on);
+		found = 1;
+	}
+	if (!found)
+		msg_warn("control: no event '%s' to %s", name,
+			 on ? "enable" : "disable");
+	else
+		msg_debug(1, "control: event '%s' %s", name,
+			  on ? "enabled" : "disabled");
+}
+
+/*
+ * "stop": counting ends now, and so does the measurement, as when
+ * --interval-count is reached: the command gets SIGTERM, and no
+ * further run of -r starts.
+ */
+static int control_stop(struct waiter *w)
+{
+	struct session *s = w->s;
+
+	waiter_toggle(w, -1, 0);
+	s->ctl_stop = 1;
+	if (!w->ch)
+		return 0;
+	s->stopped = 1;
+	if (w->fd_kill < 0)
+		w->fd_kill = end_command(w->ch);
+	return WAIT_ON;
+}
+
+/* Carry out one control command, then acknowledge it. */
+static int control_do(struct waiter *w, const struct pstat_control_cmd *cmd)
+{
+	struct session *s = w->s;
+	int ret = WAIT_ON, r;
+
+	switch (cmd->kind) {
+	case CONTROL_ENABLE:
+	case CONTROL_DISABLE:
+		/* the harness has taken over from -D */
+		close_fd(&w->fd_delay);
+		if (cmd->arg) {
+			control_toggle_named(w, cmd->arg,
+					     cmd->kind == CONTROL_ENABLE);
+		} else {
+			waiter_toggle(w, -1, cmd->kind == CONTROL_ENABLE);
+			msg_debug(1, "control: events %s",
+				  cmd->kind == CONTROL_ENABLE ? "enabled"
+							      : "disabled");
+		}
+		break;
+	case CONTROL_SNAPSHOT:
+		/* with -I: an interval now, beside those of the timer */
+		if (w->fd_interval >= 0) {
+			if (print_interval_now(w))
+				return -1;
+			w->snapshots++;
+		}
+		break;
+	case CONTROL_PING:
+		break;
+	case CONTROL_STOP:
+		break;
+	case CONTROL_UNKNOWN:
+		/* not acknowledged, as with perf */
+		msg_warn("unknown control command '%s' ignored: use enable, disable, snapshot, ping or stop",
+			 cmd->line);
+		return WAIT_ON;
+	}
+	r = control_ack(&s->ctl);
+	if (r == -EAGAIN)
+		msg_warn("control: the ack channel is full: an ack was dropped");
+	else if (r)
+		msg_warn("control: cannot write to the ack channel: %s; no more acks",
+			 strerror(-r));
+	if (cmd->kind == CONTROL_STOP)
+		ret = control_stop(w);
+	return ret;
+}
+
+/*
+ * The control channel is readable (or its writers are gone): carry out
+ * the commands that arrived. A channel that ends or fails ends nothing
+ * but itself: counting goes on.
+ */
+static int on_control(struct waiter *w)
+{
+	struct session *s = w->s;
+	struct pstat_control_cmd cmd;
+	int ret = WAIT_ON, r = control_read(&s->ctl);
+
+	if (r < 0 && r != -EAGAIN) {
+		msg_warn("cannot read the control channel: %s; counting goes on",
+			 strerror(-r));
+		control_close(&s->ctl);
+		s->ctl.fd = -1;
+	}
+	while (ret == WAIT_ON && control_next(&s->ctl, &cmd) == 1)
+		ret = control_do(w, &cmd);
+	if (r == 0 && s->ctl.fd < 0)
+		msg_debug(1, "control: the channel was closed; counting goes on");
+	return ret;
+}
+
+/*
+ * Commands sent just before the command exited (a last "disable" whose
+ * ack nobody waited for) still apply to the counts read after it.
+ */
+static void control_drain(struct waiter *w)
+{
+	struct session *s = w->s;
+
+	for (int i = 0; i < 64 && s->ctl.fd >= 0; i++) {
+		struct pollfd p = { s->ctl.fd, POLLIN, 0 };
+
+		if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
+			break;
+		if (on_control(w) != WAIT_ON)
+			break;
+	}
 }
 
 /* An attached process has exited: the wait ends with the last one. */
@@ -341,6 +520,8 @@ static int waiter_ready(struct waiter *w, int fd)
 		return on_timeout(w);
 	if (fd == w->fd_delay)
 		return on_delay(w);
+	if (fd == w->s->ctl.fd)
+		return on_control(w);
 	if (fd == w->fd_kill) {
 		close_fd(&w->fd_kill);
 		target_kill_tree(w->ch, SIGKILL);
@@ -368,7 +549,7 @@ static int waiter_finish(struct waiter *w, int ret, struct run_result *res)
 	struct session *s = w->s;
 	uint64_t end = now_ns();
 
-	res->elapsed_ns = w->t_on ? end - w->t_on : 0;
+	res->elapsed_ns = w->on_ns + (w->t_on ? end - w->t_on : 0);
 	if (ret == 0 && w->fd_interval >= 0 && end - w->t0 > w->last) {
 		if (counters_read(&s->ctr, s->cur) == 0 &&
 		    session_print_interval(s, ++w->index, w->last,
@@ -413,7 +594,7 @@ static int waiter_check(struct waiter *w, struct run_result *res)
 int session_wait(struct session *s, struct pstat_child *ch, uint64_t t0,
 		 int record, struct run_result *res)
 {
-	struct pollfd pfd[MAX_PIDFDS + 4];
+	struct pollfd pfd[MAX_PIDFDS + 5];
 	struct waiter w;
 	int ret = WAIT_ON;
 
@@ -435,5 +616,7 @@ int session_wait(struct session *s, struct pstat_child *ch, uint64_t t0,
 				ret = waiter_ready(&w, pfd[i].fd);
 		waiter_drop_exited(&w);
 	}
+	if (ret == 0)
+		control_drain(&w);
 	return waiter_finish(&w, ret, res);
 }
