@@ -200,6 +200,30 @@ start_threads() {
 	[ "$(grep -c '^CPU[0-9]' <<<"$output")" -eq $((2 * ncpu)) ]
 }
 
+# Issue 22: counters of each CPU are read on that CPU (pstat moves itself
+# there, as perf does); pstat goes back where it may run, so a later run
+# of -r is not pinned, and under taskset it stays within its CPUs.
+@test "-a reads each CPU's counters there, and leaves no pinning behind" {
+	local all
+	need_cpu_wide
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "one CPU: nothing to move between"
+	all=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+	run strace -f -qq -e trace=sched_setaffinity -o "$BATS_TEST_TMPDIR/st" \
+		"$ROOT/pstat" -a -r 2 -I 50 -e cs -o /dev/null -- \
+		sh -c 'sleep 0.2; grep Cpus_allowed_list /proc/self/status'
+	assert_success
+	# the second run's command was forked after reads: not pinned
+	[ "$(grep -c "Cpus_allowed_list:.$all\$" <<<"$output")" -eq 2 ]
+	grep -qE 'sched_setaffinity\(0, [0-9]+, \[1\]\) += 0' "$BATS_TEST_TMPDIR/st"
+	# under taskset -c 0, CPU 1 is read from CPU 0: no move outside the set
+	run strace -f -qq -e trace=sched_setaffinity -o "$BATS_TEST_TMPDIR/st0" \
+		taskset -c 0 "$ROOT/pstat" -a -I 50 --interval-count 2 -e cs \
+		-o /dev/null sleep 1
+	assert_success
+	run grep -c 'sched_setaffinity(0, [0-9]*, \[1\])' "$BATS_TEST_TMPDIR/st0"
+	assert_output 0
+}
+
 @test "-C with an offline or absurd CPU is refused" {
 	run "$PSTAT" -C 4096 -e cs true
 	assert_failure 125

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,53 +393,86 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 	return 0;
 }
 
-int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
+/*
+ * Read one leader's fd in column (ci, ti) into out: its own value, and
+ * its members' with PERF_FORMAT_GROUP. Returns 0 or -errno.
+ */
+static int read_slot(const struct pstat_counters *c, size_t ev, size_t ci,
+		     size_t ti, struct pstat_reading *out)
 {
 	const struct pstat_evlist *evl = c->evl;
 	struct pstat_reading vals[PSTAT_MAX_GROUP];
 	uint64_t buf[3 + 2 * PSTAT_MAX_GROUP];
+	int fd = c->fds[counter_slot(c, ev, ci, ti)];
+	ssize_t r;
+	int nr;
 
-	memset(out, 0, evl->n * c->ncpus * c->nthreads * sizeof(*out));
-	for (size_t ev = 0; ev < evl->n; ev++) {
-		if (c->read_leader[ev] != (int)ev)
+	if (fd < 0)
+		return 0;
+	do
+		r = read(fd, buf, sizeof(buf));
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	nr = counter_decode_read(buf, (size_t)r, c->attrs[ev].read_format,
+				 vals, PSTAT_MAX_GROUP);
+	if (nr < 0)
+		return nr;
+	/*
+	 * The leader's members follow it within its group: stop at the
+	 * last, so that reading stays linear in the number of events.
+	 */
+	for (size_t k = ev, found = 0;
+	     k < evl->n && found < (size_t)c->nread[ev]; k++) {
+		if (c->read_leader[k] != (int)ev)
 			continue;
-		for (size_t ci = 0; ci < c->ncpus; ci++) {
-			for (size_t ti = 0; ti < c->nthreads; ti++) {
-				int fd = c->fds[counter_slot(c, ev, ci, ti)];
-				ssize_t r;
-				int nr;
-
-				if (fd < 0)
-					continue;
-				do
-					r = read(fd, buf, sizeof(buf));
-				while (r < 0 && errno == EINTR);
-				if (r < 0)
-					return -errno;
-				nr = counter_decode_read(buf, (size_t)r,
-							 c->attrs[ev].read_format,
-							 vals, PSTAT_MAX_GROUP);
-				if (nr < 0)
-					return nr;
-				/*
-				 * The leader's members follow it within its
-				 * group: stop at the last, so that reading
-				 * stays linear in the number of events.
-				 */
-				for (size_t k = ev, found = 0;
-				     k < evl->n && found < (size_t)c->nread[ev];
-				     k++) {
-					if (c->read_leader[k] != (int)ev)
-						continue;
-					found++;
-					if (c->read_pos[k] < nr)
-						out[counter_slot(c, k, ci, ti)] =
-							vals[c->read_pos[k]];
-				}
-			}
-		}
+		found++;
+		if (c->read_pos[k] < nr)
+			out[counter_slot(c, k, ci, ti)] = vals[c->read_pos[k]];
 	}
 	return 0;
+}
+
+/*
+ * Reading a counter of another CPU costs the kernel a cross-CPU call
+ * per read; on its own CPU it is a local read. So, as perf does, pstat
+ * moves itself onto each CPU column in turn and reads that column
+ * there, then goes back where it was allowed to run. A CPU pstat may
+ * not run on (taskset, a cpuset) is read from where pstat is.
+ */
+static int move_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
+{
+	const struct pstat_evlist *evl = c->evl;
+	int moved = 0, r = 0;
+	cpu_set_t home;
+
+	memset(out, 0, evl->n * c->ncpus * c->nthreads * sizeof(*out));
+	for (size_t ci = 0; ci < c->ncpus && !r; ci++) {
+		if (c->ncpus > 1 && c->cpus[ci] >= 0 && c->cpus[ci] < CPU_SETSIZE) {
+			if (!moved && !sched_getaffinity(0, sizeof(home), &home))
+				moved = 1;
+			if (moved && CPU_ISSET(c->cpus[ci], &home))
+				move_to_cpu(c->cpus[ci]);
+		}
+		for (size_t ev = 0; ev < evl->n && !r; ev++) {
+			if (c->read_leader[ev] != (int)ev)
+				continue;
+			for (size_t ti = 0; ti < c->nthreads && !r; ti++)
+				r = read_slot(c, ev, ci, ti, out);
+		}
+	}
+	if (moved)
+		sched_setaffinity(0, sizeof(home), &home);
+	return r;
 }
 
 static int ioctl_leaders(const struct pstat_counters *c, unsigned long req)
