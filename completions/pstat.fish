@@ -178,6 +178,7 @@ complete -c pstat -n __fish_pstat_in_options -l no-big-num -d 'No digit grouping
 complete -c pstat -n __fish_pstat_in_options -s i -l no-inherit -d "Do not count the command's children"
 complete -c pstat -n __fish_pstat_in_options -s n -l null -d 'No counters: elapsed, user and sys time'
 complete -c pstat -n __fish_pstat_in_options -s o -l output -r -F -d 'Write the results to FILE'
+complete -c pstat -n __fish_pstat_in_options -l keep-on-exit -d 'Let the command run on should pstat be killed'
 complete -c pstat -n __fish_pstat_in_options -l per-thread -d 'One row per thread'
 complete -c pstat -n __fish_pstat_in_options -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Attach to processes'
 complete -c pstat -n __fish_pstat_in_options -l quiet -d 'Print no report, only the exit status'

@@ -237,21 +237,19 @@ static int cmd_list(int argc, char **argv)
 }
 
 /*
- * SIGINT, SIGTERM and SIGHUP wait, blocked, until the session installs
- * its handlers: one that comes while a long event list is resolved or
- * the counters open must still end in a report, not kill pstat first.
- * The session unblocks them only while it waits (see session.c).
+ * SIGINT, SIGTERM and the other signals that end a run wait, blocked,
+ * until the session installs its handlers: one that comes while a long
+ * event list is resolved or the counters open must still end in a
+ * report, not kill pstat first. The session unblocks them only while it
+ * waits (see session.c).
  */
 static void block_signals(void)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	target_ending_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	target_ignore_sigpipe();
+	target_ignore_signals();
 }
 
 static const char DOCTOR_USAGE[] = "usage: pstat doctor [-j]";
@@ -380,6 +378,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->repeat = (unsigned)o->repeat;
 	cfg->warmup = (unsigned)o->warmup;
 	cfg->wait_close = o->wait_close;
+	cfg->keep_on_exit = o->keep_on_exit;
 	cfg->fail_on = o->fail_on;
 	cfg->printer = printer;
 	cfg->output_name = output_name(o->output);

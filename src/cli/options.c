@@ -23,6 +23,7 @@ enum {
 	OPT_FAIL_ON,
 	OPT_FORMAT,
 	OPT_INTERVAL_COUNT,
+	OPT_KEEP_ON_EXIT,
 	OPT_NO_BIG_NUM,
 	OPT_PER_THREAD,
 	OPT_QUIET,
@@ -54,6 +55,7 @@ static const struct option long_opts[] = {
 	{ "interval", required_argument, NULL, 'I' },
 	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 	{ "json", no_argument, NULL, 'j' },
+	{ "keep-on-exit", no_argument, NULL, OPT_KEEP_ON_EXIT },
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 	{ "no-inherit", no_argument, NULL, 'i' },
@@ -125,6 +127,8 @@ void options_usage(void)
 	      "                           --fail-on) tell the result\n"
 	      "      --wait-close         wait for the kernel to tear the counters\n"
 	      "                           down before exiting\n"
+	      "      --keep-on-exit       should pstat be killed, let the command run\n"
+	      "                           on (by default it gets SIGKILL too)\n"
 	      "      --dry-run            print the encoded events, run nothing\n"
 	      "  -v, --verbose            say how events were resolved\n"
 	      "  -h, --help               this help\n"
@@ -326,6 +330,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		if (number("--interval-count", optarg, 1, UINT32_MAX,
 			   &o->interval_count))
 			return -1;
+		break;
+	case OPT_KEEP_ON_EXIT:
+		o->keep_on_exit = 1;
 		break;
 	case OPT_NO_BIG_NUM:
 		o->big_num = 0;

@@ -35,6 +35,7 @@ struct pstat_opts {
 	uint64_t repeat;         /* -r, default 1 */
 	uint64_t warmup;         /* --warmup */
 	int wait_close;          /* --wait-close */
+	int keep_on_exit;        /* --keep-on-exit */
 	uint64_t interval_ms;    /* -I, 0 = none */
 	uint64_t interval_count; /* --interval-count, 0 = unlimited */
 	const char *baseline;    /* --baseline FILE: compare the run to it */

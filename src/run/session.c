@@ -102,7 +102,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		}
 	}
 	if (cfg->argv) {
-		r = target_fork(cfg->argv, &child);
+		r = target_fork(cfg->argv, cfg->keep_on_exit, &child);
 		if (r) {
 			msg_error("cannot start '%s': %s", cfg->argv[0],
 				  strerror(-r));

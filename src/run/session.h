@@ -43,6 +43,7 @@ struct pstat_session_cfg {
 	unsigned repeat, warmup;
 	unsigned fail_on;
 	int wait_close;                    /* --wait-close */
+	int keep_on_exit;                  /* --keep-on-exit */
 	struct pstat_printer *printer;     /* borrowed */
 	const char *output_name;           /* for write errors */
 };

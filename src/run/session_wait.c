@@ -34,54 +34,72 @@ static volatile sig_atomic_t sig_pending;
 static volatile sig_atomic_t sig_forward;
 static volatile sig_atomic_t child_exited;
 
+/* pstat's pid: a handler run in the forked command before its exec */
+static pid_t session_pid;
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
+	if (getpid() != session_pid) {
+		/*
+		 * The command between its unblocking and its exec: the
+		 * signal is the command's, with its default action.
+		 */
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
+		return;
+	}
 	if (sig == SIGCHLD) {
 		child_exited = 1;
 		return;
 	}
 	sig_pending = sig;
 	/*
-	 * Ctrl-C from the terminal reaches the whole foreground process
-	 * group, the command included; a signal sent to pstat alone is
-	 * passed on.
+	 * Ctrl-C and Ctrl-\ from the terminal reach the whole foreground
+	 * process group, the command included; a signal sent to pstat
+	 * alone is passed on.
 	 */
-	sig_forward = !(sig == SIGINT && si && si->si_code == SI_KERNEL);
+	sig_forward = !((sig == SIGINT || sig == SIGQUIT) && si &&
+			si->si_code == SI_KERNEL);
 }
-
-static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
 
 void session_signals_install(sigset_t *waitmask)
 {
-	struct sigaction sa;
-	sigset_t block;
+	struct sigaction sa, old;
+	sigset_t ending;
 
+	session_pid = getpid();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_NOCLDSTOP;
 	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++) {
-		struct sigaction old;
-
-		/*
-		 * nohup's ignored SIGHUP stays ignored, by pstat and, as
-		 * target.c leaves it, by the command: a hangup must not end
-		 * a run that was meant to survive it. (SIGINT and SIGTERM
-		 * are caught even when a shell made a background pstat
-		 * ignore SIGINT: `kill -INT` to pstat ends the run.)
-		 */
-		if (handled_signals[i] == SIGHUP &&
-		    !sigaction(SIGHUP, NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
+	target_ending_signals(&ending);
+	sigaction(SIGCHLD, &sa, NULL);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (!sigismember(&ending, sig) || sigaction(sig, &sa, &old))
 			continue;
-		sigaction(handled_signals[i], &sa, NULL);
-		sigaddset(&block, handled_signals[i]);
+		/*
+		 * A signal ignored when pstat started (nohup's SIGHUP, or
+		 * SIGUSR1 for a program that must survive it) stays ignored,
+		 * by pstat and, as target.c leaves it, by the command: it
+		 * must not end a run that was meant to survive it. SIGINT,
+		 * SIGQUIT and SIGTERM are caught even when a shell made a
+		 * background pstat ignore the first two: `kill -INT` to
+		 * pstat ends the run.
+		 */
+		if (old.sa_handler == SIG_IGN && sig != SIGINT &&
+		    sig != SIGQUIT && sig != SIGTERM) {
+			sigaction(sig, &old, NULL);
+			sigdelset(&ending, sig);
+		}
 	}
-	sigprocmask(SIG_BLOCK, &block, waitmask);
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
-		sigdelset(waitmask, handled_signals[i]);
+	sigaddset(&ending, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &ending, waitmask);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&ending, sig))
+			sigdelset(waitmask, sig);
 }
 
 static int make_timer(uint64_t abs_ns, uint64_t period_ns)
@@ -157,13 +175,13 @@ static void let_signals_in(const struct session *s)
  */
 void session_note_early_signal(struct session *s)
 {
-	sigset_t pending;
+	sigset_t pending, ending;
 
 	if (sigpending(&pending))
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
-		if (handled_signals[i] != SIGCHLD &&
-		    sigismember(&pending, handled_signals[i]))
+	target_ending_signals(&ending);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&ending, sig) && sigismember(&pending, sig))
 			s->early_signal = 1;
 }
 

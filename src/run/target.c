@@ -17,17 +17,21 @@
 #include "run/target.h"
 
 /*
- * What pstat changed for itself, undone in the child: the handlers it
- * installed (exec would reset those anyway, but the child runs pstat's
- * handlers until then), SIGPIPE, which pstat ignores to notice a closed
- * output as EPIPE (target_ignore_sigpipe), and, just before the exec,
- * the mask. Until then the signals pstat blocks stay blocked: one sent
- * to the process group while the counters open waits, and ends the
+ * What pstat changed for itself, undone in the child: SIGPIPE, which
+ * pstat ignores to notice a closed output as EPIPE, and SIGALRM, which
+ * it ignores as perf does (target_ignore_signals), and, just before the
+ * exec, the mask. Until then the signals pstat blocks stay blocked: one
+ * sent to the process group while the counters open waits, and ends the
  * child only once it is let go, so pstat still reports (see session.c).
- * Dispositions pstat inherited, such as nohup's ignored SIGHUP or a
- * SIGPIPE ignored by the caller, pass on to the command untouched.
+ * The handlers pstat installed are not reset one by one (some 45
+ * system calls on the way to every exec): exec resets them, and one that
+ * runs in the child between the unblocking and the exec gives the
+ * signal its default action (session_wait.c). Dispositions pstat
+ * inherited, such as nohup's ignored SIGHUP or a SIGPIPE ignored by the
+ * caller, pass on to the command untouched.
  */
 static int sigpipe_was_ignored = -1;    /* -1: pstat left it alone */
+static int sigalrm_was_ignored = -1;
 /* the soft RLIMIT_NOFILE pstat started with, when it raised its own */
 static struct rlimit nofile_before;
 static int nofile_raised;
@@ -38,40 +42,54 @@ void target_nofile_raised(const struct rlimit *before)
 	nofile_raised = 1;
 }
 
-void target_ignore_sigpipe(void)
+void target_ending_signals(sigset_t *set)
+{
+	static const int sigs[] = {
+		SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGUSR1, SIGUSR2, SIGTERM,
+		SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+	};
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+}
+
+static int ignore(int sig)
 {
 	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
-	if (!sigaction(SIGPIPE, &sa, &old))
-		sigpipe_was_ignored = old.sa_handler == SIG_IGN;
+	if (sigaction(sig, &sa, &old))
+		return -1;
+	return old.sa_handler == SIG_IGN;
+}
+
+void target_ignore_signals(void)
+{
+	sigpipe_was_ignored = ignore(SIGPIPE);
+	sigalrm_was_ignored = ignore(SIGALRM);
 }
 
 static void reset_signals(void)
 {
-	static const int changed[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
-		struct sigaction old;
-
-		/* nohup's SIGHUP, which pstat left alone (session.c) */
-		if (!sigaction(changed[i], NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(changed[i], &sa, NULL);
-	}
 	if (sigpipe_was_ignored == 0)
 		sigaction(SIGPIPE, &sa, NULL);
+	if (sigalrm_was_ignored == 0)
+		sigaction(SIGALRM, &sa, NULL);
 }
 
-int target_fork(char *const argv[], struct pstat_child *ch)
+int target_fork(char *const argv[], int keep_on_exit,
+		struct pstat_child *ch)
 {
+	pid_t parent = getpid(), pid;
 	int go[2], er[2];
-	pid_t pid;
 
 	ch->pid = -1;
 	ch->go_fd = ch->err_fd = -1;
@@ -102,6 +120,15 @@ int target_fork(char *const argv[], struct pstat_child *ch)
 
 		close(go[1]);
 		close(er[0]);
+		/*
+		 * Should pstat die of SIGKILL (a CI job's timeout), the
+		 * kernel kills the command too rather than leave it running
+		 * unmeasured. Not the processes it starts, and not across
+		 * the exec of a set-user-ID program (the kernel clears it).
+		 */
+		if (!keep_on_exit &&
+		    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+			_exit(125); /* pstat is already gone */
 		reset_signals();
 		do
 			r = read(go[0], &c, 1);

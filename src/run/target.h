@@ -2,6 +2,7 @@
 #ifndef PSTAT_TARGET_H
 #define PSTAT_TARGET_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -26,15 +27,28 @@ struct pstat_child {
 /*
  * Fork the child for argv; it waits for target_start. In the child,
  * signal dispositions and the mask are reset to the defaults whatever
- * pstat set for itself. Returns 0, or -errno when fork or pipe failed.
+ * pstat set for itself. Unless keep_on_exit, the child gets SIGKILL
+ * should pstat die first (PR_SET_PDEATHSIG). Returns 0, or -errno when
+ * fork or pipe failed.
  */
-int target_fork(char *const argv[], struct pstat_child *ch);
+int target_fork(char *const argv[], int keep_on_exit,
+		struct pstat_child *ch);
 
 /*
- * Ignore SIGPIPE in pstat, so that a closed output shows as EPIPE; the
- * command gets back the disposition pstat was started with.
+ * Ignore SIGPIPE in pstat, so that a closed output shows as EPIPE, and
+ * SIGALRM, as perf does; the command gets back the dispositions pstat
+ * was started with.
  */
-void target_ignore_sigpipe(void);
+void target_ignore_signals(void);
+
+/*
+ * The signals that end a run as SIGTERM does (passed on to the command,
+ * the report printed, exit 128 + N): every catchable signal whose
+ * default action ends a process, except SIGPIPE and SIGALRM (ignored,
+ * target_ignore_signals) and the faults (SIGSEGV, SIGBUS, SIGILL,
+ * SIGFPE, SIGTRAP, SIGSYS), which are pstat's own bugs. Fills set.
+ */
+void target_ending_signals(sigset_t *set);
 
 /*
  * pstat raised its RLIMIT_NOFILE from *before: the command gets *before
