@@ -177,10 +177,12 @@ complete -c pstat -n __fish_pstat_in_options -s A -l no-aggr -d 'One row per CPU
 complete -c pstat -n __fish_pstat_in_options -l no-big-num -d 'No digit grouping'
 complete -c pstat -n __fish_pstat_in_options -s i -l no-inherit -d "Do not count the command's children"
 complete -c pstat -n __fish_pstat_in_options -s n -l null -d 'No counters: elapsed, user and sys time'
+complete -c pstat -n __fish_pstat_in_options -l openmetrics -d 'The OpenMetrics text exposition'
 complete -c pstat -n __fish_pstat_in_options -s o -l output -r -F -d 'Write the results to FILE'
 complete -c pstat -n __fish_pstat_in_options -l keep-on-exit -d 'Let the command run on should pstat be killed'
 complete -c pstat -n __fish_pstat_in_options -l per-thread -d 'One row per thread'
 complete -c pstat -n __fish_pstat_in_options -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Attach to processes'
+complete -c pstat -n __fish_pstat_in_options -l prometheus -d 'The Prometheus text format 0.0.4'
 complete -c pstat -n __fish_pstat_in_options -l quiet -d 'Print no report, only the exit status'
 complete -c pstat -n __fish_pstat_in_options -s r -l repeat -x -d 'Run the command N times'
 complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_tids)' -d 'Attach to threads'

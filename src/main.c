@@ -337,10 +337,12 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 	struct pstat_print_cfg pc = { 0 };
 
 	pc.format = o->quiet ? FORMAT_NONE : o->json ? FORMAT_JSON :
-		    o->csv_sep ? FORMAT_CSV : FORMAT_TABLE;
+		    o->csv_sep ? FORMAT_CSV :
+		    o->openmetrics ? FORMAT_OPENMETRICS : FORMAT_TABLE;
 	/* errors are still said: the status alone would not tell which */
 	msg_quiet = o->quiet || (pc.format != FORMAT_TABLE && !o->output);
 	pc.csv_sep = o->csv_sep;
+	pc.om_dialect = o->openmetrics == 2 ? OM_PROMETHEUS : OM_OPENMETRICS;
 	pc.is_tty = isatty(fileno(out));
 	pc.big_num = o->big_num >= 0 ? o->big_num : pc.is_tty;
 	pc.started_header = o->output && strcmp(o->output, "-");
@@ -431,8 +433,10 @@ int main(int argc, char **argv)
 	if (!o.dry_run && targets_build(&o, &t))
 		goto out;
 	/* a dry run runs no command: stdout is free for its document */
-	if (output_open(&out, o.output ? o.output : o.dry_run ? "-" : NULL,
-			o.append, o.interval_ms > 0))
+	if (o.openmetrics && o.interval_ms && o.output && !o.dry_run ?
+		    output_open_rewrite(&out, o.output) :
+		    output_open(&out, o.output ? o.output : o.dry_run ? "-" : NULL,
+				o.append, o.interval_ms > 0))
 		goto out;
 	if (o.dry_run) {
 		r = dry_run(&o, &evl, out.f);
@@ -454,6 +458,8 @@ int main(int argc, char **argv)
 	}
 
 	printer = make_printer(&o, out.f);
+	if (out.rewrite)
+		printer = output_rewrite_printer(&out, printer);
 	if (o.baseline)
 		printer = printer_capture_new(printer);
 	session_cfg_fill(&cfg, &o, &t, &evl, printer);

@@ -25,7 +25,9 @@ enum {
 	OPT_INTERVAL_COUNT,
 	OPT_KEEP_ON_EXIT,
 	OPT_NO_BIG_NUM,
+	OPT_OPENMETRICS,
 	OPT_PER_THREAD,
+	OPT_PROMETHEUS,
 	OPT_QUIET,
 	OPT_THRESHOLD,
 	OPT_TIMEOUT,
@@ -60,9 +62,11 @@ static const struct option long_opts[] = {
 	{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 	{ "no-inherit", no_argument, NULL, 'i' },
 	{ "null", no_argument, NULL, 'n' },
+	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -111,6 +115,11 @@ void options_usage(void)
 	      "      --append             append to the -o FILE\n"
 	      "  -j, --json               one JSON document (schema pstat/1)\n"
 	      "  -x, --field-separator SEP  CSV output\n"
+	      "      --openmetrics        the OpenMetrics text exposition (with\n"
+	      "                           -I: running totals; with -o FILE: the\n"
+	      "                           file is replaced whole each interval)\n"
+	      "      --prometheus         the same in the Prometheus text format\n"
+	      "                           0.0.4 (node_exporter's textfile collector)\n"
 	      "  -B, --big-num            group digits (default on a terminal)\n"
 	      "      --no-big-num         no digit grouping\n"
 	      "      --fail-on STATES     exit 5 if a counter is not-supported,\n"
@@ -337,6 +346,17 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_NO_BIG_NUM:
 		o->big_num = 0;
 		break;
+	case OPT_OPENMETRICS:
+	case OPT_PROMETHEUS:
+		if (o->openmetrics &&
+		    o->openmetrics != (c == OPT_OPENMETRICS ? 1 : 2)) {
+			msg_usage("--openmetrics and --prometheus cannot be combined");
+			return -1;
+		}
+		o->openmetrics = c == OPT_OPENMETRICS ? 1 : 2;
+		o->openmetrics_opt = c == OPT_OPENMETRICS ? "--openmetrics"
+							  : "--prometheus";
+		break;
 	case OPT_PER_THREAD:
 		o->per_thread = 1;
 		break;
@@ -384,6 +404,27 @@ static int options_check(const struct pstat_opts *o)
 	}
 	if (o->csv_sep && o->json) {
 		msg_usage("-x and -j cannot be combined");
+		return -1;
+	}
+	if (o->openmetrics && (o->json || o->csv_sep)) {
+		msg_usage("%s and %s cannot be combined",
+			  o->openmetrics_opt, o->json ? "-j" : "-x");
+		return -1;
+	}
+	if (o->openmetrics && o->big_num == 1) {
+		msg_usage("%s and -B cannot be combined: its numbers are never grouped",
+			  o->openmetrics_opt);
+		return -1;
+	}
+	/* a mean of runs is no counter: its samples could go backwards */
+	if (o->openmetrics && o->repeat > 1) {
+		msg_usage("%s and -r cannot be combined: its counters are totals, not means of runs",
+			  o->openmetrics_opt);
+		return -1;
+	}
+	if (o->openmetrics && o->append) {
+		msg_usage("%s and --append cannot be combined: an exposition is one document",
+			  o->openmetrics_opt);
 		return -1;
 	}
 	if (o->interval_count && !o->interval_ms) {

@@ -18,6 +18,8 @@ struct pstat_opts {
 	int append;              /* --append */
 	int json;                /* -j */
 	const char *csv_sep;     /* -x SEP */
+	int openmetrics;         /* --openmetrics 1, --prometheus 2 */
+	const char *openmetrics_opt;  /* which, for messages */
 	int big_num;             /* -B 1, --no-big-num 0, default -1 */
 	int dry_run;             /* --dry-run */
 	unsigned fail_on;        /* --fail-on */

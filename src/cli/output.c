@@ -14,6 +14,7 @@
 #include "base/msg.h"
 #include "base/util.h"
 #include "cli/output.h"
+#include "report/print.h"
 
 /* A temporary file next to target, with the mode target has or would get. */
 static int output_tmp(struct output *o, const struct stat *st, int exists)
@@ -120,6 +121,14 @@ int output_close(struct output *o, int ok)
 			r = -1;
 		return r;
 	}
+	/* each report was written whole as it came (output_commit) */
+	if (o->rewrite) {
+		fclose(o->f);
+		free(o->mem);
+		free(o->path);
+		free(o->target);
+		return 0;
+	}
 	/* a run that printed nothing (the command did not start) */
 	if (ok && (o->tmp || o->append_at >= 0) &&
 	    ftello(o->f) <= (o->tmp ? 0 : o->append_at))
@@ -163,4 +172,149 @@ int output_close(struct output *o, int ok)
 	free(o->path);
 	free(o->target);
 	return r;
+}
+
+int output_open_rewrite(struct output *o, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!path || !*path || !strcmp(path, "-") ||
+	    (!stat(path, &st) && !S_ISREG(st.st_mode)))
+		return output_open(o, path, 0, 1);
+	memset(o, 0, sizeof(*o));
+	o->append_at = -1;
+	o->path = xstrdup(path);
+	/* a symlink: the file it names is the one replaced */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		o->target = realpath(path, NULL);
+	if (!o->target)
+		o->target = xstrdup(path);
+	/* the directory must take the temporary files: try one now */
+	if (!stat(o->target, &st) && access(o->target, W_OK) < 0)
+		fd = -1;
+	else
+		fd = output_tmp(o, &st, 0);
+	if (fd < 0) {
+		msg_error("cannot open output file '%s': %s", path,
+			  strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	o->f = open_memstream(&o->mem, &o->memlen);
+	if (!o->f) {
+		msg_error("cannot open output file '%s': %s", path,
+			  strerror(errno));
+		goto fail;
+	}
+	o->rewrite = 1;
+	return 0;
+fail:
+	free(o->tmp);
+	free(o->path);
+	free(o->target);
+	o->tmp = o->path = o->target = NULL;
+	return -1;
+}
+
+/* Replace o's file with the report in o->mem. Returns 0 or -errno. */
+static int output_commit(struct output *o)
+{
+	struct stat st;
+	size_t done = 0;
+	int fd, r = 0, exists;
+
+	if (fflush(o->f) == EOF)
+		return -(errno ? errno : EIO);
+	if (!o->memlen)
+		return 0;
+	exists = stat(o->target, &st) == 0 && S_ISREG(st.st_mode);
+	fd = output_tmp(o, &st, exists);
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	while (done < o->memlen) {
+		ssize_t n = write(fd, o->mem + done, o->memlen - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : -EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && rename(o->tmp, o->target) < 0)
+		r = -errno;
+	if (r)
+		unlink(o->tmp);
+out:
+	free(o->tmp);
+	o->tmp = NULL;
+	/* the next report starts the buffer again */
+	fseeko(o->f, 0, SEEK_SET);
+	return r;
+}
+
+struct rewrite {
+	struct pstat_printer *inner;
+	struct output *o;
+};
+
+static void rewrite_summary(struct pstat_printer *p,
+			    const struct pstat_report *r)
+{
+	struct rewrite *w = p->priv;
+
+	p->err = printer_summary(w->inner, r);
+	if (!p->err)
+		p->err = output_commit(w->o);
+}
+
+static void rewrite_interval(struct pstat_printer *p,
+			     const struct pstat_report *r)
+{
+	struct rewrite *w = p->priv;
+
+	p->err = printer_interval(w->inner, r);
+	if (!p->err)
+		p->err = output_commit(w->o);
+}
+
+static void rewrite_free(struct pstat_printer *p)
+{
+	struct rewrite *w = p->priv;
+
+	if (!w)
+		return;
+	printer_free(w->inner);
+	free(w);
+	p->priv = NULL;
+}
+
+static const struct pstat_printer_ops rewrite_ops = {
+	.summary = rewrite_summary,
+	.interval = rewrite_interval,
+	.free = rewrite_free,
+};
+
+struct pstat_printer *output_rewrite_printer(struct output *o,
+					     struct pstat_printer *inner)
+{
+	struct pstat_printer *p = xcalloc(1, sizeof(*p));
+	struct rewrite *w = xcalloc(1, sizeof(*w));
+
+	w->inner = inner;
+	w->o = o;
+	p->ops = &rewrite_ops;
+	p->cfg = inner->cfg;
+	p->out = inner->out;
+	p->priv = w;
+	return p;
 }

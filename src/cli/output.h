@@ -24,6 +24,10 @@ struct output {
 	char *tmp;
 	off_t append_at;     /* -1: not appending to a regular file */
 	int created;         /* streamed into a file that did not exist */
+	/* output_open_rewrite: each report replaces the file whole */
+	int rewrite;
+	char *mem;           /* the report being printed (f writes it) */
+	size_t memlen;
 };
 
 /*
@@ -32,6 +36,25 @@ struct output {
  */
 int output_open(struct output *o, const char *path, int append,
 		int stream);
+
+/*
+ * Open path for reports that each replace the file whole (--openmetrics
+ * -I): f gathers a report in memory, and output_rewrite_printer writes
+ * it under a temporary name renamed over the file, so that a reader
+ * (node_exporter's textfile collector) only ever sees a complete one. A
+ * path that is not a regular file (a pipe, /dev/stdout) is streamed as
+ * output_open does. Reports errors. Returns 0 or -1.
+ */
+int output_open_rewrite(struct output *o, const char *path);
+
+/*
+ * A printer that prints through inner (which it steals) into o->f and
+ * then replaces o's file with each report. A report that prints nothing
+ * (the summary after intervals) leaves the file as it is.
+ */
+struct pstat_printer;
+struct pstat_printer *output_rewrite_printer(struct output *o,
+					     struct pstat_printer *inner);
 
 /*
  * Finish the output: keep it when ok, else remove what was written (see

@@ -52,6 +52,9 @@ struct pstat_printer *printer_new(const struct pstat_print_cfg *cfg,
 	case FORMAT_JSON:
 		p->ops = &print_json_ops;
 		break;
+	case FORMAT_OPENMETRICS:
+		p->ops = &print_openmetrics_ops;
+		break;
 	case FORMAT_TABLE:
 		p->ops = &print_table_ops;
 		break;

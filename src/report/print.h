@@ -108,12 +108,20 @@ enum pstat_format {
 	FORMAT_CSV,
 	FORMAT_JSON,
 	FORMAT_NONE,                /* --quiet: no report at all */
+	FORMAT_OPENMETRICS,         /* --openmetrics, --prometheus */
+};
+
+/* The two exposition formats of print_openmetrics.c. */
+enum pstat_om_dialect {
+	OM_OPENMETRICS,         /* OpenMetrics 1.0.0 text, ends in # EOF */
+	OM_PROMETHEUS,          /* the Prometheus text format 0.0.4 */
 };
 
 struct pstat_print_cfg {
 	enum pstat_format format;
 	int big_num;                /* table: digit grouping from LC_NUMERIC */
 	const char *csv_sep;        /* -x SEP */
+	enum pstat_om_dialect om_dialect;  /* FORMAT_OPENMETRICS's */
 	int started_header;         /* "# started on <date>" (with -o) */
 	int is_tty;                 /* output is a terminal */
 	/*
@@ -161,6 +169,16 @@ struct pstat_printer {
 extern const struct pstat_printer_ops print_table_ops;
 extern const struct pstat_printer_ops print_csv_ops;
 extern const struct pstat_printer_ops print_json_ops;
+extern const struct pstat_printer_ops print_openmetrics_ops;
+
+/*
+ * Write the exposition of n rows (summary rows, or running totals: every
+ * value is printed as a counter) in dialect d to out, numbers in the C
+ * locale. Rows whose counter was not opened have no samples. Returns 0,
+ * or -EIO when out has an error.
+ */
+int openmetrics_write(FILE *out, enum pstat_om_dialect d,
+		      const struct pstat_row *rows, size_t n);
 
 /*
  * Helpers shared by the printers. print_command_string: argv joined by

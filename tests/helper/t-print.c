@@ -5,7 +5,8 @@
  * Builds a synthetic report for CASE and prints it through printer_new
  * with FORMAT: json, table, csv (","), csv-semicolon, csv-tab,
  * csv-multi ("::"), or csv=SEP; "table-tty" is the table on a terminal
- * (header repeats, sparklines). OUT (default stdout) lets tests point
+ * (header repeats, sparklines); openmetrics, and prometheus (its text
+ * format 0.0.4 dialect). OUT (default stdout) lets tests point
  * the printer at /dev/full. The dryrun and list cases are JSON only.
  * The locale comes from the environment, as in pstat itself, so tests
  * can check that machine output ignores LC_NUMERIC.
@@ -619,6 +620,11 @@ int t_print(int argc, char **argv)
 	} else if (!strcmp(format, "table-tty")) {
 		cfg.format = FORMAT_TABLE;
 		cfg.is_tty = 1;
+	} else if (!strcmp(format, "openmetrics")) {
+		cfg.format = FORMAT_OPENMETRICS;
+	} else if (!strcmp(format, "prometheus")) {
+		cfg.format = FORMAT_OPENMETRICS;
+		cfg.om_dialect = OM_PROMETHEUS;
 	} else if ((cfg.csv_sep = format_sep(format))) {
 		cfg.format = FORMAT_CSV;
 	} else {

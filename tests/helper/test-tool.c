@@ -26,6 +26,7 @@ static const struct cmd cmds[] = {
 	{ "sparkline", t_sparkline },
 	{ "stats", t_stats },
 	{ "topo", t_topo },
+	{ "totals", t_totals },
 	{ "tracepoint", t_tracepoint },
 };
 

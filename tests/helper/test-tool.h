@@ -27,5 +27,6 @@ int t_metrics(int argc, char **argv);
 int t_sparkline(int argc, char **argv);
 int t_topo(int argc, char **argv);
 int t_rows(int argc, char **argv);
+int t_totals(int argc, char **argv);
 
 #endif

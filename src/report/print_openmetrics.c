@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The OpenMetrics printer (--openmetrics), and the same exposition in the
+ * Prometheus text format 0.0.4 for `pstat serve` clients that do not ask
+ * for OpenMetrics.
+ *
+ * Families, after the Prometheus naming guidelines (one unit per family,
+ * in base units, _total on counters, what differs between series in
+ * labels):
+ *
+ *   pstat_events_total{event="...",pmu="..."}   counts without a unit
+ *   pstat_event_seconds_total{...}               events that count time
+ *                                                (task-clock, cpu-clock)
+ *   pstat_event_<unit>_total{...}                other sysfs units, in
+ *                                                base units (joules,
+ *                                                bytes)
+ *   pstat_enabled_seconds_total{...}             time enabled and time
+ *   pstat_running_seconds_total{...}             running, added up over
+ *                                                the CPUs and threads of
+ *                                                the series
+ *   pstat_build_info{version="..."} 1
+ *
+ * The event is a label rather than part of the family name: event names
+ * are the user's own text ("cpu/event=0x3c,umask=0/u", "msr/tsc/") that a
+ * metric name could only hold after a lossy rewrite, where two events may
+ * collide; as a label it stays what the other outputs print. Labels:
+ * event and pmu always, cpu with -A, thread with --per-thread.
+ *
+ * Every value is a counter, so an interval run prints running totals
+ * (report/totals.h) rather than each interval's deltas: the scraper takes
+ * rate() itself. A counter that could not be opened has no samples.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/print.h"
+#include "report/totals.h"
+#include "base/util.h"
+
+/* A family of value samples, from the unit of its rows. */
+struct om_family {
+	char *name;                 /* without _total */
+	char *unit;                 /* OpenMetrics UNIT: "", "seconds"... */
+	const char *help;
+	double mul, div;            /* row value -> base unit */
+};
+
+/*
+ * The units pstat's rows carry (perf's "msec" for clocks, sysfs .unit
+ * files) and their base units. Any other unit names a family as it is.
+ */
+static const struct {
+	const char *unit, *base;
+	double mul, div;        /* a division by 1e3 rounds as 1e-3 cannot */
+} om_units[] = {
+	{ "msec", "seconds", 1, 1e3 },
+	{ "ms", "seconds", 1, 1e3 },
+	{ "ns", "seconds", 1, 1e9 },
+	{ "nsec", "seconds", 1, 1e9 },
+	{ "us", "seconds", 1, 1e6 },
+	{ "usec", "seconds", 1, 1e6 },
+	{ "s", "seconds", 1, 1 },
+	{ "sec", "seconds", 1, 1 },
+	{ "seconds", "seconds", 1, 1 },
+	{ "Joules", "joules", 1, 1 },
+	{ "joules", "joules", 1, 1 },
+	{ "J", "joules", 1, 1 },
+	{ "B", "bytes", 1, 1 },
+	{ "bytes", "bytes", 1, 1 },
+	{ "KiB", "bytes", 1024.0, 1 },
+	{ "MiB", "bytes", 1048576.0, 1 },
+	{ "GiB", "bytes", 1073741824.0, 1 },
+};
+
+/*
+ * A unit as a metric name part: lower case [a-z0-9_], no leading digit,
+ * no runs of '_'. Returns a new string, "" when nothing is left.
+ */
+static char *om_name_part(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		char c = *s;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+			c = '_';
+		if (c == '_' && (o == out || o[-1] == '_'))
+			continue;
+		if (o == out && c >= '0' && c <= '9')
+			continue;
+		*o++ = c;
+	}
+	while (o > out && o[-1] == '_')
+		o--;
+	*o = '\0';
+	return out;
+}
+
+/* The family of rows with unit (NULL or "": plain counts). */
+static void om_family_init(struct om_family *f, const char *unit)
+{
+	f->mul = f->div = 1;
+	f->unit = NULL;
+	for (size_t i = 0; unit && i < ARRAY_SIZE(om_units); i++) {
+		if (!strcmp(unit, om_units[i].unit)) {
+			f->unit = xstrdup(om_units[i].base);
+			f->mul = om_units[i].mul;
+			f->div = om_units[i].div;
+		}
+	}
+	if (!f->unit && unit)
+		f->unit = om_name_part(unit);
+	if (!f->unit || !*f->unit) {
+		free(f->unit);
+		f->unit = xstrdup("");
+		f->name = xstrdup("pstat_events");
+		f->help = "Events counted, scaled for the time they were "
+			  "not running.";
+		return;
+	}
+	f->name = xasprintf("pstat_event_%s", f->unit);
+	f->help = !strcmp(f->unit, "seconds") ?
+		"Events that count time (task-clock, cpu-clock), scaled "
+		"for the time they were not running." :
+		"Events counted in this unit, scaled for the time they "
+		"were not running.";
+}
+
+static void om_family_clear(struct om_family *f)
+{
+	free(f->name);
+	free(f->unit);
+}
+
+/* Rows that have samples: those whose counter was opened. */
+static int om_has_value(const struct pstat_row *r)
+{
+	return r->status == PSTAT_COUNTED || r->status == PSTAT_MULTIPLEXED ||
+	       r->status == PSTAT_NOT_COUNTED;
+}
+
+/*
+ * A label value: UTF-8 with '\\', '"' and newlines escaped. Bytes that
+ * are not UTF-8 (a name is whatever the user typed) become U+FFFD, as
+ * both formats must be UTF-8.
+ */
+static void om_escaped(FILE *out, const char *s, int quotes)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t len = 0;
+		unsigned cp = 0;
+
+		if (*p < 0x80) {
+			if (*p == '\\')
+				fputs("\\\\", out);
+			else if (*p == '\n')
+				fputs("\\n", out);
+			else if (*p == '"' && quotes)
+				fputs("\\\"", out);
+			else
+				putc(*p, out);
+			p++;
+			continue;
+		}
+		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+			len = 2, cp = *p & 0x1f;
+		else if ((*p & 0xf0) == 0xe0)
+			len = 3, cp = *p & 0x0f;
+		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+			len = 4, cp = *p & 0x07;
+		for (size_t i = 1; len && i < len; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				len = 0;
+			else
+				cp = cp << 6 | (p[i] & 0x3f);
+		}
+		/* overlong, surrogates, beyond U+10FFFF */
+		if (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000)))
+			len = 0;
+		if (len == 4 && (cp < 0x10000 || cp > 0x10ffff))
+			len = 0;
+		if (!len) {
+			fputs("\xef\xbf\xbd", out);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, len, out);
+		p += len;
+	}
+}
+
+/*
+ * A number in the C locale (the caller's uselocale): a whole count in
+ * full, every digit of it; a fraction (seconds, joules) to 15 significant
+ * digits, which is what a double holds of a decimal, so that 11.78 msec
+ * is 0.01178 s and not 0.011779999999999999.
+ */
+static void om_number(FILE *out, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e20)
+		fprintf(out, "%.0f", v);
+	else
+		fprintf(out, "%.15g", v);
+}
+
+/* Nanoseconds as seconds, exactly: "1.5", "0.000000001", "3". */
+static void om_seconds(FILE *out, uint64_t ns)
+{
+	char frac[16];
+	int len;
+
+	len = snprintf(frac, sizeof(frac), "%09" PRIu64, ns % 1000000000);
+	while (len > 0 && frac[len - 1] == '0')
+		frac[--len] = '\0';
+	fprintf(out, "%" PRIu64 "%s%s", ns / 1000000000, len ? "." : "", frac);
+}
+
+static void om_labels(FILE *out, const struct pstat_row *r)
+{
+	fputs("{event=\"", out);
+	om_escaped(out, r->event ? r->event : "", 1);
+	fputs("\",pmu=\"", out);
+	om_escaped(out, r->pmu ? r->pmu : "", 1);
+	putc('"', out);
+	if (r->cpu >= 0)
+		fprintf(out, ",cpu=\"%d\"", r->cpu);
+	if (r->thread) {
+		fputs(",thread=\"", out);
+		om_escaped(out, r->thread, 1);
+		putc('"', out);
+	}
+	putc('}', out);
+}
+
+/*
+ * The metadata of a family. OpenMetrics names the family ("foo" of a
+ * counter whose samples are "foo_total") and has UNIT; the 0.0.4 text
+ * format names the samples and has no UNIT or info type.
+ */
+static void om_meta(FILE *out, enum pstat_om_dialect d, const char *name,
+		    const char *type, const char *unit, const char *help)
+{
+	const char *suffix = !strcmp(type, "counter") ? "_total" :
+			     !strcmp(type, "info") ? "_info" : "";
+
+	if (d == OM_OPENMETRICS) {
+		fprintf(out, "# TYPE %s %s\n", name, type);
+		/* an info family has no unit, not even an empty one */
+		if (strcmp(type, "info"))
+			fprintf(out, "# UNIT %s %s\n", name, unit);
+		fprintf(out, "# HELP %s ", name);
+	} else {
+		fprintf(out, "# HELP %s%s ", name, suffix);
+	}
+	om_escaped(out, help, 0);
+	putc('\n', out);
+	if (d == OM_PROMETHEUS)
+		fprintf(out, "# TYPE %s%s %s\n", name, suffix,
+			!strcmp(type, "info") ? "gauge" : type);
+}
+
+static int om_row_cmp(const void *a, const void *b, void *arg)
+{
+	const struct pstat_row *rows = arg;
+	const struct pstat_row *x = &rows[*(const size_t *)a];
+	const struct pstat_row *y = &rows[*(const size_t *)b];
+	int c;
+
+	c = strcmp(x->event ? x->event : "", y->event ? y->event : "");
+	if (!c)
+		c = strcmp(x->pmu ? x->pmu : "", y->pmu ? y->pmu : "");
+	if (!c)
+		c = (x->cpu > y->cpu) - (x->cpu < y->cpu);
+	if (!c)
+		c = strcmp(x->thread ? x->thread : "",
+			   y->thread ? y->thread : "");
+	if (!c)
+		c = (*(const size_t *)a > *(const size_t *)b) -
+		    (*(const size_t *)a < *(const size_t *)b);
+	return c;
+}
+
+/*
+ * Which rows to print: those with samples, less repeats of a label set
+ * (the same event given twice), which would make one series twice and
+ * which Prometheus refuses. The first of them stands.
+ */
+static char *om_select(const struct pstat_row *rows, size_t n)
+{
+	size_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
+	char *keep = xcalloc(n ? n : 1, 1);
+	size_t prev = (size_t)-1;
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), om_row_cmp, (void *)rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat_row *r = &rows[idx[i]];
+
+		if (!om_has_value(r))
+			continue;
+		if (prev != (size_t)-1) {
+			const struct pstat_row *q = &rows[prev];
+
+			if (!strcmp(r->event ? r->event : "",
+				    q->event ? q->event : "") &&
+			    !strcmp(r->pmu ? r->pmu : "",
+				    q->pmu ? q->pmu : "") &&
+			    r->cpu == q->cpu &&
+			    !strcmp(r->thread ? r->thread : "",
+				    q->thread ? q->thread : ""))
+				continue;
+		}
+		keep[idx[i]] = 1;
+		prev = idx[i];
+	}
+	free(idx);
+	return keep;
+}
+
+/* The value families, each with the rows that belong to it. */
+static void om_values(FILE *out, enum pstat_om_dialect d,
+		      const struct pstat_row *rows, size_t n,
+		      const char *keep)
+{
+	struct om_family *fams = NULL;
+	size_t nfams = 0, alloc = 0;
+	size_t *fam_of = xmalloc((n ? n : 1) * sizeof(*fam_of));
+
+	for (size_t i = 0; i < n; i++) {
+		struct om_family f;
+		size_t k;
+
+		if (!keep[i])
+			continue;
+		om_family_init(&f, rows[i].unit);
+		for (k = 0; k < nfams; k++)
+			if (!strcmp(fams[k].name, f.name))
+				break;
+		if (k < nfams) {
+			om_family_clear(&f);
+		} else {
+			xgrow((void **)&fams, &alloc, nfams + 1,
+			      sizeof(*fams));
+			fams[nfams++] = f;
+		}
+		fam_of[i] = k;
+	}
+	for (size_t k = 0; k < nfams; k++) {
+		om_meta(out, d, fams[k].name, "counter", fams[k].unit,
+			fams[k].help);
+		for (size_t i = 0; i < n; i++) {
+			if (!keep[i] || fam_of[i] != k)
+				continue;
+			fprintf(out, "%s_total", fams[k].name);
+			om_labels(out, &rows[i]);
+			putc(' ', out);
+			om_number(out, rows[i].status == PSTAT_NOT_COUNTED ?
+					       0.0 :
+					       rows[i].value * fams[k].mul /
+						       fams[k].div);
+			putc('\n', out);
+		}
+		om_family_clear(&fams[k]);
+	}
+	free(fams);
+	free(fam_of);
+}
+
+/* pstat_enabled_seconds or pstat_running_seconds. */
+static void om_times(FILE *out, enum pstat_om_dialect d,
+		     const struct pstat_row *rows, size_t n,
+		     const char *keep, int running)
+{
+	const char *name = running ? "pstat_running_seconds"
+				   : "pstat_enabled_seconds";
+
+	om_meta(out, d, name, "counter", "seconds",
+		running ? "Time the counters ran, added up over the CPUs "
+			  "and threads of the series." :
+			  "Time the counters were enabled, added up over the "
+			  "CPUs and threads of the series.");
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		fprintf(out, "%s_total", name);
+		om_labels(out, &rows[i]);
+		putc(' ', out);
+		om_seconds(out, running ? rows[i].run : rows[i].ena);
+		putc('\n', out);
+	}
+}
+
+int openmetrics_write(FILE *out, enum pstat_om_dialect d,
+		      const struct pstat_row *rows, size_t n)
+{
+	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	locale_t old = (locale_t)0;
+	char *keep = om_select(rows, n);
+
+	/* (glibc's C locale is built in: this does not fail in practice) */
+	if (c_locale)
+		old = uselocale(c_locale);
+	om_values(out, d, rows, n, keep);
+	om_times(out, d, rows, n, keep, 0);
+	om_times(out, d, rows, n, keep, 1);
+	om_meta(out, d, "pstat_build", "info", "", "pstat's version.");
+	fprintf(out, "pstat_build_info{version=\"%s\"} 1\n", PSTAT_VERSION);
+	if (d == OM_OPENMETRICS)
+		fputs("# EOF\n", out);
+	if (old)
+		uselocale(old);
+	if (c_locale)
+		freelocale(c_locale);
+	free(keep);
+	return ferror(out) ? -EIO : 0;
+}
+
+/*
+ * The printer. A run without intervals prints its summary; one with
+ * intervals prints the running totals after each interval, and nothing
+ * more at the end, where the last (partial) interval has the final
+ * totals already.
+ */
+static void om_summary(struct pstat_printer *p, const struct pstat_report *r)
+{
+	if (p->priv)
+		return;
+	openmetrics_write(p->out, p->cfg.om_dialect, r->rows, r->nrows);
+}
+
+static void om_interval(struct pstat_printer *p, const struct pstat_report *r)
+{
+	const struct pstat_row *rows;
+	size_t n;
+
+	if (!p->priv)
+		p->priv = totals_new();
+	totals_add(p->priv, r->rows, r->nrows);
+	rows = totals_rows(p->priv, &n);
+	openmetrics_write(p->out, p->cfg.om_dialect, rows, n);
+}
+
+static void om_free(struct pstat_printer *p)
+{
+	totals_free(p->priv);
+	p->priv = NULL;
+}
+
+const struct pstat_printer_ops print_openmetrics_ops = {
+	.summary = om_summary,
+	.interval = om_interval,
+	.free = om_free,
+};

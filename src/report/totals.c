@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running totals of interval rows, for the outputs whose counters must
+ * never go backwards (OpenMetrics, `pstat serve`).
+ *
+ * A total is the sum of the intervals' scaled deltas, not the scaling of
+ * the summed readings: under multiplexing the estimate val * ena / run of
+ * the whole run can fall between two reads (the counter ran more, so the
+ * extrapolation shrinks), while a sum of per-interval estimates, each of
+ * them >= 0, only grows. The session already clamps each delta at 0, so
+ * a counter that was reopened (its reading restarting from 0) adds
+ * nothing for that interval instead of a negative step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/totals.h"
+#include "base/util.h"
+
+struct pstat_totals {
+	struct pstat_row *rows;
+	long double *sum;           /* [row]: the scaled deltas added up */
+	char **strs;                /* the rows' strings, owned */
+	size_t n, alloc, nstrs, strs_alloc;
+};
+
+struct pstat_totals *totals_new(void)
+{
+	return xcalloc(1, sizeof(struct pstat_totals));
+}
+
+void totals_free(struct pstat_totals *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nstrs; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	free(t->rows);
+	free(t->sum);
+	free(t);
+}
+
+static const char *totals_keep(struct pstat_totals *t, const char *s)
+{
+	if (!s)
+		return NULL;
+	xgrow((void **)&t->strs, &t->strs_alloc, t->nstrs + 1,
+	      sizeof(*t->strs));
+	t->strs[t->nstrs] = xstrdup(s);
+	return t->strs[t->nstrs++];
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether total row a stands for the same series as interval row b. */
+static int totals_same(const struct pstat_row *a, const struct pstat_row *b)
+{
+	return a->cpu == b->cpu && a->group == b->group &&
+	       str_eq(a->event, b->event) && str_eq(a->pmu, b->pmu) &&
+	       str_eq(a->thread, b->thread);
+}
+
+/*
+ * The total for interval row i: the same index as last time (the session
+ * builds its rows in one order), else a search, else a new total.
+ */
+static size_t totals_find(struct pstat_totals *t, const struct pstat_row *r,
+			  size_t i)
+{
+	struct pstat_row *nr;
+
+	if (i < t->n && totals_same(&t->rows[i], r))
+		return i;
+	for (size_t k = 0; k < t->n; k++)
+		if (totals_same(&t->rows[k], r))
+			return k;
+	xgrow((void **)&t->rows, &t->alloc, t->n + 1, sizeof(*t->rows));
+	t->sum = xrealloc(t->sum, t->alloc * sizeof(*t->sum));
+	nr = &t->rows[t->n];
+	memset(nr, 0, sizeof(*nr));
+	nr->event = totals_keep(t, r->event);
+	nr->pmu = totals_keep(t, r->pmu);
+	nr->unit = totals_keep(t, r->unit);
+	nr->thread = totals_keep(t, r->thread);
+	nr->note = totals_keep(t, r->note);
+	nr->cpu = r->cpu;
+	nr->group = r->group;
+	nr->status = PSTAT_NOT_COUNTED;
+	t->sum[t->n] = 0;
+	return t->n++;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+void totals_add(struct pstat_totals *t, const struct pstat_row *rows,
+		size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat_row *r = &rows[i];
+		size_t k = totals_find(t, r, i);
+		struct pstat_row *tr = &t->rows[k];
+
+		tr->raw = add_sat(tr->raw, r->raw);
+		tr->ena = add_sat(tr->ena, r->ena);
+		tr->run = add_sat(tr->run, r->run);
+		tr->running_pct = tr->ena ? 100.0 * (double)tr->run /
+						    (double)tr->ena
+					  : 0;
+		switch (r->status) {
+		case PSTAT_COUNTED:
+		case PSTAT_MULTIPLEXED:
+			t->sum[k] += r->value;
+			/* multiplexed once, its total is an estimate */
+			if (tr->status != PSTAT_MULTIPLEXED)
+				tr->status = r->status;
+			break;
+		case PSTAT_NOT_COUNTED:
+			break;
+		case PSTAT_NOT_SUPPORTED:
+		case PSTAT_ERROR:
+			/* a series that counted before keeps its total */
+			if (tr->status == PSTAT_NOT_COUNTED) {
+				tr->status = r->status;
+				tr->err = r->err;
+			}
+			break;
+		}
+		tr->value = (double)t->sum[k];
+	}
+}
+
+const struct pstat_row *totals_rows(const struct pstat_totals *t, size_t *n)
+{
+	*n = t->n;
+	return t->rows;
+}

@@ -1,0 +1,289 @@
+#!/usr/bin/env bats
+# --openmetrics: the exposition is read back by the official parsers of
+# Debian's python3-prometheus-client (OpenMetrics, and the Prometheus
+# text format 0.0.4 that `pstat serve` also speaks), counters are totals
+# that never go backwards, and -o FILE -I MS replaces FILE whole each
+# interval, for node_exporter's textfile collector.
+
+load test_helper
+
+OM_PYTHON=${OM_PYTHON:-/usr/bin/python3}
+OM_CASES="basic notsupported multiplexed badutf8 sep-in-name percpu
+thread huge attach signal"
+OM_INTERVAL_CASES="interval percpu-interval thread-interval"
+
+need_om_parser() {
+	"$OM_PYTHON" -c 'import prometheus_client.openmetrics.parser' \
+		2>/dev/null ||
+		skip "python3-prometheus-client is not installed for $OM_PYTHON"
+}
+
+# om_check FORMAT [FILE]: tests/lib/om-check.py, with the Python that has
+# the client library.
+om_check() {
+	"$OM_PYTHON" "$ROOT/tests/lib/om-check.py" "$@"
+}
+
+@test "openmetrics: every print case passes the OpenMetrics parser" {
+	need_om_parser
+	for c in $OM_CASES; do
+		"$PT" print openmetrics "$c" >"$BATS_TEST_TMPDIR/om"
+		om_check openmetrics "$BATS_TEST_TMPDIR/om" >"$BATS_TEST_TMPDIR/r" ||
+			{ echo "case $c"; cat "$BATS_TEST_TMPDIR/om"; return 1; }
+		# something was read: the build info at least
+		grep -q '^sample pstat_build_info{version="' "$BATS_TEST_TMPDIR/r"
+		[ "$(tail -n1 "$BATS_TEST_TMPDIR/om")" = "# EOF" ]
+	done
+	for c in $OM_INTERVAL_CASES; do
+		"$PT" print openmetrics "$c" >"$BATS_TEST_TMPDIR/om"
+		om_check openmetrics-stream "$BATS_TEST_TMPDIR/om" >/dev/null ||
+			{ echo "case $c"; return 1; }
+	done
+}
+
+@test "openmetrics: every print case passes the text format 0.0.4 parser" {
+	need_om_parser
+	for c in $OM_CASES; do
+		"$PT" print prometheus "$c" >"$BATS_TEST_TMPDIR/t"
+		run om_check text "$BATS_TEST_TMPDIR/t"
+		assert_success
+		# the parser saw the types: counters are counters, not unknown
+		assert_line --regexp '^family pstat_(events|event_seconds) counter -$'
+		refute_line --regexp '^family .* unknown '
+		# no OpenMetrics-only lines in the text format
+		run grep -E '^# (UNIT|EOF)' "$BATS_TEST_TMPDIR/t"
+		assert_failure
+	done
+	for c in $OM_INTERVAL_CASES; do
+		"$PT" print prometheus "$c" >"$BATS_TEST_TMPDIR/t"
+		om_check text-stream "$BATS_TEST_TMPDIR/t" >/dev/null
+	done
+}
+
+@test "openmetrics: families, units and labels" {
+	need_om_parser
+	run om_check openmetrics <("$PT" print openmetrics basic)
+	assert_success
+	# task-clock in seconds, not msec; Joules in the base unit's name
+	assert_line 'family pstat_event_seconds counter seconds'
+	assert_line 'sample pstat_event_seconds_total{event="task-clock",pmu="software"} 0.000634812'
+	assert_line 'family pstat_events counter -'
+	assert_line 'sample pstat_events_total{event="instructions",pmu="cpu"} 1234567.0'
+	assert_line 'family pstat_event_joules counter joules'
+	assert_line 'sample pstat_event_joules_total{event="power/energy-pkg/",pmu="power"} 1.25'
+	assert_line 'family pstat_enabled_seconds counter seconds'
+	assert_line 'family pstat_running_seconds counter seconds'
+	assert_line 'family pstat_build info -'
+	# -A: a cpu label; --per-thread: a thread label
+	run om_check openmetrics <("$PT" print openmetrics percpu)
+	assert_line 'sample pstat_event_seconds_total{cpu="1",event="task-clock",pmu="software"} 0.01187'
+	run om_check openmetrics <("$PT" print openmetrics thread)
+	assert_line --regexp '^sample pstat_events_total\{event="[^"]+",pmu="[^"]+",thread="[^"]+-[0-9]+"\} '
+}
+
+@test "openmetrics: a counter that was not opened has no samples" {
+	need_om_parser
+	run om_check openmetrics <("$PT" print openmetrics notsupported)
+	assert_success
+	assert_line 'sample pstat_event_seconds_total{event="task-clock",pmu="software"} 0.0005'
+	refute_line --partial 'event="cycles"'
+	refute_line --partial 'event="msr/tsc/"'
+	# one that was opened and never ran counts 0, and says it never ran
+	run om_check openmetrics <("$PT" print openmetrics multiplexed)
+	assert_line 'sample pstat_events_total{event="cache-misses",pmu="cpu"} 0.0'
+	assert_line 'sample pstat_running_seconds_total{event="cache-misses",pmu="cpu"} 0.0'
+	assert_line 'sample pstat_enabled_seconds_total{event="cache-misses",pmu="cpu"} 0.002'
+}
+
+@test "openmetrics: label values are escaped and UTF-8" {
+	need_om_parser
+	run om_check openmetrics <("$PT" print openmetrics sep-in-name)
+	assert_success
+	assert_line 'sample pstat_events_total{event="quo\"te",pmu="software",thread="plain-19"} 5.0'
+	assert_line 'sample pstat_events_total{event="new\nline",pmu="software",thread="a::b-20"} 6.0'
+	# a unit that is no base unit names its own family
+	assert_line 'family pstat_event_u_nit counter u_nit'
+	# bytes that are not UTF-8 become U+FFFD
+	"$PT" print openmetrics badutf8 >"$BATS_TEST_TMPDIR/om"
+	iconv -f UTF-8 -t UTF-8 "$BATS_TEST_TMPDIR/om" >/dev/null
+	run om_check openmetrics "$BATS_TEST_TMPDIR/om"
+	assert_success
+	assert_line --partial $'event="name\xef\xbf\xbd\xef\xbf\xbd"'
+}
+
+@test "openmetrics: numbers ignore a locale with a decimal comma" {
+	comma_locale || skip "no locale with a decimal comma (install locales, or localedef de_DE.UTF-8)"
+	for fmt in openmetrics prometheus; do
+		for c in $OM_CASES $OM_INTERVAL_CASES; do
+			LC_ALL=C "$PT" print "$fmt" "$c" >"$BATS_TEST_TMPDIR/c"
+			LC_ALL=$loc "$PT" print "$fmt" "$c" >"$BATS_TEST_TMPDIR/l"
+			cmp "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/l"
+		done
+	done
+	# and the live printer too
+	LC_ALL=$loc "$PSTAT" --openmetrics -e task-clock true 2>"$BATS_TEST_TMPDIR/l" ||
+		skip "perf_event_open refuses task-clock here"
+	grep -q '^pstat_event_seconds_total{[^}]*} [0-9]*\.[0-9]*$' "$BATS_TEST_TMPDIR/l"
+}
+
+@test "openmetrics: a write error is an error" {
+	run "$PT" print openmetrics basic /dev/full
+	assert_failure
+	need_perf_events
+	run "$PSTAT" --openmetrics -e task-clock -o /dev/full true
+	assert_failure 125
+	assert_output --partial "pstat: cannot write the results to '/dev/full'"
+}
+
+@test "openmetrics: totals never go backwards over 100 multiplexed intervals" {
+	run "$PT" totals 7 100
+	assert_success
+	[ "${#lines[@]}" = 300 ]
+	# each counter's total, enabled and running times only grow, while
+	# scaling each whole reading at once goes back at least once here
+	# (the hazard the totals avoid)
+	echo "$output" | awk '
+		{
+			for (f = 3; f <= 6; f++) {
+				split($f, kv, "=")
+				k = $2 " " kv[1]
+				if (k in last && kv[2] + 0 < last[k]) {
+					if (kv[1] == "naive")
+						naive_back++
+					else {
+						print "went back: " $0
+						bad++
+					}
+				}
+				last[k] = kv[2] + 0
+			}
+		}
+		END { exit !(bad == 0 && naive_back > 0) }'
+	for seed in 1 2 3 99; do
+		"$PT" totals "$seed" 100 | awk '
+			{ split($3, kv, "="); k = $2
+			  if (k in last && kv[2] + 0 < last[k]) exit 1
+			  last[k] = kv[2] + 0 }'
+	done
+}
+
+@test "openmetrics: an exact tracepoint count, both parsers" {
+	need_om_parser
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" --openmetrics -o "$BATS_TEST_TMPDIR/om" \
+		-e syscalls:sys_enter_write,task-clock -- "$w" 1234
+	assert_success
+	run om_check openmetrics "$BATS_TEST_TMPDIR/om"
+	assert_success
+	assert_line 'sample pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint"} 1234.0'
+	assert_line --regexp '^sample pstat_event_seconds_total\{event="task-clock",pmu="software"\} [0-9.e-]+$'
+	# the text format parser reads it too (without the types)
+	run om_check text "$BATS_TEST_TMPDIR/om"
+	assert_success
+	assert_line 'sample pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint"} 1234.0'
+}
+
+@test "openmetrics: -I prints running totals, each exposition whole" {
+	need_om_parser
+	need_tracepoint
+	w=$(prog writer)
+	# 40 writes 10 ms apart: several 100 ms intervals, on stderr (a
+	# stream: one exposition after another)
+	"$PSTAT" --openmetrics -I 100 -e syscalls:sys_enter_write \
+		-- "$w" 40 1 0 10 2>"$BATS_TEST_TMPDIR/om"
+	run om_check openmetrics-stream "$BATS_TEST_TMPDIR/om"
+	assert_success
+	echo "$output" | grep ' sample pstat_events_total' >"$BATS_TEST_TMPDIR/v"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/v")" -ge 2 ]
+	# never backwards, and the last is the whole count
+	awk '{ if ($NF + 0 < last) exit 1; last = $NF + 0 }' "$BATS_TEST_TMPDIR/v"
+	[ "$(tail -n1 "$BATS_TEST_TMPDIR/v" | awk '{ print $NF }')" = 40.0 ]
+}
+
+@test "openmetrics: -o FILE -I MS replaces FILE whole, for a reader at any moment" {
+	need_om_parser
+	need_tracepoint
+	w=$(prog writer)
+	f="$BATS_TEST_TMPDIR/pstat.prom"
+	"$PSTAT" --openmetrics -I 20 -o "$f" -e syscalls:sys_enter_write \
+		-- "$w" 150 1 0 4 &
+	pid=$!
+	# read it as often as we can while it is rewritten
+	n=0
+	while kill -0 "$pid" 2>/dev/null; do
+		if cp "$f" "$BATS_TEST_TMPDIR/copy" 2>/dev/null; then
+			om_check openmetrics "$BATS_TEST_TMPDIR/copy" >/dev/null ||
+				{ cat "$BATS_TEST_TMPDIR/copy"; return 1; }
+			n=$((n + 1))
+		fi
+	done
+	wait "$pid"
+	[ "$n" -ge 1 ]
+	# the file holds one exposition: the final totals
+	run om_check openmetrics "$f"
+	assert_success
+	assert_line 'sample pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint"} 150.0'
+	# and no temporary file is left beside it
+	run ls -A "$BATS_TEST_TMPDIR"
+	refute_output --partial '.pstat.prom.'
+}
+
+@test "openmetrics: node_exporter's textfile collector reads the --prometheus -o file" {
+	need_tracepoint
+	command -v prometheus-node-exporter >/dev/null ||
+		skip "prometheus-node-exporter is not installed"
+	command -v curl >/dev/null || skip "curl is not installed"
+	w=$(prog writer)
+	dir="$BATS_TEST_TMPDIR/textfile"
+	mkdir "$dir"
+	"$PSTAT" --prometheus -I 50 -o "$dir/pstat.prom" \
+		-e syscalls:sys_enter_write -- "$w" 77
+	port=$("$OM_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$port" \
+		--collector.disable-defaults --collector.textfile \
+		--collector.textfile.directory="$dir" \
+		>"$BATS_TEST_TMPDIR/ne.log" 2>&1 &
+	ne=$!
+	for _ in $(seq 50); do
+		curl -sf "http://127.0.0.1:$port/metrics" >"$BATS_TEST_TMPDIR/m" && break
+		sleep 0.1
+	done
+	kill "$ne"
+	wait "$ne" || true
+	run cat "$BATS_TEST_TMPDIR/m"
+	assert_line 'node_textfile_scrape_error 0'
+	# typed as pstat typed them, not "untyped"
+	assert_line '# TYPE pstat_events_total counter'
+	assert_line 'pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint"} 77'
+}
+
+@test "openmetrics: options that cannot go with it" {
+	run "$PSTAT" --openmetrics -j true
+	assert_failure 125
+	assert_output --partial '--openmetrics and -j cannot be combined'
+	run "$PSTAT" --openmetrics -x, true
+	assert_failure 125
+	run "$PSTAT" --openmetrics -r 3 true
+	assert_failure 125
+	assert_output --partial 'not means of runs'
+	run "$PSTAT" --openmetrics -B true
+	assert_failure 125
+	run "$PSTAT" --prometheus --openmetrics true
+	assert_failure 125
+	assert_output --partial '--openmetrics and --prometheus cannot be combined'
+	run "$PSTAT" --prometheus -j true
+	assert_failure 125
+	assert_output --partial '--prometheus and -j cannot be combined'
+}
+
+@test "openmetrics: -o in a directory that cannot be written fails before counting" {
+	need_nobody
+	mkdir "$BATS_TEST_TMPDIR/ro"
+	chmod 755 "$BATS_TEST_TMPDIR/ro"
+	run as_nobody --openmetrics -I 100 -o "$BATS_TEST_TMPDIR/ro/x.prom" \
+		-e task-clock true
+	assert_failure 125
+	assert_output --regexp "^pstat: cannot open output file '.*/ro/x.prom': Permission denied"
+	[ ! -e "$BATS_TEST_TMPDIR/ro/x.prom" ]
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pstat-test totals SEED N: N intervals of synthetic readings of three
+ * counters that multiplexing keeps off for a random part of each
+ * interval (never, partly, wholly), the third one reopened half way (its
+ * reading starts again from 0), through the session's arithmetic
+ * (stats_reading_sub, stats_scale) into report/totals. One line per
+ * interval and counter: "I R total=T ena=E run=R naive=V", naive being
+ * the whole run's readings scaled at once, which may fall.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "report/print.h"
+#include "report/stats.h"
+#include "report/totals.h"
+#include "test-tool.h"
+
+/* xorshift64*: the same sequence everywhere for one seed */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+#define NCTR 3
+
+int t_totals(int argc, char **argv)
+{
+	struct pstat_reading cur[NCTR] = { 0 }, prev[NCTR] = { 0 };
+	struct pstat_reading base[NCTR] = { 0 };
+	static const char *const names[NCTR] = { "cycles", "instructions",
+						 "reopened" };
+	struct pstat_totals *t = totals_new();
+	uint64_t seed, n;
+
+	if (argc != 3 || parse_u64(argv[1], UINT64_MAX, &seed) ||
+	    parse_u64(argv[2], 100000, &n)) {
+		fprintf(stderr, "usage: pstat-test totals SEED N\n");
+		return 2;
+	}
+	seed = seed ? seed : 1;
+	for (uint64_t i = 1; i <= n; i++) {
+		struct pstat_row rows[NCTR];
+		const struct pstat_row *tr;
+		size_t nt;
+
+		for (size_t c = 0; c < NCTR; c++) {
+			uint64_t ena = 100000000, share = rng_next(&seed) % 5;
+			/* off, a quarter, half, three quarters, all of it */
+			uint64_t run = ena * share / 4;
+			struct pstat_reading d;
+			uint64_t scaled;
+			double pct;
+			enum pstat_scale_status st;
+
+			prev[c] = cur[c];
+			if (c == 2 && i == n / 2) {
+				/* reopened: the kernel's counts restart */
+				base[c] = cur[c];
+				cur[c] = (struct pstat_reading){ 0, 0, 0 };
+				prev[c] = cur[c];
+			}
+			cur[c].ena += ena;
+			cur[c].run += run;
+			cur[c].val += run / 1000 * (1000 + rng_next(&seed) % 3000);
+			d = stats_reading_sub(&cur[c], &prev[c]);
+			st = stats_scale(&d, &scaled, &pct);
+			memset(&rows[c], 0, sizeof(rows[c]));
+			rows[c].event = names[c];
+			rows[c].pmu = "cpu";
+			rows[c].group = (int)c;
+			rows[c].cpu = -1;
+			rows[c].unit = "";
+			rows[c].raw = d.val;
+			rows[c].ena = d.ena;
+			rows[c].run = d.run;
+			rows[c].running_pct = pct;
+			rows[c].status = st == SCALE_NOT_COUNTED ?
+				PSTAT_NOT_COUNTED : st == SCALE_MULTIPLEXED ?
+				PSTAT_MULTIPLEXED : PSTAT_COUNTED;
+			rows[c].value = (double)scaled;
+		}
+		totals_add(t, rows, NCTR);
+		tr = totals_rows(t, &nt);
+		for (size_t c = 0; c < nt; c++) {
+			struct pstat_reading all = cur[c];
+			uint64_t naive;
+
+			stats_reading_add(&all, &base[c]);
+			stats_scale(&all, &naive, NULL);
+			printf("%" PRIu64 " %zu total=%.0f ena=%" PRIu64
+			       " run=%" PRIu64 " naive=%" PRIu64 "\n",
+			       i, c, tr[c].value, tr[c].ena, tr[c].run, naive);
+		}
+	}
+	totals_free(t);
+	return 0;
+}
