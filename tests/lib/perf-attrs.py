@@ -88,7 +88,8 @@ def pstat_attrs(pstat, event):
         print(f"pstat refuses {event!r}: {res.stderr.strip()}")
         return None
     out = []
-    for ev in json.loads(res.stderr)["events"]:
+    # (--dry-run -j writes its document to stdout)
+    for ev in json.loads(res.stdout)["events"]:
         a = ev["attr"]
         d = {f: a[f] for f in FIELDS}
         for f in ("config", "config1", "config2"):
