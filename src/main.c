@@ -148,6 +148,13 @@ static void dry_run_text(FILE *out, const struct pstat_evlist *evl)
 				cpumap_format(ev->cpus, ev->ncpus, cpus,
 					      sizeof(cpus)));
 		}
+		if (ev->core_cpus) {
+			char cpus[256];
+
+			fprintf(out, "  cpus %s (its core PMU's)\n",
+				cpumap_format(ev->core_cpus, ev->ncore_cpus,
+					      cpus, sizeof(cpus)));
+		}
 	}
 }
 

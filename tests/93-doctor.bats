@@ -230,16 +230,28 @@ EOF
 	assert_line --regexp '^ok    core PMU: armv8_pmuv3_0 \(type 8\)'
 }
 
-@test "doctor: hybrid core types cpu_core and cpu_atom" {
-	local root d
-	root=$(sysfs_copy intel-skylake)
-	d=$root/bus/event_source/devices
-	mv "$d/cpu" "$d/cpu_core"
-	cp -a "$d/cpu_core" "$d/cpu_atom"
-	echo 10 >"$d/cpu_atom/type"
-	PSTAT_SYSFS_ROOT=$root run "$PSTAT" doctor
-	assert_line --regexp '^ok    core PMU: cpu_atom \(type 10\), cpu_core \(type 4\) under '
-	assert_line --regexp '^ok    hybrid CPU: core types cpu_core \(performance\) and cpu_atom \(efficiency\)'
+@test "doctor: hybrid core types cpu_core and cpu_atom, and their CPUs" {
+	PSTAT_SYSFS_ROOT=$FIX/intel-alderlake run "$PSTAT" doctor
+	assert_line --regexp '^ok    core PMU: cpu_atom \(type 8\), cpu_core \(type 4\) under '
+	assert_line --regexp '^ok    hybrid CPU: 2 core PMUs, each counting on its own CPUs: cpu_atom \(CPUs 4-7\), cpu_core \(CPUs 0-3\); .* cpu_core/cycles/ counts on the cpu_core CPUs alone$'
+}
+
+@test "doctor: three core PMUs, and big.LITTLE Arm" {
+	PSTAT_SYSFS_ROOT=$FIX/intel-arrowlake-h run "$PSTAT" doctor
+	assert_line --regexp '^ok    hybrid CPU: 3 core PMUs, each counting on its own CPUs: cpu_atom \(CPUs 2-5\), cpu_core \(CPUs 0-1\), cpu_lowpower \(CPUs 6-7\)'
+	PSTAT_SYSFS_ROOT=$FIX/arm64-rk3399 run "$PSTAT" doctor
+	assert_line --regexp '^ok    hybrid CPU: 2 core PMUs, each counting on its own CPUs: armv8_cortex_a53 \(CPUs 0-3\), armv8_cortex_a72 \(CPUs 4-5\)'
+}
+
+@test "doctor: the event form it suggests on a hybrid CPU is one pstat takes" {
+	local form
+	PSTAT_SYSFS_ROOT=$FIX/intel-alderlake run "$PSTAT" doctor
+	form=$(printf '%s\n' "$output" | sed -n 's/^ok    hybrid CPU: .* and \([a-z_]*\/cycles\/\) counts on .*/\1/p')
+	[ "$form" = cpu_core/cycles/ ]
+	PSTAT_SYSFS_ROOT=$FIX/intel-alderlake run "$PSTAT" --dry-run -e "$form" true
+	assert_success
+	assert_line 'cpu_core/cycles/: resolver generic, pmu cpu_core, group 0 (leader)'
+	assert_line '  type 0 config 0x400000000 config1 0 config2 0'
 }
 
 @test "doctor: tracefs missing is a warning with a fix, not a failure" {

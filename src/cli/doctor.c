@@ -17,12 +17,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/cpumap.h"
 #include "base/msg.h"
 #include "base/util.h"
 #include "cli/doctor.h"
 #include "cli/doctor_priv.h"
 #include "events/encode.h"
 #include "events/evspec.h"
+#include "events/hybrid.h"
 #include "events/pfm.h"
 #include "events/pmu.h"
 #include "events/tracepoint.h"
@@ -195,12 +197,43 @@ static char *hypervisor_hint(const char *root)
 	return s;
 }
 
+/*
+ * The core PMUs with a cpus file: several of them are a hybrid (or
+ * big.LITTLE) CPU, whose generic events pstat opens once per PMU.
+ */
+static void check_hybrid(struct doctor *d)
+{
+	struct pstat_core_pmu *v;
+	size_t n = core_pmus(d->pmus, &v);
+	char *list = NULL, *t, cpus[128];
+
+	for (size_t i = 0; i < n; i++) {
+		t = xasprintf("%s%s%s (CPUs %s)", list ? list : "",
+			      list ? ", " : "", v[i].pmu->name,
+			      cpumap_format(v[i].cpus, v[i].ncpus, cpus,
+					    sizeof(cpus)));
+		free(list);
+		list = t;
+	}
+	if (n >= 2)
+		doctor_add(d, "hybrid", DOCTOR_OK,
+		    "hybrid CPU: %zu core PMUs, each counting on its own CPUs: %s; a generic event such as cycles is counted on each (one row per PMU), and %s/cycles/ counts on the %s CPUs alone",
+		    n, list, v[n - 1].pmu->name, v[n - 1].pmu->name);
+	else if (n == 1)
+		doctor_add(d, "hybrid", DOCTOR_OK,
+			   "hybrid CPU: no (one core type: %s)", list);
+	else
+		doctor_add(d, "hybrid", DOCTOR_OK,
+			   "hybrid CPU: no (one core type)");
+	free(list);
+	core_pmus_free(v, n);
+}
+
 static void check_pmus(struct doctor *d)
 {
 	const char *root = d->o->sysfs_root;
 	const struct pstat_pmu **all = NULL;
 	size_t n = pmus_all(d->pmus, &all);
-	bool core = false, atom = false;
 	char *names = NULL, *t;
 	struct check *c;
 
@@ -212,10 +245,6 @@ static void check_pmus(struct doctor *d)
 			      names ? ", " : "", all[i]->name, all[i]->type);
 		free(names);
 		names = t;
-		if (!strcmp(all[i]->name, "cpu_core"))
-			core = true;
-		if (!strcmp(all[i]->name, "cpu_atom"))
-			atom = true;
 	}
 	free(all);
 	d->core_pmu = pmus_have_core(d->pmus, root);
@@ -236,15 +265,7 @@ static void check_pmus(struct doctor *d)
 			doctor_fix(c, "the kernel does not drive this CPU's PMU: try a newer kernel; software events and tracepoints work without it");
 	}
 	free(names);
-	if (core && atom)
-		doctor_add(d, "hybrid", DOCTOR_OK,
-		    "hybrid CPU: core types cpu_core (performance) and cpu_atom (efficiency), each its own PMU: name one to count on it alone, e.g. cpu_core/cycles/");
-	else if (core || atom)
-		doctor_add(d, "hybrid", DOCTOR_OK,
-		    "hybrid CPU: only the %s core type has a PMU here",
-		    core ? "cpu_core" : "cpu_atom");
-	else
-		doctor_add(d, "hybrid", DOCTOR_OK, "hybrid CPU: no (one core type)");
+	check_hybrid(d);
 }
 
 struct pfm_names {

@@ -336,6 +336,9 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	int r;
 
 	if (legacy_lookup(name, &type, &config)) {
+		if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
+			return encode_core_event(e, sp, type, config,
+						 "generic", gmods);
 		ev = encode_add_event(e, sp->text,
 			       type == PERF_TYPE_SOFTWARE ? "software" : "cpu",
 			       "generic");
@@ -394,12 +397,9 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		e->err->offset = sp->off;
 		return -1;
 	}
-	if (r) {
-		ev = encode_add_event(e, sp->text, "cpu", "raw");
-		ev->attr.type = PERF_TYPE_RAW;
-		ev->attr.config = config;
-		return encode_mods(e, ev, sp, gmods);
-	}
+	if (r)
+		return encode_core_event(e, sp, PERF_TYPE_RAW, config, "raw",
+					 gmods);
 	/* after the generic names, like perf: "tsc" is msr/tsc/ */
 	if (!strstr(name, "::")) {
 		r = encode_alias_event(e, sp, name, gmods);
@@ -548,29 +548,36 @@ int encode_evlist(const struct pstat_evtree *tree,
 
 		for (size_t i = 0; i < grp->nevs; i++) {
 			if (encode_event(&e, &grp->evs[i], grp->mods))
-				return -1;
+				goto fail;
 		}
 		if (!grp->braced) {
 			/* a glob's or a PMU prefix's matches: groups of one */
 			for (size_t i = first; i < out->n; i++)
 				if (settle_group(out, i, i + 1, ngroups++, grp,
 						 err))
-					return -1;
+					goto fail;
 			continue;
 		}
-		nsub = encode_split_instances(&e, first, grp->off, &bounds);
+		nsub = encode_split_cores(&e, first, grp->off, &bounds);
+		if (!nsub)
+			nsub = encode_split_instances(&e, first, grp->off,
+						      &bounds);
 		if (nsub < 0)
-			return -1;
+			goto fail;
 		for (int k = 0; k < nsub; k++) {
 			if (settle_group(out, bounds[k], bounds[k + 1],
 					 ngroups++, grp, err)) {
 				free(bounds);
-				return -1;
+				goto fail;
 			}
 		}
 		free(bounds);
 	}
 	out->ngroups = ngroups;
 	out->nrows = e.row;
+	encode_cores_release(&e);
 	return 0;
+fail:
+	encode_cores_release(&e);
+	return -1;
 }

@@ -3,6 +3,7 @@
 #define PSTAT_ENCODE_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/msg.h"
@@ -37,6 +38,21 @@ struct pstat_event {
 	 */
 	int *cpus;
 	size_t ncpus;
+	/*
+	 * The CPUs of its core PMU when that PMU covers only some of them
+	 * (its cpus file: hybrid x86, big.LITTLE arm64), else NULL.
+	 * Counting system-wide, the event is opened on those CPUs alone;
+	 * counting a task, it follows the task, and the kernel counts it
+	 * only while the task runs on one of them.
+	 */
+	int *core_cpus;
+	size_t ncore_cpus;
+	/*
+	 * Written without a PMU and made one event per core PMU (cycles on
+	 * cpu_core and on cpu_atom): a group of such events is split into
+	 * one group per core PMU, as perf does.
+	 */
+	bool per_core_pmu;
 };
 
 /*

@@ -22,6 +22,7 @@ void evlist_free(struct pstat_evlist *evl)
 		free(evl->ev[i].pmu);
 		free(evl->ev[i].unit);
 		free(evl->ev[i].cpus);
+		free(evl->ev[i].core_cpus);
 	}
 	free(evl->ev);
 	memset(evl, 0, sizeof(*evl));

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "events/encode.h"
+#include "events/hybrid.h"
 
 /* ---- encode_core.c */
 
@@ -23,6 +24,10 @@ struct encoder {
 	int row;
 	int tracefs_err; /* errno when tracefs could not be read, else 0 */
 	struct pstat_error *err;
+	/* the core PMUs with a cpus file (encode_hybrid.c), read once */
+	struct pstat_core_pmu *cores;
+	size_t ncores;
+	bool cores_read;
 };
 
 /*
@@ -76,5 +81,45 @@ bool encode_alias_known(struct encoder *e, const char *name);
  */
 int encode_split_instances(struct encoder *e, size_t first, long off,
 			   size_t **bounds);
+
+/* ---- encode_hybrid.c */
+
+/*
+ * A generic hardware or cache event (type, config) or a raw one
+ * (PERF_TYPE_RAW) written without a PMU: on a CPU with several core
+ * PMUs, one event per core PMU, named "<pmu>/<as written>/"; else one
+ * event labelled with the core PMU. Returns 0 or -1 with e->err filled.
+ */
+int encode_core_event(struct encoder *e, const struct pstat_evspec *sp,
+		      uint32_t type, uint64_t config, const char *resolver,
+		      const char *gmods);
+
+/*
+ * pmu/NAME/ where NAME is a generic hardware or cache name that is
+ * neither an alias nor a format term of the core PMU pmu (perf's
+ * "cpu_atom/cycles/"): 1 with *type and *config set (the extended
+ * type in the config when there are several core PMUs), else 0.
+ */
+int encode_core_legacy(struct encoder *e, const struct pstat_pmu *pmu,
+		       const struct pstat_term *terms, size_t nterms,
+		       uint32_t *type, uint64_t *config);
+
+/* An event on pmu: its core CPUs, when pmu is one of several core PMUs. */
+void encode_core_placement(struct encoder *e, struct pstat_event *ev,
+			   const struct pstat_pmu *pmu);
+
+/*
+ * The braced group just encoded, out->ev[first..]: when it holds events
+ * made one per core PMU, reorder it into one group per core PMU and
+ * store their boundaries in a new *bounds (n + 1 indexes) and return n;
+ * 0 when it has none (nothing done); -1 with e->err filled when it
+ * cannot be split (events of two core PMUs named in it, an event on no
+ * core PMU).
+ */
+int encode_split_cores(struct encoder *e, size_t first, long off,
+		       size_t **bounds);
+
+/* Free what the encoder read of the core PMUs. */
+void encode_cores_release(struct encoder *e);
 
 #endif

@@ -31,26 +31,30 @@ static int add_on_pmu(struct encoder *e, const struct pstat_evspec *sp,
 		      const struct pstat_term *terms, size_t nterms,
 		      const char *gmods, bool same_row)
 {
-	struct pstat_pmu_encoding enc;
+	struct pstat_pmu_encoding enc = { .scale = 1.0 };
 	struct pstat_event *ev;
+	uint32_t type;
+	uint64_t config;
+	int legacy = encode_core_legacy(e, pmu, terms, nterms, &type, &config);
 
-	if (pmu_encode(pmu, terms, nterms, &enc, e->err)) {
+	if (!legacy && pmu_encode(pmu, terms, nterms, &enc, e->err)) {
 		e->err->offset = sp->off;
 		return -1;
 	}
 	ev = encode_add_event(e, enc.name ? enc.name : sp->text, pmu->name,
-			      "sysfs");
+			      legacy ? "generic" : "sysfs");
 	if (same_row) {
 		ev->row = e->out->ev[e->out->n - 2].row;
 		e->row--;
 	}
-	ev->attr.type = pmu->type;
-	ev->attr.config = enc.config[0];
+	ev->attr.type = legacy ? type : pmu->type;
+	ev->attr.config = legacy ? config : enc.config[0];
 	ev->attr.config1 = enc.config[1];
 	ev->attr.config2 = enc.config[2];
 	ev->scale = enc.scale;
 	ev->unit = enc.unit ? xstrdup(enc.unit) : NULL;
 	pmu_encoding_release(&enc);
+	encode_core_placement(e, ev, pmu);
 	if (pmu->cpumask &&
 	    cpumap_parse(pmu->cpumask, &ev->cpus, &ev->ncpus, e->err))
 		return error_set(e->err, sp->off, "bad cpumask of PMU '%s': %s",

@@ -331,6 +331,7 @@ static void pmu_free(struct pstat_pmu *pmu)
 	}
 	free(pmu->aliases);
 	free(pmu->cpumask);
+	free(pmu->cpus);
 	free(pmu->name);
 	free(pmu);
 }
@@ -406,10 +407,12 @@ static int pmu_load(const char *devices, const char *name,
 	}
 	/*
 	 * Uncore-style PMUs (uncore, RAPL, cstate) have cpumask: the CPUs
-	 * their events must be opened on. The cpus file of an arm64 core
-	 * PMU means something else (which CPUs it covers) and is not read.
+	 * their events must be opened on. The cpus file of a core PMU
+	 * (hybrid x86, arm64) means something else: the CPUs of its kind,
+	 * which its events count on and nowhere else (events/hybrid.c).
 	 */
 	pmu->cpumask = read_file_at(fd, "cpumask");
+	pmu->cpus = read_file_at(fd, "cpus");
 	*out = pmu;
 out:
 	close(fd);

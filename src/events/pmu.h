@@ -48,6 +48,7 @@ struct pstat_pmu {
 	struct pstat_pmu_alias *aliases;   /* sorted by name */
 	size_t naliases;
 	char *cpumask;              /* cpumask file, NULL if none */
+	char *cpus;                 /* cpus file (core PMUs), NULL if none */
 };
 
 struct pstat_pmus;

@@ -234,9 +234,11 @@ static void close_all(struct pstat_counters *c)
 /*
  * Whether the group led by ev is opened at (c->cpus[ci], row ti). An
  * event with CPUs of its own (uncore) on those of them that are columns,
- * once per CPU (row 0, any task); any other event on the target's
- * columns: every one when counting system-wide, else the per-task
- * column -1 (the others are there for the former).
+ * once per CPU (row 0, any task); an event of one core PMU of a hybrid
+ * CPU, counting system-wide, on the columns of that PMU's CPUs; any
+ * other event on the target's columns: every one when counting
+ * system-wide, else the per-task column -1 (the others are there for
+ * the former).
  */
 static int placed(const struct pstat_counters *c,
 		  const struct pstat_event *ev, size_t ci, size_t ti)
@@ -246,6 +248,9 @@ static int placed(const struct pstat_counters *c,
 	if (ev->cpus)
 		return ti == 0 && cpu >= 0 &&
 		       cpumap_has(ev->cpus, ev->ncpus, cpu);
+	/* a core PMU of a hybrid CPU counts on its own kind of CPU only */
+	if (ev->core_cpus && cpu >= 0)
+		return cpumap_has(ev->core_cpus, ev->ncore_cpus, cpu);
 	return cpu < 0 || c->cpus[0] >= 0;
 }
 

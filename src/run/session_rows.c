@@ -63,6 +63,18 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 								   s->row_evs[k],
 								   c, t)]);
 	st = stats_scale(&sum, &scaled, &pct);
+	if (st == SCALE_MULTIPLEXED && first->core_cpus && !s->system_wide) {
+		/*
+		 * One core PMU of a hybrid CPU, following a task: it runs
+		 * only while the task is on that PMU's kind of CPU, and the
+		 * rest of the time belongs to the other core PMUs' rows.
+		 * Scaling would extrapolate one kind's rate over the other's
+		 * time (the error perf users see as inflated P-core counts).
+		 */
+		scaled = sum.val;
+		st = SCALE_COUNTED;
+		row->note = "not scaled: counts while the task runs on this PMU's CPUs";
+	}
 	row->raw = sum.val;
 	row->ena = sum.ena;
 	row->run = sum.run;
@@ -80,18 +92,21 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 
 /*
  * Whether row r has a counter on cpu: events with CPUs of their own
- * (uncore) are opened on those alone, when on any.
+ * (uncore) and those of one core PMU of a hybrid CPU are opened on
+ * those alone, when on any.
  */
 static int row_on_cpu(const struct session *s, size_t r, int cpu)
 {
 	size_t fe = (size_t)s->row_event[r];
 
-	if (!s->evl->ev[fe].cpus || s->ctr.state[fe] != COUNTER_OPEN)
+	if ((!s->evl->ev[fe].cpus && !s->evl->ev[fe].core_cpus) ||
+	    s->ctr.state[fe] != COUNTER_OPEN)
 		return 1;
 	for (size_t k = s->row_ev_start[r]; k < s->row_ev_start[r + 1]; k++) {
 		const struct pstat_event *ev = &s->evl->ev[s->row_evs[k]];
 
-		if (cpumap_has(ev->cpus, ev->ncpus, cpu))
+		if (ev->cpus ? cpumap_has(ev->cpus, ev->ncpus, cpu)
+			     : cpumap_has(ev->core_cpus, ev->ncore_cpus, cpu))
 			return 1;
 	}
 	return 0;
