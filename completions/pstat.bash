@@ -24,6 +24,18 @@ _pstat_compare_opts='--alpha --format -h --help -o --output --threshold'
 # them.
 _pstat_list_opts='--json --names --tracepoints -h --help -j'
 _pstat_doctor_opts='-h --help -j --json'
+# The options of `pstat bench`, as its --help shows them; those taking a
+# value in _pstat_bench_arg.
+_pstat_bench_opts='--alpha -c --cleanup -n --command-name -e --event
+--export-csv --export-markdown --fail-on-regression -h --help -i
+--ignore-failure -j --json -M --max-runs -m --min-runs -N --order -o
+--output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
+-S --shell --show-output --threshold -w --warmup'
+_pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
+--export-csv --export-markdown -M --max-runs -m --min-runs --order -o
+--output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
+-S --shell --threshold -w --warmup '
+_pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
 # The short options that take a value, as getopt reads a cluster.
 _pstat_short_arg='CDeIoprtx'
 
@@ -137,7 +149,8 @@ _pstat_value()
 	esac
 }
 
-# Arguments of `pstat list`, `pstat compare` and `pstat doctor`.
+# Arguments of `pstat list`, `pstat compare`, `pstat doctor` and
+# `pstat bench`.
 _pstat_subcommand()
 {
 	local sub=$1 cur=$2 prev=$3
@@ -172,6 +185,30 @@ _pstat_subcommand()
 		;;
 	doctor)
 		compgen -W "$_pstat_doctor_opts" -- "$cur"
+		;;
+	bench)
+		case $prev in
+		-e | --event)
+			compgen -W "$(_pstat_event_names "${cur##*[,\{]}")" \
+				-- "${cur##*[,\{]}"
+			return
+			;;
+		--order)
+			compgen -W 'interleave shuffle' -- "$cur"
+			return
+			;;
+		-o | --output | --export-csv | --export-markdown | --plot)
+			compgen -f -- "$cur"
+			return
+			;;
+		esac
+		# the value of an option: nothing to offer
+		[[ $_pstat_bench_arg == *" $prev "* ]] && return
+		if [[ $cur == -* ]]; then
+			compgen -W "$_pstat_bench_opts" -- "$cur"
+		else
+			compgen -c -- "$cur"
+		fi
 		;;
 	esac
 }
@@ -272,7 +309,7 @@ _pstat()
 	esac
 
 	i=0
-	if ((cword > 1)) && [[ ${words[1]} == @(list|compare|doctor) ]]; then
+	if ((cword > 1)) && [[ ${words[1]} == @(list|compare|doctor|bench) ]]; then
 		mapfile -t reply < <(_pstat_subcommand "${words[1]}" "$cur" \
 			"$prev")
 	elif i=$(_pstat_command_index) && ((i > 0 && cword > i)); then
@@ -339,7 +376,7 @@ _pstat()
 				"$_pstat_opts_long $_pstat_opts_compare $_pstat_opts_short" \
 				-- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t reply < <(compgen -W 'list compare doctor' \
+			mapfile -t reply < <(compgen -W 'list compare doctor bench' \
 				-- "$cur"
 			compgen -c -- "$cur")
 		else

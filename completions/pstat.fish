@@ -38,7 +38,7 @@ function __fish_pstat_state
                 string match -qr -- '^-[^CDeIoprtx]*[CDeIoprtx]$' $t
                 and set skip 1
             case '*'
-                if test $n = 1; and contains -- $t list compare doctor
+                if test $n = 1; and contains -- $t list compare doctor bench
                     echo "sub $t"
                 else
                     echo command
@@ -150,6 +150,7 @@ complete -c pstat -e
 complete -c pstat -f -n __fish_pstat_first_word -a list -d 'List the events that can be counted here'
 complete -c pstat -f -n __fish_pstat_first_word -a compare -d 'Compare two pstat -j results'
 complete -c pstat -f -n __fish_pstat_first_word -a doctor -d 'Tell why counting does or does not work here'
+complete -c pstat -f -n __fish_pstat_first_word -a bench -d 'Run commands interleaved and compare them'
 
 # pstat's options: the same set as `pstat --help` shows, which
 # tests/90-docs.bats checks.
@@ -216,3 +217,31 @@ complete -c pstat -n '__fish_pstat_sub compare' -k -x -a '(__fish_complete_suffi
 # pstat doctor [-j]
 complete -c pstat -f -n '__fish_pstat_sub doctor' -s j -l json -d 'One JSON document (pstat-doctor/1)'
 complete -c pstat -f -n '__fish_pstat_sub doctor' -s h -l help -d 'Show the usage'
+
+# pstat bench [options] [-e EVENTS]... [-n NAME]... COMMAND...
+complete -c pstat -n '__fish_pstat_sub bench' -l alpha -x -d 'Significance level (default 0.05)'
+complete -c pstat -n '__fish_pstat_sub bench' -s c -l cleanup -x -d 'Run CMD after the last round'
+complete -c pstat -n '__fish_pstat_sub bench' -s n -l command-name -x -d 'Name the next command'
+complete -c pstat -n '__fish_pstat_sub bench' -s e -l event -x -a '(pstat list --names 2>/dev/null)' -d 'Events to count'
+complete -c pstat -n '__fish_pstat_sub bench' -l export-csv -r -F -d 'Write the results as CSV'
+complete -c pstat -n '__fish_pstat_sub bench' -l export-markdown -r -F -d 'Write a Markdown table'
+complete -c pstat -n '__fish_pstat_sub bench' -l fail-on-regression -d 'Exit 3 when a command regressed'
+complete -c pstat -n '__fish_pstat_sub bench' -s h -l help -d 'Show the usage'
+complete -c pstat -n '__fish_pstat_sub bench' -s i -l ignore-failure -d 'Keep going over failed runs'
+complete -c pstat -n '__fish_pstat_sub bench' -s j -l json -d 'One JSON document (pstat-bench/1)'
+complete -c pstat -n '__fish_pstat_sub bench' -s M -l max-runs -x -d 'At most N rounds'
+complete -c pstat -n '__fish_pstat_sub bench' -s m -l min-runs -x -d 'At least N rounds'
+complete -c pstat -n '__fish_pstat_sub bench' -s N -d 'Run the commands without a shell'
+complete -c pstat -n '__fish_pstat_sub bench' -l order -x -a 'interleave shuffle' -d 'The order of each round'
+complete -c pstat -n '__fish_pstat_sub bench' -s o -l output -r -F -d 'Write the report to FILE'
+complete -c pstat -n '__fish_pstat_sub bench' -l per -x -d 'Divide the counters by the work of a run'
+complete -c pstat -n '__fish_pstat_sub bench' -l per-unit -x -d 'The same, naming the unit: NAME=N'
+complete -c pstat -n '__fish_pstat_sub bench' -l plot -r -F -d 'Draw the distributions as SVG'
+complete -c pstat -n '__fish_pstat_sub bench' -s p -l prepare -x -d 'Run CMD before each run'
+complete -c pstat -n '__fish_pstat_sub bench' -s r -l runs -x -d 'Exactly N rounds'
+complete -c pstat -n '__fish_pstat_sub bench' -l seed -x -d 'The seed of the shuffle'
+complete -c pstat -n '__fish_pstat_sub bench' -s s -l setup -x -d 'Run CMD before the first round'
+complete -c pstat -n '__fish_pstat_sub bench' -s S -l shell -x -a 'sh bash none' -d 'The shell of the commands'
+complete -c pstat -n '__fish_pstat_sub bench' -l show-output -d 'Let the output of the commands through'
+complete -c pstat -n '__fish_pstat_sub bench' -l threshold -x -d 'Allowed change per event, e.g. cycles=3%,*=5%'
+complete -c pstat -n '__fish_pstat_sub bench' -s w -l warmup -x -d 'Uncounted rounds first'

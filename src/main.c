@@ -13,6 +13,7 @@
 #include "base/cpumap.h"
 #include "base/msg.h"
 #include "base/util.h"
+#include "cli/bench.h"
 #include "cli/doctor.h"
 #include "cli/list.h"
 #include "cli/options.h"
@@ -415,6 +416,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "doctor"))
 		return cmd_doctor(argc - 1, argv + 1);
 	block_signals();
+	if (argc > 1 && !strcmp(argv[1], "bench"))
+		return bench_main(argc - 1, argv + 1);
 	/*
 	 * The report goes to stderr by default: buffered, it is written a
 	 * report at a time rather than a field at a time, and a failed

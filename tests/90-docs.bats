@@ -190,6 +190,14 @@ sub_set() {
 	[ "$(sub_set_help doctor)" = "$(printf '%s\n' --help --json -h -j)" ]
 }
 
+@test "docs: the options of pstat bench --help, in the man page and completions" {
+	run "$PSTAT" bench --help
+	assert_success
+	assert_line --regexp '^usage: pstat bench '
+	sub_set bench BENCH
+	[ "$(sub_set_help bench | wc -l)" -ge 40 ]
+}
+
 # The options of `pstat SUB --help`, as sub_set reads them.
 sub_set_help() {
 	"$PSTAT" "$1" --help | grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
@@ -216,9 +224,10 @@ squeeze() {
 			return 1
 		fi
 	done < <("$PSTAT" --help | sed -n '/^usage:/,/^$/p' | grep -v '^$'
-		"$PSTAT" compare --help | grep '^usage:')
-	# pstat's six usage lines and compare's one were all seen
-	[ "$n" -ge 7 ]
+		"$PSTAT" compare --help | grep '^usage:'
+		"$PSTAT" bench --help | grep '^usage:')
+	# pstat's six usage lines, compare's and bench's were all seen
+	[ "$n" -ge 8 ]
 }
 
 @test "docs: mandoc -Tlint reports nothing above style level" {
@@ -256,7 +265,7 @@ squeeze() {
 	command -v jq >/dev/null || skip "jq is not installed"
 	local schema name names missing=
 	for schema in pstat pstat-dryrun pstat-list pstat-doctor \
-	    pstat-compare; do
+	    pstat-compare pstat-bench; do
 		names=$(jq -r '[.. | objects | .properties? // empty |
 				keys[]] | unique[]' \
 				"$ROOT/schema/$schema.schema.json")

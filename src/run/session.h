@@ -59,4 +59,55 @@ struct pstat_session_cfg {
  */
 int session_run(const struct pstat_session_cfg *cfg, bool *report_ok);
 
+/*
+ * The runs of one command, one at a time, for `pstat bench`: the caller
+ * interleaves the steps of several sessions (one per command) and runs
+ * other commands between them. Counting is session_run's, run for run:
+ * the same counters, scaling, states and, with events slow to close,
+ * the same counters on pstat itself for every run.
+ */
+struct session;
+
+/* What one run of session_step measured. */
+struct pstat_step {
+	int status;          /* as a shell reports it: the exit code, or
+				128 + the signal; 126/127 when the exec
+				failed */
+	int signal;          /* the signal that ended the command, or 0 */
+	int exec_err;        /* errno of a failed exec, or 0 */
+	int interrupted;     /* SIGINT, SIGTERM or SIGHUP came (its
+				number): stop */
+	uint64_t elapsed_ns, user_ns, sys_ns;
+	/* a recorded run's rows, borrowed until the next call; else 0 */
+	const struct pstat_row *rows;
+	size_t nrows;
+};
+
+/*
+ * A session for cfg (borrowed: it must outlive the session), which
+ * names a command; cfg->repeat is the number of runs expected (more
+ * may be recorded), cfg->printer the one session_step_report prints
+ * to. Installs the signal handlers as session_run does. New; free with
+ * session_step_free.
+ */
+struct session *session_step_new(const struct pstat_session_cfg *cfg);
+
+/*
+ * Run the command once, counted; record is 0 for a warm-up run, which
+ * is measured but kept out of the report. Returns 0 with *st filled,
+ * also when the command failed or could not be executed, or -1 when
+ * counting failed (reported).
+ */
+int session_step(struct session *s, int record, struct pstat_step *st);
+
+/*
+ * Print the summary of the recorded runs through cfg->printer, as
+ * session_run prints it, with exit_status as pstat's status. Returns 0,
+ * or -errno when no run was recorded or writing failed (not reported).
+ */
+int session_step_report(struct session *s, int exit_status);
+
+/* Close the counters and free s; NULL is fine. */
+void session_step_free(struct session *s);
+
 #endif

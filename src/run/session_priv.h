@@ -15,6 +15,14 @@
 #include "run/session.h"
 #include "run/target.h"
 
+struct run_result {
+	int status;          /* wait status of the command */
+	int have_status;
+	int exec_err;
+	uint64_t elapsed_ns;
+	struct rusage ru;
+};
+
 struct session {
 	const struct pstat_session_cfg *cfg;
 	const struct pstat_evlist *evl;
@@ -47,6 +55,8 @@ struct session {
 	double *elapsed;             /* [run] */
 	int *run_status;
 	unsigned runs_done;
+	unsigned nruns;              /* the stride of samples: runs room */
+	struct run_result last;      /* session_step: the last recorded */
 	uint64_t user_ns, sys_ns;    /* summed over the counted runs */
 	unsigned *row_states;        /* [row]: 1 << status, over the runs */
 	/* what ended the measurement */
@@ -73,14 +83,6 @@ static inline uint64_t timeval_ns(const struct timeval *tv)
 	return (uint64_t)tv->tv_sec * 1000000000ull +
 	       (uint64_t)tv->tv_usec * 1000ull;
 }
-
-struct run_result {
-	int status;          /* wait status of the command */
-	int have_status;
-	int exec_err;
-	uint64_t elapsed_ns;
-	struct rusage ru;
-};
 
 /*
  * Lay out s for cfg: the counter columns (CPUs, threads), the reading

@@ -35,6 +35,15 @@ static int sigalrm_was_ignored = -1;
 /* the soft RLIMIT_NOFILE pstat started with, when it raised its own */
 static struct rlimit nofile_before;
 static int nofile_raised;
+/* target_set_stdio: what the command's 0, 1 and 2 become (-1: as ours) */
+static int stdio_fds[3] = { -1, -1, -1 };
+
+void target_set_stdio(int in_fd, int out_fd, int err_fd)
+{
+	stdio_fds[0] = in_fd;
+	stdio_fds[1] = out_fd;
+	stdio_fds[2] = err_fd;
+}
 
 void target_nofile_raised(const struct rlimit *before)
 {
@@ -139,6 +148,10 @@ int target_fork(char *const argv[], int keep_on_exit,
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (nofile_raised)
 			setrlimit(RLIMIT_NOFILE, &nofile_before);
+		for (int fd = 0; fd < 3; fd++)
+			if (stdio_fds[fd] >= 0 && stdio_fds[fd] != fd &&
+			    dup2(stdio_fds[fd], fd) < 0)
+				_exit(126);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(er[1], &e, sizeof(e)) < 0) {

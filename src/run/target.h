@@ -57,6 +57,13 @@ void target_ending_signals(sigset_t *set);
 void target_nofile_raised(const struct rlimit *before);
 
 /*
+ * What the commands forked from now on get as standard input, output
+ * and error: descriptors of pstat's (close-on-exec is fine), or -1 for
+ * pstat's own. `pstat bench` sends the commands' output to /dev/null.
+ */
+void target_set_stdio(int in_fd, int out_fd, int err_fd);
+
+/*
  * Let the child exec. Returns 0 once the exec succeeded, or the positive
  * errno of a failed exec (the child has then exited 127 for ENOENT, 126
  * otherwise, and has been reaped into *status).

@@ -1,0 +1,716 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `pstat bench`: its options, the event list, the outputs (the report,
+ * -j, the exports, the plot) and the exit status around bench_loop.c's
+ * rounds and compare/bench_stats.c's statistics.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/bench.h"
+#include "cli/output.h"
+#include "compare/compare.h"
+#include "compare/print_compare.h"
+#include "events/evspec.h"
+#include "events/pfm.h"
+#include "events/pmu.h"
+#include "run/counter.h"
+#include "run/session.h"
+#include "run/target.h"
+
+/* perf stat's defaults; those the machine lacks are left out. */
+static const char BENCH_DEFAULT_EVENTS[] =
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
+	"instructions,branches,branch-misses";
+
+static const char BENCH_USAGE[] =
+	"usage: pstat bench [options] [-e EVENTS]... [-n NAME]... COMMAND...";
+
+struct bench_opts {
+	char **cmds;
+	size_t ncmds;
+	const char *names[64];
+	size_t nnames;
+	char *events[64];
+	size_t nevents;
+	const char *prepare[64], *setup[64], *cleanup[64];
+	size_t nprepare, nsetup, ncleanup;
+	const char *shell;          /* NULL: none */
+	uint64_t runs, min_runs, max_runs, warmup, seed;
+	int have_seed, shuffle, json, ignore_failure, show_output;
+	int fail_on_regression;
+	const char *thresholds[64];
+	size_t nthresholds;
+	double alpha;
+	const char *output, *export_md, *export_csv, *plot;
+	double per;
+	const char *per_unit;
+};
+
+static void bench_help(void)
+{
+	printf("%s\n"
+	       "\n"
+	       "Run the commands interleaved (A B A B ...), count each run, and\n"
+	       "compare every command with the first: ratios, intervals, verdicts.\n"
+	       "\n"
+	       "  -e, --event EVENTS         what to count (default: task-clock,\n"
+	       "                             context-switches, cpu-migrations,\n"
+	       "                             page-faults, and the hardware events\n"
+	       "                             the machine has); wall, user and sys\n"
+	       "                             time always\n"
+	       "  -n, --command-name NAME    a name for the next command\n"
+	       "  -r, --runs N               exactly N rounds (default: at least\n"
+	       "                             10, and at least 3 s)\n"
+	       "  -m, --min-runs N           at least N rounds (default 10)\n"
+	       "  -M, --max-runs N           at most N rounds\n"
+	       "  -w, --warmup N             N uncounted rounds first\n"
+	       "      --order ORDER          interleave (default) or shuffle: each\n"
+	       "                             round in a random order\n"
+	       "      --seed N               the shuffle's seed\n"
+	       "  -p, --prepare CMD          run CMD before each run (once, or once\n"
+	       "                             per command)\n"
+	       "  -s, --setup CMD            run CMD before the first round (once,\n"
+	       "                             or once per command)\n"
+	       "  -c, --cleanup CMD          run CMD after the last round (once, or\n"
+	       "                             once per command)\n"
+	       "  -S, --shell SHELL          run the commands with SHELL -c (default\n"
+	       "                             sh); none: split them into words\n"
+	       "  -N, --shell=none           run the commands without a shell\n"
+	       "  -i, --ignore-failure       keep going when a command fails\n"
+	       "      --show-output          let the commands' output through\n"
+	       "                             (default: /dev/null)\n"
+	       "      --alpha A              significance level (default 0.05)\n"
+	       "      --per N                divide the counters by N, the work a\n"
+	       "                             run does\n"
+	       "      --per-unit NAME=N      the same, naming the unit\n"
+	       "      --fail-on-regression   exit 3 when a command regressed against\n"
+	       "                             the first, as pstat compare finds\n"
+	       "      --threshold SPEC       its limits, as for pstat compare\n"
+	       "  -j, --json                 one JSON document (pstat-bench/1)\n"
+	       "  -o, --output FILE          the report or document to FILE\n"
+	       "      --export-markdown FILE a Markdown table of the results\n"
+	       "      --export-csv FILE      the results as CSV\n"
+	       "      --plot FILE            an SVG of the distributions\n"
+	       "  -h, --help                 this help\n"
+	       "\n"
+	       "Exit status: 0; a failed command's status (it is named); 3 or 4\n"
+	       "with --fail-on-regression as pstat compare; 128+N on signal N;\n"
+	       "125 on pstat's own errors.\n",
+	       BENCH_USAGE);
+}
+
+enum {
+	OPT_ALPHA = 256,
+	OPT_EXPORT_CSV,
+	OPT_EXPORT_MARKDOWN,
+	OPT_FAIL_ON_REGRESSION,
+	OPT_ORDER,
+	OPT_PER,
+	OPT_PER_UNIT,
+	OPT_PLOT,
+	OPT_SEED,
+	OPT_SHOW_OUTPUT,
+	OPT_THRESHOLD,
+};
+
+/* Sorted by long name. */
+static const struct option bench_long_opts[] = {
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "cleanup", required_argument, NULL, 'c' },
+	{ "command-name", required_argument, NULL, 'n' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MARKDOWN },
+	{ "fail-on-regression", no_argument, NULL, OPT_FAIL_ON_REGRESSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ "ignore-failure", no_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "max-runs", required_argument, NULL, 'M' },
+	{ "min-runs", required_argument, NULL, 'm' },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "output", required_argument, NULL, 'o' },
+	{ "per", required_argument, NULL, OPT_PER },
+	{ "per-unit", required_argument, NULL, OPT_PER_UNIT },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "prepare", required_argument, NULL, 'p' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "setup", required_argument, NULL, 's' },
+	{ "shell", required_argument, NULL, 'S' },
+	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad_value(const char *opt, const char *arg, const char *why)
+{
+	msg_error("invalid value '%s' for %s: %s", arg, opt, why);
+	msg_hint("see 'pstat bench --help'");
+	return -1;
+}
+
+static int number(const char *opt, const char *arg, uint64_t min,
+		  uint64_t max, uint64_t *out)
+{
+	int r = parse_u64(arg, max, out);
+
+	if (!r && *out < min)
+		r = -ERANGE;
+	return r ? bad_value(opt, arg, r == -ERANGE ? "out of range" :
+						      "not a number") :
+		   0;
+}
+
+/* A positive number of units of work (--per), in the C locale. */
+static int per_number(const char *opt, const char *arg, double *out)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, UINT64_MAX, &v) || v == 0)
+		return bad_value(opt, arg, "not a positive whole number");
+	*out = (double)v;
+	return 0;
+}
+
+/* Append s to list (of at most 64), or fail naming opt. */
+static int push(const char **list, size_t *n, const char *s, const char *opt)
+{
+	if (*n >= 64) {
+		msg_error("too many %s options (at most 64)", opt);
+		return -1;
+	}
+	list[(*n)++] = s;
+	return 0;
+}
+
+static int bench_opt(struct bench_opts *o, int c, const char *arg)
+{
+	char *eq;
+
+	switch (c) {
+	case 'c':
+		return push(o->cleanup, &o->ncleanup, arg, "--cleanup");
+	case 'e':
+		return push((const char **)o->events, &o->nevents, arg, "-e");
+	case 'i':
+		o->ignore_failure = 1;
+		return 0;
+	case 'j':
+		o->json = 1;
+		return 0;
+	case 'M':
+		return number("--max-runs", arg, 1, UINT32_MAX, &o->max_runs);
+	case 'm':
+		return number("--min-runs", arg, 1, UINT32_MAX, &o->min_runs);
+	case 'N':
+		o->shell = NULL;
+		return 0;
+	case 'n':
+		return push(o->names, &o->nnames, arg, "-n");
+	case 'o':
+		o->output = arg;
+		return 0;
+	case 'p':
+		return push(o->prepare, &o->nprepare, arg, "--prepare");
+	case 'r':
+		return number("--runs", arg, 1, UINT32_MAX, &o->runs);
+	case 'S':
+		o->shell = strcmp(arg, "none") ? arg : NULL;
+		if (o->shell && !*o->shell)
+			return bad_value("--shell", arg, "empty");
+		return 0;
+	case 's':
+		return push(o->setup, &o->nsetup, arg, "--setup");
+	case 'w':
+		return number("--warmup", arg, 0, UINT32_MAX, &o->warmup);
+	case OPT_ALPHA:
+		return compare_parse_alpha(arg, &o->alpha) ?
+			       bad_value("--alpha", arg,
+					 "not a number between 0 and 1") :
+			       0;
+	case OPT_EXPORT_CSV:
+		o->export_csv = arg;
+		return 0;
+	case OPT_EXPORT_MARKDOWN:
+		o->export_md = arg;
+		return 0;
+	case OPT_FAIL_ON_REGRESSION:
+		o->fail_on_regression = 1;
+		return 0;
+	case OPT_ORDER:
+		if (strcmp(arg, "interleave") && strcmp(arg, "shuffle"))
+			return bad_value("--order", arg,
+					 "use interleave or shuffle");
+		o->shuffle = !strcmp(arg, "shuffle");
+		return 0;
+	case OPT_PER:
+		o->per_unit = NULL;
+		return per_number("--per", arg, &o->per);
+	case OPT_PER_UNIT:
+		eq = strrchr(arg, '=');
+		if (!eq || eq == arg)
+			return bad_value("--per-unit", arg, "use NAME=N");
+		o->per_unit = arg;
+		return per_number("--per-unit", eq + 1, &o->per);
+	case OPT_PLOT:
+		o->plot = arg;
+		return 0;
+	case OPT_SEED:
+		o->have_seed = 1;
+		return number("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case OPT_SHOW_OUTPUT:
+		o->show_output = 1;
+		return 0;
+	case OPT_THRESHOLD:
+		return push(o->thresholds, &o->nthresholds, arg, "--threshold");
+	}
+	return -1;
+}
+
+/*
+ * Parse argv into o. Returns 0, 1 after --help, or -1 after reporting a
+ * usage error.
+ */
+static int bench_parse(int argc, char **argv, struct bench_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->shell = "sh";
+	o->min_runs = 10;
+	o->alpha = COMPARE_DEFAULT_ALPHA;
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":c:e:hijM:m:Nn:o:p:r:S:s:w:",
+				bench_long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			bench_help();
+			return 1;
+		}
+		if (c == ':') {
+			msg_error("option '%s' needs a value", argv[optind - 1]);
+			msg_hint("%s", BENCH_USAGE);
+			return -1;
+		}
+		if (c == '?') {
+			if (optopt && optopt < 256)
+				msg_error("unknown option '-%c' for 'pstat bench'",
+					  optopt);
+			else
+				msg_error("unknown option '%s' for 'pstat bench'",
+					  argv[optind - 1]);
+			msg_hint("%s", BENCH_USAGE);
+			return -1;
+		}
+		if (bench_opt(o, c, optarg))
+			return -1;
+	}
+	o->cmds = argv + optind;
+	o->ncmds = (size_t)(argc - optind);
+	if (!o->ncmds) {
+		msg_error("'pstat bench' needs a command to run");
+		msg_hint("%s", BENCH_USAGE);
+		return -1;
+	}
+	if (o->ncmds > 64) {
+		msg_error("'pstat bench' runs at most 64 commands");
+		return -1;
+	}
+	if (o->nnames > o->ncmds) {
+		msg_error("%zu names (-n) for %zu commands", o->nnames, o->ncmds);
+		return -1;
+	}
+	if (o->runs == 0 && o->max_runs && o->min_runs > o->max_runs) {
+		msg_error("--min-runs %llu is above --max-runs %llu",
+			  (unsigned long long)o->min_runs,
+			  (unsigned long long)o->max_runs);
+		return -1;
+	}
+	if ((o->nprepare > 1 && o->nprepare != o->ncmds) ||
+	    (o->nsetup > 1 && o->nsetup != o->ncmds) ||
+	    (o->ncleanup > 1 && o->ncleanup != o->ncmds)) {
+		msg_error("--prepare, --setup and --cleanup are given once, or once per command (%zu)",
+			  o->ncmds);
+		return -1;
+	}
+	if (o->nthresholds && !o->fail_on_regression) {
+		msg_error("--threshold needs --fail-on-regression");
+		return -1;
+	}
+	return 0;
+}
+
+static void report_parse_error(const char *list,
+			       const struct pstat_error *err)
+{
+	if (err->offset >= 0 && (size_t)err->offset <= strlen(list) &&
+	    strlen(list) <= 200)
+		msg_error("invalid event list '%s': %s (at offset %ld)", list,
+			  err->msg, err->offset);
+	else
+		msg_error("%s", err->msg);
+}
+
+/* The events of -e (or the defaults) into evl. 0 or -1 (reported). */
+static int bench_events(const struct bench_opts *o,
+			struct pstat_encode_ctx *ctx, struct pstat_evlist *evl)
+{
+	struct pstat_error err = { "", -1 };
+	size_t n = o->nevents ? o->nevents : 1;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *list = o->nevents ? o->events[i] :
+						BENCH_DEFAULT_EVENTS;
+		struct pstat_evtree one = { 0 };
+		int r = 0;
+
+		if (evspec_parse(list, &one, &err)) {
+			report_parse_error(list, &err);
+			r = -1;
+		} else if (encode_evlist(&one, ctx, evl, &err)) {
+			msg_error("%s", err.msg);
+			if (ctx->hint[0])
+				msg_hint("%s", ctx->hint);
+			r = -1;
+		}
+		evspec_tree_free(&one);
+		if (r)
+			return -1;
+	}
+	return 0;
+}
+
+/* What runs s: SHELL -c s, or s split into words. NULL: reported. */
+static char **command_argv(const struct bench_opts *o, const char *s,
+			   const char *what)
+{
+	char **w;
+	size_t n = 0;
+
+	if (!o->shell) {
+		w = bench_split_words(s);
+		if (!w || !w[0]) {
+			msg_error("cannot run %s '%s' without a shell: %s", what,
+				  s, w ? "it is empty" : "a quote is not closed");
+			bench_words_free(w);
+			return NULL;
+		}
+		return w;
+	}
+	w = bench_split_words(o->shell);
+	if (!w || !w[0]) {
+		msg_error("invalid value '%s' for --shell: %s", o->shell,
+			  w ? "it is empty" : "a quote is not closed");
+		bench_words_free(w);
+		return NULL;
+	}
+	while (w[n])
+		n++;
+	w = xrealloc(w, (n + 3) * sizeof(*w));
+	w[n] = xstrdup("-c");
+	w[n + 1] = xstrdup(s);
+	w[n + 2] = NULL;
+	return w;
+}
+
+/* Each command's argv for a once-or-per-command option; NULL: none. */
+static char ***per_command(const struct bench_opts *o, const char *const *list,
+			   size_t n, const char *what, int *err)
+{
+	char ***v;
+
+	if (!n)
+		return NULL;
+	v = xcalloc(o->ncmds, sizeof(*v));
+	for (size_t c = 0; c < o->ncmds; c++) {
+		/* one given for all: it runs once, before the first */
+		if (n == 1 && c > 0 && strcmp(what, "--prepare"))
+			break;
+		v[c] = command_argv(o, list[n == 1 ? 0 : c], what);
+		if (!v[c])
+			*err = 1;
+	}
+	return v;
+}
+
+static void free_per_command(char ***v, size_t n)
+{
+	for (size_t c = 0; v && c < n; c++)
+		bench_words_free(v[c]);
+	free(v);
+}
+
+/*
+ * A run document of the bench as pstat compare reads it, with the wall
+ * time as one more counter (so --threshold may name wall-time) and
+ * without the default events the machine lacks.
+ */
+static int compare_input(const struct pstat_bench_cmd *c,
+			 struct pstat_compare_run *run)
+{
+	struct pstat_error err = { "", -1 };
+	const struct pstat_bench_row *w = &c->rows[BENCH_ROW_WALL];
+	struct pstat_compare_counter *k;
+	size_t j = 0;
+
+	memset(run, 0, sizeof(*run));
+	if (!c->doc || print_json_read_run(c->doc, strlen(c->doc), run, &err)) {
+		msg_error("cannot read the results of '%s': %s", c->name,
+			  c->doc ? err.msg : "no run was recorded");
+		return -1;
+	}
+	run->label = xstrdup(c->name);
+	for (size_t i = 0; i < run->ncounters; i++) {
+		int hidden = 0;
+
+		for (size_t r = BENCH_TIME_ROWS; r < c->nrows; r++)
+			if (c->rows[r].hidden &&
+			    !strcmp(c->rows[r].name, run->counters[i].event))
+				hidden = 1;
+		if (hidden) {
+			free(run->counters[i].event);
+			free(run->counters[i].unit);
+			free(run->counters[i].thread);
+			free(run->counters[i].samples);
+			free(run->counters[i].metric_name);
+			free(run->counters[i].metric_unit);
+		} else {
+			run->counters[j++] = run->counters[i];
+		}
+	}
+	run->ncounters = j;
+	k = compare_run_add(run);
+	k->event = xstrdup("wall-time");
+	k->unit = xstrdup("msec");
+	k->status = PSTAT_COUNTED;
+	k->value = w->sum.mean;
+	if (c->runs > 1) {
+		k->samples = xmalloc(c->runs * sizeof(*k->samples));
+		memcpy(k->samples, w->samples, c->runs * sizeof(*k->samples));
+		k->nsamples = c->runs;
+	}
+	return 0;
+}
+
+/*
+ * --fail-on-regression: every command against the first, through
+ * pstat compare's logic; its tables go to out. Returns the status: 3
+ * when one regressed, else 4 when one could not be compared, else 0.
+ */
+static int check_regression(const struct bench_opts *o, struct pstat_bench *b,
+			    FILE *out)
+{
+	struct pstat_compare_rules rules = { 0 };
+	struct pstat_compare_run base;
+	int status = COMPARE_EXIT_OK;
+
+	for (size_t i = 0; i < o->nthresholds; i++) {
+		struct pstat_error err = { "", -1 };
+
+		if (compare_rules_parse(&rules, o->thresholds[i], &err)) {
+			msg_error("invalid --threshold '%s': %s",
+				  o->thresholds[i], err.msg);
+			compare_rules_free(&rules);
+			return EXIT_PSTAT_FAILED;
+		}
+	}
+	if (compare_input(&b->cmds[0], &base)) {
+		compare_rules_free(&rules);
+		compare_run_free(&base);
+		return COMPARE_EXIT_INCOMPARABLE;
+	}
+	for (size_t c = 1; c < b->ncmds; c++) {
+		struct pstat_compare_run run;
+		struct pstat_compare cmp = { 0 };
+		char why[128];
+		int st = COMPARE_EXIT_INCOMPARABLE;
+
+		if (!compare_input(&b->cmds[c], &run)) {
+			if (compare_run_failed(&base, why, sizeof(why)) ||
+			    compare_run_failed(&run, why, sizeof(why))) {
+				msg_error("cannot compare '%s' with '%s': a command failed (%s)",
+					  b->cmds[c].name, b->cmds[0].name, why);
+			} else {
+				compare_runs(&base, &run, &rules, b->alpha,
+					     &cmp);
+				print_compare(out, COMPARE_TABLE, &cmp);
+				st = cmp.status;
+			}
+		}
+		if (st == COMPARE_EXIT_REGRESSION ||
+		    (st == COMPARE_EXIT_INCOMPARABLE && !status))
+			status = st;
+		compare_free(&cmp);
+		compare_run_free(&run);
+	}
+	compare_run_free(&base);
+	compare_rules_free(&rules);
+	return status;
+}
+
+/* Write an export to path with fn. 0 or -1 (reported). */
+static int bench_export(const char *path, const struct pstat_bench *b,
+			int (*fn)(FILE *, const struct pstat_bench *))
+{
+	struct output out;
+	int r;
+
+	if (output_open(&out, path, 0, 0))
+		return -1;
+	r = fn(out.f, b);
+	if (r)
+		msg_error("cannot write '%s': %s", path, strerror(-r));
+	return output_close(&out, !r) || r ? -1 : 0;
+}
+
+static uint64_t random_seed(void)
+{
+	uint64_t s = 0;
+
+	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
+		s = now_ns() ^ ((uint64_t)getpid() << 32);
+	return s;
+}
+
+/* Print the report (or the document) and the files asked for. */
+static int bench_write(const struct bench_opts *o, struct pstat_bench *b,
+		       FILE *out)
+{
+	struct pstat_bench_print_cfg pc = { 0 };
+	int r, bad = 0;
+
+	pc.color = isatty(fileno(out)) && !getenv("NO_COLOR");
+	pc.utf8 = 1;
+	r = o->json ? print_json_bench(out, b) : bench_print_table(out, b, &pc);
+	if (r) {
+		msg_error("cannot write the results to '%s': %s",
+			  o->output ? o->output : "stdout", strerror(-r));
+		bad = 1;
+	}
+	if (o->export_md && bench_export(o->export_md, b, bench_print_markdown))
+		bad = 1;
+	if (o->export_csv && bench_export(o->export_csv, b, bench_print_csv))
+		bad = 1;
+	if (o->plot && bench_export(o->plot, b, bench_plot_svg))
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
+static void bench_cfg_free(struct bench_cfg *cfg)
+{
+	free_per_command(cfg->argv, cfg->ncmds);
+	free_per_command(cfg->prepare, cfg->ncmds);
+	free_per_command(cfg->setup, cfg->ncmds);
+	free_per_command(cfg->cleanup, cfg->ncmds);
+}
+
+/* cfg from o: the commands' argv and the options of the runs. */
+static int bench_cfg_fill(const struct bench_opts *o, struct bench_cfg *cfg,
+			  const struct pstat_evlist *evl)
+{
+	int err = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->evl = evl;
+	cfg->default_events = !o->nevents;
+	cfg->ncmds = o->ncmds;
+	cfg->argv = xcalloc(o->ncmds, sizeof(*cfg->argv));
+	for (size_t c = 0; c < o->ncmds; c++)
+		if (!(cfg->argv[c] = command_argv(o, o->cmds[c], "command")))
+			err = 1;
+	cfg->prepare = per_command(o, o->prepare, o->nprepare, "--prepare",
+				   &err);
+	cfg->setup = per_command(o, o->setup, o->nsetup, "--setup", &err);
+	cfg->cleanup = per_command(o, o->cleanup, o->ncleanup, "--cleanup",
+				   &err);
+	cfg->runs = o->runs;
+	cfg->min_runs = o->min_runs;
+	cfg->max_runs = o->max_runs;
+	cfg->warmup = o->warmup;
+	cfg->shuffle = o->shuffle;
+	cfg->seed = o->have_seed ? o->seed : random_seed();
+	cfg->ignore_failure = o->ignore_failure;
+	cfg->progress = isatty(STDERR_FILENO);
+	return err ? -1 : 0;
+}
+
+int bench_main(int argc, char **argv)
+{
+	struct bench_opts o;
+	struct bench_cfg cfg = { 0 };
+	struct pstat_encode_ctx ctx = { 0 };
+	struct pstat_evlist evl = { 0 };
+	struct pstat_bench b = { 0 };
+	struct output out = { 0 };
+	int r, status = EXIT_PSTAT_FAILED, null_fd = -1;
+	const char *v;
+
+	r = bench_parse(argc, argv, &o);
+	if (r)
+		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
+	v = getenv("PSTAT_SYSFS_ROOT");
+	ctx.pmus = pmus_new(v && *v ? v : NULL);
+	v = getenv("PSTAT_TRACEFS_ROOT");
+	ctx.tracefs_root = v && *v ? v : NULL;
+	if (bench_events(&o, &ctx, &evl) || bench_cfg_fill(&o, &cfg, &evl))
+		goto out;
+	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null_fd < 0) {
+		msg_error("cannot open /dev/null: %s", strerror(errno));
+		goto out;
+	}
+	target_set_stdio(null_fd, o.show_output ? -1 : null_fd,
+			 o.show_output ? -1 : null_fd);
+	/* an output that cannot be written fails before anything runs */
+	if (o.output && output_open(&out, o.output, 0, 0))
+		goto out;
+	if (!o.output)
+		out.f = stdout;
+	b.alpha = o.alpha;
+	b.shuffle = o.shuffle;
+	b.seed = cfg.seed;
+	b.warmup = (unsigned)o.warmup;
+	b.shell = o.shell;
+	b.per = o.per;
+	b.per_unit = o.per_unit;
+	for (size_t c = 0; c < o.ncmds; c++)
+		bench_add_cmd(&b, c < o.nnames ? o.names[c] : NULL, o.cmds[c],
+			      cfg.argv[c]);
+	status = bench_loop(&cfg, &b);
+	if (status) {
+		if (o.output)
+			output_close(&out, 0);
+		goto out;
+	}
+	bench_analyze(&b);
+	if (o.fail_on_regression) {
+		b.regression_checked = 1;
+		b.regression_status = check_regression(&o, &b,
+						       o.json ? stderr : out.f);
+	}
+	status = b.interrupted ? 128 + b.interrupted : b.regression_status;
+	b.exit_status = status;
+	r = bench_write(&o, &b, out.f);
+	if (o.output ? output_close(&out, !r) || r : r || fflush(stdout))
+		status = EXIT_PSTAT_FAILED;
+out:
+	if (null_fd >= 0)
+		close(null_fd);
+	bench_free(&b);
+	bench_cfg_free(&cfg);
+	evlist_free(&evl);
+	pmus_free(ctx.pmus);
+	pfm_cleanup();
+	return status;
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The text printers of `pstat bench`: the terminal report (each
+ * command's statistics, a histogram of its wall times, outliers, then
+ * every command against the first), and the Markdown and CSV exports.
+ * Numbers are spelled in the C locale, grouped with ',' as pstat
+ * compare groups them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "compare/bench.h"
+#include "report/print.h"
+
+#define COLOR_RED   "\033[31m"
+#define COLOR_GREEN "\033[32m"
+#define COLOR_BOLD  "\033[1m"
+#define COLOR_OFF   "\033[0m"
+
+/* Bins of the wall-time histogram. */
+#define HIST_BINS 10
+
+static int row_shown(const struct pstat_bench_row *r)
+{
+	return !r->hidden;
+}
+
+/* The wall times of c in HIST_BINS bins from min to max, as glyphs. */
+static void histogram(char *buf, size_t len, const struct pstat_bench_cmd *c)
+{
+	const struct pstat_bench_row *w = &c->rows[BENCH_ROW_WALL];
+	double bins[HIST_BINS] = { 0 };
+	double lo = w->sum.min, span = w->sum.max - w->sum.min;
+
+	buf[0] = '\0';
+	if (c->runs < 2 || !(span > 0))
+		return;
+	for (size_t k = 0; k < c->runs; k++) {
+		size_t b = (size_t)((w->samples[k] - lo) / span * HIST_BINS);
+
+		bins[b < HIST_BINS ? b : HIST_BINS - 1] += 1;
+	}
+	print_sparkline(buf, len, bins, HIST_BINS, 1, HIST_BINS);
+}
+
+static void print_row(FILE *out, const struct pstat_bench_row *r)
+{
+	char mean[48], sd[48], min[48], med[48], max[48];
+	const char *name = r->name;
+
+	if (!r->sum.n) {
+		fprintf(out, "  %-28s %s\n", name,
+			r->status == PSTAT_NOT_SUPPORTED ? "<not supported>" :
+			r->status == PSTAT_ERROR ? "<error>" :
+						   "<not counted>");
+		return;
+	}
+	bench_format_value(mean, sizeof(mean), r, r->sum.mean);
+	bench_format_value(sd, sizeof(sd), r, r->sum.stddev);
+	bench_format_value(min, sizeof(min), r, r->sum.min);
+	bench_format_value(med, sizeof(med), r, r->sum.median);
+	bench_format_value(max, sizeof(max), r, r->sum.max);
+	fprintf(out, "  %-28s %14s ± %-12s %14s %14s %14s", name, mean, sd,
+		min, med, max);
+	if (r->running_min < 100)
+		fprintf(out, "  (counted %.0f%% of the time at worst)",
+			r->running_min);
+	fputc('\n', out);
+}
+
+static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
+		      const struct pstat_bench_print_cfg *cfg)
+{
+	const struct pstat_bench_cmd *c = &b->cmds[i];
+	char hist[HIST_BINS * 4 + 1];
+
+	fprintf(out, "%sBenchmark %zu: %s%s\n", cfg->color ? COLOR_BOLD : "",
+		i + 1, c->name, cfg->color ? COLOR_OFF : "");
+	if (strcmp(c->name, c->command))
+		fprintf(out, "  command: %s\n", c->command);
+	if (!c->nrows) {
+		fprintf(out, "  no run was recorded\n\n");
+		return;
+	}
+	fprintf(out, "  %-28s %14s   %-12s %14s %14s %14s\n",
+		b->per > 0 ? "(counters per unit of work)" : "", "mean",
+		"± stddev", "min", "median", "max");
+	for (size_t r = 0; r < c->nrows; r++)
+		if (row_shown(&c->rows[r]))
+			print_row(out, &c->rows[r]);
+	histogram(hist, sizeof(hist), c);
+	if (hist[0] && cfg->utf8)
+		fprintf(out, "  wall times, %zu runs: %s (min to max)\n", c->runs,
+			hist);
+	else
+		fprintf(out, "  %zu run%s\n", c->runs, c->runs == 1 ? "" : "s");
+	for (size_t k = 0; k < c->noutliers; k++) {
+		const struct pstat_bench_outlier *o = &c->outliers[k];
+		char w[48];
+
+		bench_format_value(w, sizeof(w), &c->rows[BENCH_ROW_WALL],
+				   c->rows[BENCH_ROW_WALL].samples[o->run]);
+		fprintf(out, "  outlier: run %zu took %s (modified z-score %.1f)%s%s\n",
+			o->run + 1, w, o->z, o->reason[0] ? ": " : "",
+			o->reason);
+	}
+	fputc('\n', out);
+}
+
+/* "1.234x", or "-" when there is no ratio. */
+static const char *ratio_str(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3fx", v);
+	return buf;
+}
+
+static void print_diffs(FILE *out, const struct pstat_bench *b, size_t c,
+			const struct pstat_bench_print_cfg *cfg)
+{
+	const struct pstat_bench_cmd *base = &b->cmds[0], *cmd = &b->cmds[c];
+
+	fprintf(out, "%s%s against %s%s (Welch's t-test, alpha %g):\n",
+		cfg->color ? COLOR_BOLD : "", cmd->name, base->name,
+		cfg->color ? COLOR_OFF : "", b->alpha);
+	fprintf(out, "  %-28s %9s  %-22s %8s  %s\n", "", "ratio",
+		"interval", "p", "verdict");
+	for (size_t r = 0; r < cmd->nrows; r++) {
+		const struct pstat_bench_diff *d = bench_diff(b, c, r);
+		char ratio[32], lo[32], hi[32], iv[80], p[32];
+		int sig = d->verdict == BENCH_SLOWER ||
+			  d->verdict == BENCH_FASTER;
+		const char *on = !cfg->color || !sig ? "" :
+				 d->verdict == BENCH_SLOWER ? COLOR_RED :
+							      COLOR_GREEN;
+
+		if (!row_shown(&cmd->rows[r]) || !row_shown(&base->rows[r]))
+			continue;
+		ratio_str(ratio, sizeof(ratio), d->ratio);
+		if (isfinite(d->ratio_lo) && isfinite(d->ratio_hi))
+			snprintf(iv, sizeof(iv), "[%s, %s]",
+				 ratio_str(lo, sizeof(lo), d->ratio_lo),
+				 ratio_str(hi, sizeof(hi), d->ratio_hi));
+		else
+			snprintf(iv, sizeof(iv), "-");
+		if (!d->tested)
+			snprintf(p, sizeof(p), "-");
+		else if (d->p < 0.001)
+			snprintf(p, sizeof(p), "<0.001");
+		else
+			snprintf(p, sizeof(p), "%.3f", d->p);
+		fprintf(out, "%s%s %-28s %9s  %-22s %8s  %s%s\n", on,
+			sig ? "*" : " ", cmd->rows[r].name, ratio, iv, p,
+			bench_verdict_name(d->verdict, 0),
+			*on ? COLOR_OFF : "");
+	}
+	fputc('\n', out);
+}
+
+int bench_print_table(FILE *out, const struct pstat_bench *b,
+		      const struct pstat_bench_print_cfg *cfg)
+{
+	for (size_t i = 0; i < b->ncmds; i++)
+		print_cmd(out, b, i, cfg);
+	for (size_t c = 1; c < b->ncmds; c++)
+		if (b->cmds[c].nrows && b->cmds[c].nrows == b->cmds[0].nrows)
+			print_diffs(out, b, c, cfg);
+	return print_flush(out);
+}
+
+/* s with '|' escaped, for a Markdown cell. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+int bench_print_markdown(FILE *out, const struct pstat_bench *b)
+{
+	fprintf(out, "| Command | Measure | Mean ± σ | Min | Median | Max | Ratio | Verdict |\n");
+	fprintf(out, "|:---|:---|---:|---:|---:|---:|---:|:---|\n");
+	for (size_t c = 0; c < b->ncmds; c++) {
+		const struct pstat_bench_cmd *cmd = &b->cmds[c];
+
+		for (size_t r = 0; r < cmd->nrows; r++) {
+			const struct pstat_bench_row *row = &cmd->rows[r];
+			char m[48], sd[48], mn[48], md[48], mx[48], ratio[32];
+			const char *verdict = "";
+
+			if (!row_shown(row))
+				continue;
+			bench_format_value(m, sizeof(m), row, row->sum.mean);
+			bench_format_value(sd, sizeof(sd), row, row->sum.stddev);
+			bench_format_value(mn, sizeof(mn), row, row->sum.min);
+			bench_format_value(md, sizeof(md), row, row->sum.median);
+			bench_format_value(mx, sizeof(mx), row, row->sum.max);
+			if (c == 0) {
+				snprintf(ratio, sizeof(ratio), "1.000x");
+			} else if (cmd->nrows == b->cmds[0].nrows) {
+				const struct pstat_bench_diff *d =
+					bench_diff(b, c, r);
+
+				ratio_str(ratio, sizeof(ratio), d->ratio);
+				verdict = bench_verdict_name(d->verdict, 0);
+			} else {
+				snprintf(ratio, sizeof(ratio), "-");
+			}
+			fputs("| `", out);
+			md_cell(out, cmd->name);
+			fputs("` | ", out);
+			md_cell(out, row->name);
+			fprintf(out, " | %s ± %s | %s | %s | %s | %s | %s |\n", m,
+				sd, mn, md, mx, ratio, verdict);
+		}
+	}
+	return print_flush(out);
+}
+
+/* A CSV field, quoted when it holds ',', '"' or a line break. */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* A number as %.17g, or nothing when it is not finite. */
+static void csv_num(FILE *out, double v)
+{
+	fputc(',', out);
+	if (isfinite(v))
+		fprintf(out, "%.17g", v);
+}
+
+int bench_print_csv(FILE *out, const struct pstat_bench *b)
+{
+	fprintf(out, "command,measure,unit,runs,mean,stddev,min,median,max,"
+		     "ratio,ratio_low,ratio_high,p,verdict\n");
+	for (size_t c = 0; c < b->ncmds; c++) {
+		const struct pstat_bench_cmd *cmd = &b->cmds[c];
+
+		for (size_t r = 0; r < cmd->nrows; r++) {
+			const struct pstat_bench_row *row = &cmd->rows[r];
+			const struct pstat_bench_diff *d = NULL;
+
+			if (!row_shown(row))
+				continue;
+			if (c && cmd->nrows == b->cmds[0].nrows)
+				d = bench_diff(b, c, r);
+			csv_field(out, cmd->name);
+			fputc(',', out);
+			csv_field(out, row->name);
+			fputc(',', out);
+			csv_field(out, row->unit);
+			fprintf(out, ",%zu", row->sum.n);
+			csv_num(out, row->sum.n ? row->sum.mean : NAN);
+			csv_num(out, row->sum.n ? row->sum.stddev : NAN);
+			csv_num(out, row->sum.n ? row->sum.min : NAN);
+			csv_num(out, row->sum.n ? row->sum.median : NAN);
+			csv_num(out, row->sum.n ? row->sum.max : NAN);
+			csv_num(out, c == 0 ? 1.0 : d ? d->ratio : NAN);
+			csv_num(out, d ? d->ratio_lo : NAN);
+			csv_num(out, d ? d->ratio_hi : NAN);
+			csv_num(out, d ? d->p : NAN);
+			fprintf(out, ",%s\n",
+				d ? bench_verdict_name(d->verdict, 1) : "");
+		}
+	}
+	return print_flush(out);
+}

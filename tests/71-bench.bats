@@ -1,0 +1,326 @@
+#!/usr/bin/env bats
+# pstat bench: interleaved runs of several commands, counted, with
+# statistics and a verdict for every command against the first.
+
+load test_helper
+load json_helper
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
+
+# A bench of the writer pair: N and 2N write(2) calls, -j to b.json.
+writer_pair() {
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" bench -j -o b.json -r 5 -e syscalls:sys_enter_write \
+		-N "$@" -n small -n large "$w 1000" "$w 2000"
+}
+
+@test "bench: --help lists its options and exits 0" {
+	run "$PSTAT" bench --help
+	assert_success
+	assert_line --regexp '^usage: pstat bench '
+	assert_output --partial '--fail-on-regression'
+}
+
+@test "bench: no command, unknown option, bad values are usage errors" {
+	run "$PSTAT" bench
+	assert_failure 125
+	assert_output --partial "pstat: 'pstat bench' needs a command to run"
+	run "$PSTAT" bench --frobnicate true
+	assert_failure 125
+	assert_output --partial "unknown option '--frobnicate' for 'pstat bench'"
+	run "$PSTAT" bench -r 0 true
+	assert_failure 125
+	assert_output --partial "invalid value '0' for --runs"
+	run "$PSTAT" bench --order random true
+	assert_failure 125
+	run "$PSTAT" bench -n a -n b true
+	assert_failure 125
+	assert_output --partial '2 names (-n) for 1 commands'
+	run "$PSTAT" bench -N -r 2 "'unclosed"
+	assert_failure 125
+	assert_output --partial 'a quote is not closed'
+}
+
+@test "bench: the commands run interleaved, A B A B" {
+	need_perf_events
+	run "$PSTAT" bench -r 4 -e task-clock 'echo A >>log' 'echo B >>log'
+	assert_success
+	[ "$(tr -d '\n' <log)" = ABABABAB ]
+}
+
+@test "bench: --order shuffle runs each command once per round, by its seed" {
+	need_perf_events
+	run "$PSTAT" bench -r 6 --order shuffle --seed 7 -e task-clock \
+		'echo A >>log1' 'echo B >>log1' 'echo C >>log1'
+	assert_success
+	run "$PSTAT" bench -r 6 --order shuffle --seed 7 -e task-clock \
+		'echo A >>log2' 'echo B >>log2' 'echo C >>log2'
+	assert_success
+	# the same seed, the same order
+	cmp log1 log2
+	# every round (three lines) holds each command once
+	run sh -c 'paste -d "" - - - <log1 | while read -r r; do
+		echo "$r" | fold -w1 | sort | tr -d "\n"; echo; done | sort -u'
+	assert_output ABC
+	# and not every round in the same order (6 rounds, 6 orders)
+	[ "$(paste -d '' - - - <log1 | sort -u | wc -l)" -gt 1 ]
+}
+
+@test "bench: N against 2N writes: exactly 2x, slower, significant" {
+	writer_pair
+	assert_success
+	validate_json b.json "$ROOT/schema/pstat-bench.schema.json"
+	jq_assert '.commands | length == 2' b.json
+	# every run counted exactly
+	jq_assert '[.commands[0].measures[] | select(.name ==
+		"syscalls:sys_enter_write") | .samples[]] | unique == [1000]' b.json
+	jq_assert '[.commands[1].measures[] | select(.name ==
+		"syscalls:sys_enter_write") | .samples[]] | unique == [2000]' b.json
+	jq_assert '.comparisons[0].measures[] | select(.measure ==
+		"syscalls:sys_enter_write") | .ratio == 2 and
+		.ratio_interval == [2, 2] and .verdict == "slower" and
+		.significant and .p < 0.001' b.json
+	jq_assert '.commands[0].runs == 5 and .commands[1].runs == 5' b.json
+}
+
+@test "bench: the table shows the ratio, its interval and the verdict" {
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" bench -r 4 -e syscalls:sys_enter_write -N "$w 500" "$w 1000"
+	assert_success
+	assert_line --regexp '^Benchmark 1: .*writer 500$'
+	assert_line --regexp '^  syscalls:sys_enter_write +500 ± 0 +500 +500 +500'
+	assert_line --regexp "^.*writer 1000 against .*writer 500 \(Welch's t-test, alpha 0.05\):$"
+	assert_line --regexp '^\* syscalls:sys_enter_write +2\.000x +\[2\.000x, 2\.000x\] +<0\.001 +slower$'
+}
+
+@test "bench: the same command twice: no significant difference" {
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" bench -j -o same.json -r 5 -e syscalls:sys_enter_write \
+		-N "$w 1000" "$w 1000"
+	assert_success
+	jq_assert '.comparisons[0].measures[] | select(.measure ==
+		"syscalls:sys_enter_write") | .ratio == 1 and
+		.verdict == "same" and (.significant | not)' same.json
+}
+
+@test "bench: commands that differ only in wall time: wall-time slower" {
+	need_perf_events
+	run "$PSTAT" bench -j -o t.json -r 6 -e task-clock 'sleep 0.01' 'sleep 0.08'
+	assert_success
+	jq_assert '.comparisons[0].measures[] | select(.measure ==
+		"wall-time") | .ratio > 2 and .verdict == "slower"' t.json
+}
+
+@test "bench: each command's run document is a pstat compare input" {
+	writer_pair
+	assert_success
+	jq '.commands[0].run' b.json >small.json
+	jq '.commands[1].run' b.json >large.json
+	validate_json small.json
+	run "$PSTAT" compare small.json large.json
+	assert_failure 3
+	assert_line --regexp '^syscalls:sys_enter_write +1,000 +2,000 .* regressed'
+	run "$PSTAT" compare small.json small.json
+	assert_success
+}
+
+@test "bench: --fail-on-regression exits 3 when the second regressed" {
+	writer_pair --fail-on-regression
+	assert_failure 3
+	jq_assert '.regression == 3 and .exit_status == 3' b.json
+	# the same pair the other way round is an improvement
+	w=$(prog writer)
+	run "$PSTAT" bench -r 4 -e syscalls:sys_enter_write -N \
+		--fail-on-regression --threshold 'wall-time=1000%' \
+		"$w 2000" "$w 1000"
+	assert_success
+	assert_output --partial 'improved'
+}
+
+@test "bench: setup, warm-up, prepare and cleanup run in their order" {
+	need_perf_events
+	run "$PSTAT" bench -r 2 -w 1 -e task-clock \
+		--setup 'echo setup >>log' --prepare 'echo prep >>log' \
+		--cleanup 'echo clean >>log' 'echo A >>log' 'echo B >>log'
+	assert_success
+	[ "$(tr '\n' ' ' <log)" = \
+	  "setup prep A prep B prep A prep B prep A prep B clean " ]
+}
+
+@test "bench: --prepare, --setup, --cleanup once per command" {
+	need_perf_events
+	run "$PSTAT" bench -r 1 -e task-clock \
+		-s 'echo sA >>log' -s 'echo sB >>log' \
+		-p 'echo pA >>log' -p 'echo pB >>log' \
+		-c 'echo cA >>log' -c 'echo cB >>log' 'echo A >>log' 'echo B >>log'
+	assert_success
+	[ "$(tr '\n' ' ' <log)" = "sA sB pA A pB B cA cB " ]
+	run "$PSTAT" bench -r 1 -p x -p y -p z true false
+	assert_failure 125
+	assert_output --partial 'once per command (2)'
+}
+
+@test "bench: the warm-up rounds are not recorded" {
+	need_perf_events
+	run "$PSTAT" bench -j -o w.json -r 3 -w 2 -e task-clock 'echo A >>log'
+	assert_success
+	[ "$(wc -l <log)" -eq 5 ]
+	jq_assert '.commands[0].runs == 3 and .warmup == 2 and
+		.commands[0].sequence == [2, 3, 4]' w.json
+}
+
+@test "bench: a failing command ends the bench with its status and name" {
+	need_perf_events
+	run "$PSTAT" bench -r 3 -e task-clock -n good -n bad true 'exit 3'
+	assert_failure 3
+	assert_output --partial "pstat: command 2 'bad' failed (exit status 3)"
+	assert_output --partial 'hint: -i (--ignore-failure)'
+	refute_output --partial 'Benchmark 1'
+	# -j -o: no document then
+	run "$PSTAT" bench -j -o f.json -r 3 -e task-clock true false
+	assert_failure 1
+	[ ! -e f.json ]
+}
+
+@test "bench: -i keeps going over failed runs" {
+	need_perf_events
+	run "$PSTAT" bench -i -j -o i.json -r 3 -e task-clock true 'exit 3'
+	assert_success
+	jq_assert '.commands[1].exit == [3, 3, 3] and .commands[1].runs == 3' i.json
+}
+
+@test "bench: a command that cannot be executed: 127, named" {
+	need_perf_events
+	run -127 "$PSTAT" bench -N -r 2 -e task-clock true /nonexistent/cmd
+	assert_output --partial "cannot run '/nonexistent/cmd'"
+	# through the shell, the shell's 127
+	run -127 "$PSTAT" bench -r 2 -e task-clock true /nonexistent/cmd
+	assert_output --partial 'failed (exit status 127)'
+}
+
+@test "bench: a failing --prepare ends the bench" {
+	need_perf_events
+	run "$PSTAT" bench -r 2 -e task-clock --prepare 'exit 4' true
+	assert_failure 4
+	assert_output --partial 'the --prepare command failed (exit status 4)'
+}
+
+@test "bench: without -r, at least --min-runs rounds, at most --max-runs" {
+	need_perf_events
+	run "$PSTAT" bench -j -o m.json -m 3 -M 5 -e task-clock true
+	assert_success
+	# true takes far less than 3 s / 5: the maximum
+	jq_assert '.rounds == 5 and .commands[0].runs == 5' m.json
+	run "$PSTAT" bench -m 6 -M 5 true
+	assert_failure 125
+}
+
+@test "bench: the commands' output goes to /dev/null unless --show-output" {
+	need_perf_events
+	# (the output, not the command's name in the report)
+	run "$PSTAT" bench -r 1 -e task-clock 'echo hidden-$((6 * 7))'
+	assert_success
+	refute_output --partial hidden-42
+	run "$PSTAT" bench -r 1 --show-output -e task-clock 'echo shown-$((6 * 7))'
+	assert_success
+	assert_output --partial shown-42
+}
+
+@test "bench: default events leave out what the machine cannot count" {
+	need_perf_events
+	run "$PSTAT" bench -j -o d.json -r 2 true
+	assert_success
+	jq_assert '[.commands[0].measures[].name] | index("task-clock") and
+		index("wall-time")' d.json
+	# shown: every default the machine counts, none it cannot
+	jq_assert '[.commands[0].measures[] | select(.shown | not) |
+		.status] | all(. == "not_supported")' d.json
+	run "$PSTAT" bench -r 2 true
+	refute_output --partial 'not supported'
+}
+
+@test "bench: --per divides every counter by the work of a run" {
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" bench -j -o p.json -r 2 --per-unit writes=1000 \
+		-e syscalls:sys_enter_write -N "$w 1000"
+	assert_success
+	jq_assert '.per == {"value": 1000, "unit": "writes=1000"} and
+		(.commands[0].measures[] | select(.name ==
+		"syscalls:sys_enter_write") | .mean == 1)' p.json
+}
+
+@test "bench: --plot writes an SVG with a panel per measure, a lane per command" {
+	need_tracepoint
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	w=$(prog writer)
+	run "$PSTAT" bench -r 4 --plot p.svg -e syscalls:sys_enter_write -N \
+		-n 'a<&>"b' -n second "$w 100" "$w 200"
+	assert_success
+	run python3 - p.svg <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+panels = root.findall("s:g[@class='measure']", ns)
+names = [g.get("data-measure") for g in panels]
+assert names == ["wall-time", "user-time", "sys-time",
+                 "syscalls:sys_enter_write"], names
+for g in panels:
+    lanes = g.findall("s:g[@class='lane']", ns)
+    assert len(lanes) == 2, len(lanes)
+    # every run a dot, a box and a median per lane
+    for lane in lanes:
+        assert len(lane.findall("s:circle[@class='sample']", ns)) == 4
+        assert len(lane.findall("s:rect[@class='box']", ns)) == 1
+        assert len(lane.findall("s:line[@class='median']", ns)) == 1
+    assert lanes[0].find("s:text[@class='command']", ns).text == 'a<&>"b'
+tp = panels[3].find(".//s:text[@class='ratio']", ns).text
+assert tp == "2.000x [2.000x, 2.000x] slower", tp
+print("ok")
+PY
+	assert_success
+	assert_output ok
+}
+
+@test "bench: --export-markdown and --export-csv hold every command and measure" {
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" bench -r 3 --export-markdown b.md --export-csv b.csv \
+		-e syscalls:sys_enter_write -N -n 'one, "1"' -n two "$w 10" "$w 30"
+	assert_success
+	assert_line --regexp '^Benchmark 1: one, "1"$'
+	grep -q '^| Command | Measure | Mean ± σ |' b.md
+	grep -qE '^\| `two` \| syscalls:sys_enter_write \| 30 ± 0 \| 30 \| 30 \| 30 \| 3\.000x \| slower \|$' b.md
+	run python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open("b.csv")))
+assert len(rows) == 8, len(rows)
+r = [x for x in rows if x["command"] == "two" and
+     x["measure"] == "syscalls:sys_enter_write"][0]
+assert float(r["mean"]) == 30 and float(r["ratio"]) == 3, r
+assert r["verdict"] == "slower" and r["runs"] == "3", r
+assert rows[0]["command"] == "one, \"1\"", rows[0]
+print("ok")'
+	assert_success
+	assert_output ok
+}
+
+@test "bench: an unwritable -o or export fails with 125, before running" {
+	need_perf_events
+	run "$PSTAT" bench -r 1 -o /nonexistent/dir/out -e task-clock 'echo A >>log'
+	assert_failure 125
+	assert_output --partial "cannot open output file '/nonexistent/dir/out'"
+	[ ! -e log ]
+	run "$PSTAT" bench -r 1 --export-csv /nonexistent/dir/x.csv -e task-clock true
+	assert_failure 125
+	assert_output --partial "/nonexistent/dir/x.csv"
+}
