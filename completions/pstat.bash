@@ -9,14 +9,14 @@
 _pstat_opts_long='--all-cpus --append --big-num --compare-output --control --cpu
 --delay --detailed --dry-run --event --fail-on --field-separator --help --interval --interval-count
 --json --keep-on-exit --no-aggr --no-big-num --no-inherit --null --openmetrics --output --per-thread --pid
---prometheus --quiet --repeat --tid --timeout --verbose --version --wait-close --warmup'
+--post --pre --prometheus --quiet --repeat --tid --timeout --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
 _pstat_opts_compare='--alpha --baseline --compare-format --format
 --threshold'
 _pstat_opts_short='-A -a -B -C -D -d -e -h -I -i -j -n -o -p -r -t -V -v -x'
 _pstat_opts_arg=' --alpha --baseline --compare-format --compare-output --control --cpu
 --delay --event --fail-on --field-separator --format --interval --interval-count --output --pid
---repeat --threshold --tid --timeout --warmup -C -D -e -I -o -p -r -t -x '
+--post --pre --repeat --threshold --tid --timeout --warmup -C -D -e -I -o -p -r -t -x '
 _pstat_opts_arg=${_pstat_opts_arg//$'\n'/ }
 # The options of `pstat compare`, as its --help shows them.
 _pstat_compare_opts='--alpha --format -h --help -o --output --threshold'

@@ -6,7 +6,7 @@
 set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
     --compare-output --control -C --cpu -D --delay -e --event --fail-on \
     -x --field-separator --format -I --interval --interval-count \
-    -o --output -p --pid -r --repeat --threshold -t --tid --timeout --warmup
+    -o --output -p --pid --post --pre -r --repeat --threshold -t --tid --timeout --warmup
 
 # Where the cursor is: "options" (among pstat's options), "sub NAME"
 # (after a subcommand), "command-name" (right after --) or "command"
@@ -183,6 +183,8 @@ complete -c pstat -n __fish_pstat_in_options -s o -l output -r -F -d 'Write the 
 complete -c pstat -n __fish_pstat_in_options -l keep-on-exit -d 'Let the command run on should pstat be killed'
 complete -c pstat -n __fish_pstat_in_options -l per-thread -d 'One row per thread'
 complete -c pstat -n __fish_pstat_in_options -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Attach to processes'
+complete -c pstat -n __fish_pstat_in_options -l post -x -d 'Run this shell command after each run'
+complete -c pstat -n __fish_pstat_in_options -l pre -x -d 'Run this shell command before each run'
 complete -c pstat -n __fish_pstat_in_options -l prometheus -d 'The Prometheus text format 0.0.4'
 complete -c pstat -n __fish_pstat_in_options -l quiet -d 'Print no report, only the exit status'
 complete -c pstat -n __fish_pstat_in_options -s r -l repeat -x -d 'Run the command N times'

@@ -389,6 +389,8 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->warmup = (unsigned)o->warmup;
 	cfg->wait_close = o->wait_close;
 	cfg->keep_on_exit = o->keep_on_exit;
+	cfg->pre_cmd = o->pre_cmd;
+	cfg->post_cmd = o->post_cmd;
 	cfg->fail_on = o->fail_on;
 	cfg->printer = printer;
 	cfg->output_name = output_name(o->output);

@@ -163,3 +163,64 @@ need_perf() {
 	assert_failure 125
 	assert_output --partial "pstat: cannot write the results to 'stdout': No space left on device"
 }
+
+@test "--pre and --post run around each run, warm-up too, uncounted" {
+	need_perf_events
+	local log="$BATS_TEST_TMPDIR/log"
+	run "$PSTAT" -r 2 --warmup 1 -j -o "$BATS_TEST_TMPDIR/r.json" \
+		--pre "echo pre >>$log" --post "echo post >>$log" \
+		-e task-clock sh -c "echo run >>$log"
+	assert_success
+	[ "$(tr '\n' ' ' <"$log")" = "pre run post pre run post pre run post " ]
+	jq_assert '.runs == 2' "$BATS_TEST_TMPDIR/r.json"
+}
+
+@test "--pre and --post are not counted: exact tracepoint counts" {
+	need_tracepoint syscalls/sys_enter_write
+	local w
+	w=$(prog writer)
+	run "$PSTAT" -r 3 -x, --pre 'for i in 1 2 3; do echo x >/dev/null; done' \
+		--post 'echo y >/dev/null' -e syscalls:sys_enter_write "$w" 100
+	assert_success
+	assert_line --regexp '^100,,syscalls:sys_enter_write,'
+}
+
+@test "a failing --pre stops pstat with 125; a failing --post is a warning" {
+	need_perf_events
+	run "$PSTAT" --pre 'exit 4' -e task-clock true
+	assert_failure 125
+	assert_output "pstat: the --pre command 'exit 4' failed: exit 4"
+	run "$PSTAT" --post 'exit 3' -e task-clock sh -c 'exit 2'
+	assert_failure 2
+	assert_line --index 0 "pstat: warning: the --post command 'exit 3' failed: exit 3"
+	assert_line --regexp ' task-clock '
+	run "$PSTAT" --pre true -e task-clock
+	assert_failure 125
+	assert_line --index 0 "pstat: --pre needs a command"
+}
+
+@test "SIGTERM to pstat's process group in -r: no run starts after it" {
+	need_perf_events
+	command -v setsid >/dev/null || skip "setsid is not installed"
+	local log="$BATS_TEST_TMPDIR/starts" script="$BATS_TEST_TMPDIR/run.sh"
+	local i pid st
+	printf '#!/bin/sh\necho start >>"%s"\nsleep 2\n' "$log" >"$script"
+	chmod +x "$script"
+	# the race is between the command's death and pstat's own signal:
+	# tried a few times
+	for i in 1 2 3 4 5; do
+		rm -f "$log"
+		setsid "$PSTAT" -r 5 -j -o "$BATS_TEST_TMPDIR/r.json" \
+			-e task-clock "$script" &
+		pid=$!
+		# the first run has started
+		while [ ! -s "$log" ]; do sleep 0.05; done
+		[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ]
+		kill -TERM -- "-$pid"
+		st=0
+		wait "$pid" || st=$?
+		[ "$st" = 143 ]
+		[ "$(wc -l <"$log")" = 1 ]
+		jq_assert '.runs == 1' "$BATS_TEST_TMPDIR/r.json"
+	done
+}

@@ -27,6 +27,8 @@ enum {
 	OPT_NO_BIG_NUM,
 	OPT_OPENMETRICS,
 	OPT_PER_THREAD,
+	OPT_POST,
+	OPT_PRE,
 	OPT_PROMETHEUS,
 	OPT_QUIET,
 	OPT_THRESHOLD,
@@ -66,6 +68,8 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "post", required_argument, NULL, OPT_POST },
+	{ "pre", required_argument, NULL, OPT_PRE },
 	{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "repeat", required_argument, NULL, 'r' },
@@ -103,6 +107,8 @@ void options_usage(void)
 	      "      --per-thread         one row per thread (-p/-t)\n"
 	      "  -r, --repeat N           run the command N times\n"
 	      "      --warmup K           uncounted runs first\n"
+	      "      --pre CMD            run CMD (sh -c) before each run, uncounted\n"
+	      "      --post CMD           run CMD (sh -c) after each run, uncounted\n"
 	      "  -I, --interval MS        print deltas every MS milliseconds\n"
 	      "      --interval-count N   with -I: stop after N intervals\n"
 	      "      --timeout MS         stop after MS milliseconds (exit 124)\n"
@@ -360,6 +366,12 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_PER_THREAD:
 		o->per_thread = 1;
 		break;
+	case OPT_POST:
+		o->post_cmd = optarg;
+		break;
+	case OPT_PRE:
+		o->pre_cmd = optarg;
+		break;
 	case OPT_QUIET:
 		o->quiet = 1;
 		break;
@@ -456,6 +468,10 @@ static int options_check(const struct pstat_opts *o)
 			  o->baseline);
 		return -1;
 	}
+	if ((o->pre_cmd || o->post_cmd) && !o->argv) {
+		msg_usage("%s needs a command", o->pre_cmd ? "--pre" : "--post");
+		return -1;
+	}
 	if (o->quiet && o->output) {
 		msg_usage("--quiet prints no report: -o has nothing to write");
 		return -1;
@@ -481,12 +497,12 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 				long_opts, NULL)) != -1)
 		if ((r = option_set(o, c, argv, &alloc)))
 			return r;
-	if (options_check(o))
-		return -1;
 	if (optind < argc) {
 		o->argv = argv + optind;
 		o->argc = argc - optind;
 	}
+	if (options_check(o))
+		return -1;
 	return 0;
 }
 

@@ -13,6 +13,8 @@ struct pstat_opts {
 	int detailed;            /* -d: 1, -dd: 2, -ddd: 3 */
 	int null_run;            /* -n: no default events */
 	int quiet;               /* --quiet: no report */
+	const char *pre_cmd;     /* --pre CMD: before each run */
+	const char *post_cmd;    /* --post CMD: after each run */
 	int no_inherit;          /* -i */
 	const char *output;      /* -o FILE */
 	int append;              /* --append */

@@ -348,6 +348,58 @@ static size_t record_run(struct session *s, const struct run_result *res,
 	return nrows;
 }
 
+/*
+ * --pre or --post: cmd through the shell, uncounted. A --pre that fails
+ * stops the runs (what it prepares is missing); a --post that fails is
+ * only reported, as perf ignores it. Returns 0 or -1 (reported).
+ */
+static int run_hook(struct session *s, const char *opt, const char *cmd)
+{
+	int st = 0, r = session_run_hook(s, cmd, &st);
+	int pre = !strcmp(opt, "--pre");
+
+	if (r) {
+		msg_error("cannot run the %s command '%s': %s", opt, cmd,
+			  strerror(-r));
+		return -1;
+	}
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return 0;
+	if (s->got_signal)  /* ended with the run by Ctrl-C: said there */
+		return pre ? -1 : 0;
+	if (!pre) {
+		msg_warn("the --post command '%s' failed: %s %d", cmd,
+			 WIFEXITED(st) ? "exit" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return 0;
+	}
+	msg_error("the --pre command '%s' failed: %s %d", cmd,
+		  WIFEXITED(st) ? "exit" : "signal",
+		  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return -1;
+}
+
+/*
+ * One run between its --pre and --post commands. Returns 0, -1 when it
+ * failed (reported) or 1 when a signal came during --pre: no run then.
+ */
+static int run_hooked(struct session *s, int record, struct run_result *res)
+{
+	const struct pstat_session_cfg *cfg = s->cfg;
+
+	if (cfg->pre_cmd && run_hook(s, "--pre", cfg->pre_cmd))
+		return -1;
+	/* a signal during --pre: no run */
+	if (cfg->pre_cmd && s->got_signal)
+		return 1;
+	if (run_once(s, record, res))
+		return -1;
+	if (cfg->post_cmd && !res->exec_err &&
+	    run_hook(s, "--post", cfg->post_cmd))
+		return -1;
+	return 0;
+}
+
 int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 {
 	struct session s;
@@ -357,7 +409,7 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 	int exit_status = 0, first_fail = 0, fail_signal = 0, code = 0;
 	int fail_on;
 	size_t nrows = 0;
-	int ret;
+	int ret, r;
 
 	*report_ok = false;
 	session_setup(&s, cfg);
@@ -375,9 +427,16 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 		int record = run >= cfg->warmup;
 
 		s.timed_out = 0;        /* --timeout applies to each run */
-		if (run_once(&s, record, &res)) {
+		r = run_hooked(&s, record, &res);
+		if (r > 0 && s.runs_done) {
+			/* the runs done are reported, with the signal */
+			first_fail = first_fail ? first_fail
+						: 128 + s.got_signal;
+			break;
+		}
+		if (r) {
 			counters_close(&s.ctr);
-			ret = EXIT_PSTAT_FAILED;
+			ret = r > 0 ? 128 + s.got_signal : EXIT_PSTAT_FAILED;
 			goto out;
 		}
 		if (res.exec_err) {
@@ -404,8 +463,9 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 						      WTERMSIG(res.status) : 0;
 			}
 		}
-		if (run + 1 == total || s.got_signal || s.broken_pipe ||
-		    s.ctl_stop) {
+		/* (a signal that came as the run ended: no new run) */
+		if (run + 1 == total || session_signal_arrived(&s) ||
+		    s.broken_pipe || s.ctl_stop) {
 			/* the counters stay open until the results are out */
 			break;
 		}

@@ -44,6 +44,7 @@ struct pstat_session_cfg {
 	unsigned fail_on;
 	int wait_close;                    /* --wait-close */
 	int keep_on_exit;                  /* --keep-on-exit */
+	const char *pre_cmd, *post_cmd;    /* --pre, --post: sh -c, uncounted */
 	struct pstat_printer *printer;     /* borrowed */
 	const char *output_name;           /* for write errors */
 };

@@ -160,6 +160,20 @@ void session_note_early_signal(struct session *s);
 void session_forward_signal(struct session *s, struct pstat_child *ch);
 
 /*
+ * Whether a terminating signal has arrived, pending ones included (those
+ * that came while the run ended): s->got_signal says which. No new run
+ * may start then.
+ */
+int session_signal_arrived(struct session *s);
+
+/*
+ * Run cmd with /bin/sh -c and wait for it, passing SIGINT and SIGTERM on
+ * (--pre, --post). Returns 0 with its wait status in *status, or -errno
+ * when it could not be started.
+ */
+int session_run_hook(struct session *s, const char *cmd, int *status);
+
+/*
  * The wait of one run started at t0 (now_ns): until the command ch
  * exits (or, with ch NULL, until every attached process has exited, a
  * signal, or --timeout), printing intervals on their absolute deadlines

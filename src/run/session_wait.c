@@ -185,6 +185,43 @@ void session_note_early_signal(struct session *s)
 			s->early_signal = 1;
 }
 
+int session_signal_arrived(struct session *s)
+{
+	let_signals_in(s);
+	if (sig_pending) {
+		s->got_signal = sig_pending;
+		sig_pending = 0;
+	}
+	return s->got_signal != 0;
+}
+
+int session_run_hook(struct session *s, const char *cmd, int *status)
+{
+	char sh[] = "/bin/sh", dash_c[] = "-c";
+	char *argv[] = { sh, dash_c, (char *)cmd, NULL };
+	struct pstat_child ch;
+	struct rusage ru;
+	int r;
+
+	r = target_fork(argv, &ch);
+	if (r)
+		return r;
+	r = target_start(&ch, status);
+	if (r)
+		return -r;
+	/*
+	 * SIGCHLD is among the signals ppoll lets in, so the wait needs no
+	 * descriptor: the hook's end interrupts it, and so does a SIGINT or
+	 * SIGTERM, which is passed on to the hook as to the command.
+	 */
+	while (!(r = target_poll(&ch, status, &ru))) {
+		session_forward_signal(s, &ch);
+		ppoll(NULL, 0, NULL, &s->waitmask);
+	}
+	session_forward_signal(s, NULL);
+	return r < 0 ? r : 0;
+}
+
 /* Most pidfds watched at once; more processes are polled instead. */
 #define MAX_PIDFDS 64
 
