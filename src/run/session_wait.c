@@ -203,7 +203,7 @@ int session_run_hook(struct session *s, const char *cmd, int *status)
 	struct rusage ru;
 	int r;
 
-	r = target_fork(argv, &ch);
+	r = target_fork(argv, s->cfg->keep_on_exit, &ch);
 	if (r)
 		return r;
 	r = target_start(&ch, status);
