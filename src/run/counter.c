@@ -169,6 +169,7 @@ static int is_unsupported(int e)
 	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV;
 }
 
+
 /*
  * EINVAL left after the fallbacks for an event that excludes user or
  * kernel (:u, :k, or kernel counting refused): a PMU that cannot filter
@@ -254,6 +255,24 @@ static int placed(const struct pstat_counters *c,
 	return cpu < 0 || c->cpus[0] >= 0;
 }
 
+/*
+ * How the counter ev starts. A leader opens disabled, and one that
+ * follows a task is enabled when the child execs (counting per CPU,
+ * it follows no task: counters_enable). A member opens enabled and
+ * without enable_on_exec, as perf opens them: the kernel counts a
+ * member only while its leader is enabled, so it starts and stops with
+ * the leader. The first event of a group that the kernel supports is
+ * its leader.
+ */
+static void set_start(struct pstat_counters *c, size_t ev, bool member)
+{
+	struct perf_event_attr *a = &c->attrs[ev];
+
+	member = member && (a->read_format & PERF_FORMAT_GROUP);
+	a->disabled = !member && c->lead_disabled;
+	a->enable_on_exec = !member && !c->evl->ev[ev].cpus && c->lead_on_exec;
+}
+
 /* Open the members of one group [first, end) on one (cpu, thread). */
 static int open_group_slot(struct pstat_counters *c, size_t first,
 			   size_t end, size_t ci, size_t ti,
@@ -267,6 +286,7 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 
 		if (c->state[ev] == COUNTER_NOT_SUPPORTED)
 			continue;
+		set_start(c, ev, leader_fd >= 0);
 		fd = open_one(c, ev, pid, c->cpus[ci], leader_fd);
 		if (fd == -ESRCH && pid >= 0) {
 			/* the thread ended between listing and opening */
@@ -280,7 +300,9 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			return 0;
 		}
 		if (fd < 0 && (is_unsupported(-fd) ||
-			       excluding_refused(&c->attrs[ev], -fd))) {
+			       excluding_refused(&c->attrs[ev], -fd) ||
+			       (-fd == EINVAL &&
+				c->evl->ev[ev].einval_unsupported))) {
 			c->state[ev] = COUNTER_NOT_SUPPORTED;
 			c->err[ev] = -fd;
 			continue;
@@ -339,13 +361,13 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 		struct perf_event_attr *a = &c->attrs[i];
 
 		*a = evl->ev[i].attr;
-		a->disabled = o->disabled || o->enable_on_exec;
-		/* counting per CPU, these follow no task (counters_enable) */
-		a->enable_on_exec = !evl->ev[i].cpus && o->enable_on_exec;
+		/* open_group_slot settles disabled and enable_on_exec */
 		a->inherit = !evl->ev[i].cpus && o->inherit;
 		c->read_leader[i] = -1;
 	}
 	c->guard_fd = -1;
+	c->lead_disabled = o->disabled || o->enable_on_exec;
+	c->lead_on_exec = o->enable_on_exec;
 	if (o->no_clone) {
 		struct perf_event_attr g = { 0 };
 

@@ -57,6 +57,8 @@ struct pstat_counters {
 	int *read_pos;            /* per event: index in that read */
 	int *nread;               /* per event (leaders): values in a read */
 	int guard_fd;             /* the no_clone event, or -1 */
+	int lead_disabled;        /* a leader opens disabled */
+	int lead_on_exec;         /* a leader that follows a task: enable_on_exec */
 };
 
 /* What made counters_open fail. */
