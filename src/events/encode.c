@@ -346,6 +346,17 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		ev->attr.config = config;
 		return encode_mods(e, ev, sp, gmods);
 	}
+	if (encode_is_numeric(name, &type, &config)) {
+		ev = encode_add_event(e, sp->text, encode_type_pmu(e, type),
+				      "numeric");
+		ev->attr.type = type;
+		ev->attr.config = config;
+		return encode_mods(e, ev, sp, gmods);
+	}
+	if (sp->nterms && strncmp(name, "mem:", 4) && !str_raw_hex(name))
+		return error_set(e->err, sp->off,
+				 "event '%s' takes no terms: only PMUs, generic, raw, TYPE:CONFIG and mem: events do",
+				 sp->text);
 	if (tool_event(name))
 		return error_set(e->err, sp->off,
 				 "cannot count '%s': it is a perf tool event, which pstat does not support (its report shows %s)",
@@ -380,6 +391,7 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 			free(disp);
 			ev->attr.type = PERF_TYPE_TRACEPOINT;
 			ev->attr.config = tps[i].id;
+			ev->einval_unsupported = tps[i].format_id;
 			if (encode_mods(e, ev, sp, gmods)) {
 				tracepoint_list_free(tps, (size_t)n);
 				return -1;
@@ -450,11 +462,29 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	return encode_mods(e, ev, sp, gmods);
 }
 
+static bool pmu_known(struct encoder *e, const char *name)
+{
+	const struct pstat_pmu **pmus = NULL;
+	size_t n = pmus_match(e->ctx->pmus, name, &pmus);
+
+	free(pmus);
+	return n > 0;
+}
+
 static int encode_event(struct encoder *e, const struct pstat_evspec *sp,
 			const char *gmods)
 {
 	int r;
 
+	if (sp->pmu && encode_takes_terms(sp->pmu) && !pmu_known(e, sp->pmu)) {
+		/* "cpu-cycles/name=x/": a generic name with terms */
+		struct pstat_evspec named = *sp;
+
+		named.name = sp->pmu;
+		named.pmu = NULL;
+		r = encode_name(e, &named, named.name, gmods);
+		return r == 1 ? unknown_event(e, sp) : r;
+	}
 	if (sp->pmu)
 		return encode_pmu_event(e, sp, gmods);
 	r = encode_name(e, sp, sp->name, gmods);

@@ -53,6 +53,12 @@ struct pstat_event {
 	 * one group per core PMU, as perf does.
 	 */
 	bool per_core_pmu;
+	/*
+	 * The kernel's EINVAL means "cannot be counted here", not a bad
+	 * encoding: a tracepoint that tracefs lists without an id file
+	 * (ftrace:bprint), as perf shows it: <not supported>.
+	 */
+	bool einval_unsupported;
 };
 
 /*
@@ -92,10 +98,12 @@ int encode_evlist(const struct pstat_evtree *tree,
 /*
  * Apply perf's modifier letters to attr. group is nonzero for group
  * modifiers, which combine with what the event already has (as perf
- * does) instead of starting afresh. Returns 0 or -1 with err filled.
+ * does) instead of starting afresh. *exclude_GH says whether G or H has
+ * been given (the event's own modifiers set it, the group's read it
+ * and set it). Returns 0 or -1 with err filled.
  */
 int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
-		      int group, struct pstat_error *err);
+		      int group, int *exclude_GH, struct pstat_error *err);
 
 /* Free what evl holds; accepts NULL. */
 void evlist_free(struct pstat_evlist *evl);

@@ -32,14 +32,18 @@ void evlist_free(struct pstat_evlist *evl)
  * perf's modifier semantics: the first of u/k/h excludes all three
  * levels and each letter then re-includes its own; G/H do the same for
  * guest and host. An event's own modifiers start from nothing, group
- * modifiers from what the member already has.
+ * modifiers from what the member already has, including whether the
+ * member chose between guest and host itself (*exclude_GH): then the
+ * group's u/k/h/p leave its guest and host bits alone, and the group's
+ * G or H adds to the member's ({a:G,b:H}:u counts a for the guest
+ * only and b for the host only; {a:G}:H counts a for both).
  */
 int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
-		      int group, struct pstat_error *err)
+		      int group, int *exclude_GH_io, struct pstat_error *err)
 {
 	int eu = 0, ek = 0, eh = 0, eH = 0, eG = 0, eI = 0;
 	int precise = 0, pinned = 0, exclusive = 0;
-	int exclude, exclude_GH = 0;
+	int exclude, exclude_GH = group ? *exclude_GH_io : 0;
 
 	if (!mods)
 		return 0;
@@ -94,7 +98,11 @@ int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
 				eG = 1;
 			break;
 		case 'P':
-			precise = 3;
+			/*
+			 * the highest precision the PMU takes: perf stat
+			 * leaves precise_ip as it is (only perf record
+			 * probes for it)
+			 */
 			break;
 		case 'D':
 			pinned = 1;
@@ -128,6 +136,7 @@ int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
 	attr->precise_ip = precise;
 	attr->pinned = pinned;
 	attr->exclusive = exclusive;
+	*exclude_GH_io = exclude_GH;
 	return 0;
 }
 
@@ -172,8 +181,12 @@ int encode_not_found(struct encoder *e, long off, char *hint, const char *want,
 int encode_mods(struct encoder *e, struct pstat_event *ev,
 		const struct pstat_evspec *sp, const char *gmods)
 {
-	if (encode_apply_mods(&ev->attr, sp->mods, 0, e->err) ||
-	    encode_apply_mods(&ev->attr, gmods, 1, e->err)) {
+	int exclude_GH = 0;
+
+	if (sp->nterms && !sp->pmu && encode_event_terms(e, ev, sp))
+		return -1;
+	if (encode_apply_mods(&ev->attr, sp->mods, 0, &exclude_GH, e->err) ||
+	    encode_apply_mods(&ev->attr, gmods, 1, &exclude_GH, e->err)) {
 		e->err->offset = sp->off;
 		return -1;
 	}

@@ -85,22 +85,29 @@ int encode_core_event(struct encoder *e, const struct pstat_evspec *sp,
 	return 0;
 }
 
-int encode_core_legacy(struct encoder *e, const struct pstat_pmu *pmu,
-		       const struct pstat_term *terms, size_t nterms,
-		       uint32_t *type, uint64_t *config)
+long encode_core_legacy(struct encoder *e, const struct pstat_pmu *pmu,
+			const struct pstat_term *terms, size_t nterms,
+			uint32_t *type, uint64_t *config)
 {
 	size_t n;
 
-	if (nterms != 1 || terms[0].val || !core_pmu_is(pmu) ||
-	    pmu_alias_find(pmu, terms[0].key) ||
-	    pmu_format_find(pmu, terms[0].key) ||
-	    !legacy_lookup(terms[0].key, type, config) ||
-	    (*type != PERF_TYPE_HARDWARE && *type != PERF_TYPE_HW_CACHE))
-		return 0;
-	cores(e, &n);
-	if (n >= 2)
-		*config = extended(*type, *config, pmu->type);
-	return 1;
+	if (!core_pmu_is(pmu))
+		return -1;
+	for (size_t i = 0; i < nterms; i++) {
+		const char *key = terms[i].key;
+
+		if (terms[i].val || pmu_alias_find(pmu, key) ||
+		    pmu_format_find(pmu, key) ||
+		    !legacy_lookup(key, type, config) ||
+		    (*type != PERF_TYPE_HARDWARE &&
+		     *type != PERF_TYPE_HW_CACHE))
+			continue;
+		cores(e, &n);
+		if (n >= 2)
+			*config = extended(*type, *config, pmu->type);
+		return (long)i;
+	}
+	return -1;
 }
 
 void encode_core_placement(struct encoder *e, struct pstat_event *ev,

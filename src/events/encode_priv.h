@@ -97,12 +97,13 @@ int encode_core_event(struct encoder *e, const struct pstat_evspec *sp,
 /*
  * pmu/NAME/ where NAME is a generic hardware or cache name that is
  * neither an alias nor a format term of the core PMU pmu (perf's
- * "cpu_atom/cycles/"): 1 with *type and *config set (the extended
- * type in the config when there are several core PMUs), else 0.
+ * "cpu_atom/cycles/", "cpu/cycles,name=x/"): the index of that term
+ * among terms, with *type and *config set (the extended type in the
+ * config when there are several core PMUs), else -1.
  */
-int encode_core_legacy(struct encoder *e, const struct pstat_pmu *pmu,
-		       const struct pstat_term *terms, size_t nterms,
-		       uint32_t *type, uint64_t *config);
+long encode_core_legacy(struct encoder *e, const struct pstat_pmu *pmu,
+			const struct pstat_term *terms, size_t nterms,
+			uint32_t *type, uint64_t *config);
 
 /* An event on pmu: its core CPUs, when pmu is one of several core PMUs. */
 void encode_core_placement(struct encoder *e, struct pstat_event *ev,
@@ -121,5 +122,28 @@ int encode_split_cores(struct encoder *e, size_t first, long off,
 
 /* Free what the encoder read of the core PMUs. */
 void encode_cores_release(struct encoder *e);
+
+/*
+ * perf's TYPE:CONFIG event ("1:1", "4:0x3c"): true with *type and
+ * *config filled when name is one.
+ */
+bool encode_is_numeric(const char *name, uint32_t *type, uint64_t *config);
+
+/* The PMU of that type, to show for a numeric event (static string). */
+const char *encode_type_pmu(struct encoder *e, uint32_t type);
+
+/*
+ * Whether name/terms/ is an event with terms rather than a PMU's: a
+ * generic or cache name, raw rNNNN, or TYPE:CONFIG.
+ */
+bool encode_takes_terms(const char *name);
+
+/*
+ * Apply the terms of an event that is not a PMU's (sp->terms: name=,
+ * config=..., a breakpoint's len=; sampling terms perf stat takes are
+ * ignored) to ev. Returns 0, or -1 with e->err filled.
+ */
+int encode_event_terms(struct encoder *e, struct pstat_event *ev,
+		       const struct pstat_evspec *sp);
 
 #endif

@@ -33,22 +33,35 @@ static int add_on_pmu(struct encoder *e, const struct pstat_evspec *sp,
 {
 	struct pstat_pmu_encoding enc = { .scale = 1.0 };
 	struct pstat_event *ev;
-	uint32_t type;
-	uint64_t config;
-	int legacy = encode_core_legacy(e, pmu, terms, nterms, &type, &config);
+	struct pstat_term *rest = NULL;
+	uint32_t gtype = 0;
+	uint64_t gconfig = 0;
+	long g = encode_core_legacy(e, pmu, terms, nterms, &gtype, &gconfig);
+	int r;
 
-	if (!legacy && pmu_encode(pmu, terms, nterms, &enc, e->err)) {
+	if (g >= 0) {
+		/* the other terms (name=, config2...) apply as usual */
+		rest = xcalloc(nterms, sizeof(*rest));
+		memcpy(rest, terms, (size_t)g * sizeof(*rest));
+		memcpy(rest + g, terms + g + 1,
+		       (nterms - (size_t)g - 1) * sizeof(*rest));
+		terms = rest;
+		nterms--;
+	}
+	r = pmu_encode(pmu, terms, nterms, &enc, e->err);
+	free(rest);
+	if (r) {
 		e->err->offset = sp->off;
 		return -1;
 	}
 	ev = encode_add_event(e, enc.name ? enc.name : sp->text, pmu->name,
-			      legacy ? "generic" : "sysfs");
+			      g >= 0 ? "generic" : "sysfs");
 	if (same_row) {
 		ev->row = e->out->ev[e->out->n - 2].row;
 		e->row--;
 	}
-	ev->attr.type = legacy ? type : pmu->type;
-	ev->attr.config = legacy ? config : enc.config[0];
+	ev->attr.type = g >= 0 ? gtype : pmu->type;
+	ev->attr.config = g >= 0 ? gconfig : enc.config[0];
 	ev->attr.config1 = enc.config[1];
 	ev->attr.config2 = enc.config[2];
 	ev->scale = enc.scale;

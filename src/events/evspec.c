@@ -73,6 +73,7 @@ void evspec_tree_free(struct pstat_evtree *tree)
 			evspec_free(&grp->evs[i]);
 		free(grp->evs);
 		free(grp->mods);
+		free(grp->name);
 	}
 	free(tree->groups);
 	tree->groups = NULL;
@@ -91,12 +92,20 @@ static int parse_terms_range(const char *base, size_t lo, size_t hi,
 
 	while (i < hi) {
 		size_t start, eq = NO_EQ, end;
+		long quote = -1;
 
 		start = i = skip_blanks(base, i, hi);
-		while (i < hi && base[i] != ',') {
-			if (base[i] == '=' && eq == NO_EQ)
+		while (i < hi && (base[i] != ',' || quote >= 0)) {
+			if (base[i] == '\'')
+				quote = quote < 0 ? (long)i : -1;
+			else if (base[i] == '=' && eq == NO_EQ && quote < 0)
 				eq = i;
 			i++;
+		}
+		if (quote >= 0) {
+			evspec_terms_free(terms, n);
+			return error_set(err, quote, "unterminated quote in '%.*s'",
+					 (int)(hi - lo), base + lo);
 		}
 		end = trim_end(base, start, i);
 		if (end == start || eq == start ||
@@ -113,6 +122,12 @@ static int parse_terms_range(const char *base, size_t lo, size_t hi,
 
 			terms[n].key = xstrndup(base + start,
 						trim_end(base, start, eq) - start);
+			/* 'a,b': the quotes only protect what they hold */
+			if (end - v >= 2 && base[v] == '\'' &&
+			    base[end - 1] == '\'') {
+				v++;
+				end--;
+			}
 			terms[n].val = xstrndup(base + v, end - v);
 		} else {
 			terms[n].key = xstrndup(base + start, end - start);
@@ -143,20 +158,59 @@ int evspec_parse_terms(const char *s, struct pstat_term **terms, size_t *n,
 }
 
 /*
+ * The length of a breakpoint ("mem:0x10/8", "mem:0/2:w/name=x/") at the
+ * '/' at s[i]: a number ending the event, its access or its terms. The
+ * index after it, or 0 when what follows is no length.
+ */
+static size_t bp_len_end(const char *s, size_t i, size_t len)
+{
+	size_t j = i + 1;
+
+	if (j + 1 < len && s[j] == '0' && (s[j + 1] == 'x' || s[j + 1] == 'X'))
+		j += 2;
+	while (j < len && isxdigit((unsigned char)s[j]))
+		j++;
+	if (j == i + 1 || !(j == len || strchr(",{}:/ \t", s[j])))
+		return 0;
+	return j;
+}
+
+/*
  * Find where the event starting at s[i] ends: at a ',' or '}' outside
- * a pmu's slashes. Returns the end index; -1 on an unterminated pmu.
+ * a pmu's slashes. Returns the end index; -1 on an unterminated pmu, -2
+ * on a third slash, -3 on an unterminated quote.
  */
 static long event_end(const char *s, size_t i, size_t len, long *slash1,
 		      long *slash2)
 {
 	/* a breakpoint's length ("mem:0x10/8") is no PMU's slash */
-	int bp = !strncmp(s + i, "mem:", 4);
+	int bp = !strncmp(s + i, "mem:", 4), quoted = 0;
 
 	*slash1 = *slash2 = -1;
 	for (; i < len; i++) {
 		char c = s[i];
 
-		if (c == '/' && !bp) {
+		if (quoted) {
+			quoted = c != '\'';
+			continue;
+		}
+		if (c == '\'' && *slash1 >= 0 && *slash2 < 0) {
+			quoted = 1;
+			continue;
+		}
+		if (c == '/' && bp && *slash1 < 0) {
+			size_t j = bp_len_end(s, i, len);
+
+			bp = 0; /* one length, and the next '/' opens terms */
+			if (j) {
+				i = j - 1;
+				continue;
+			}
+			/* no terms follow: a bad length, for the encoder to name */
+			if (!strchr(s + i + 1, '/'))
+				continue;
+		}
+		if (c == '/') {
 			if (*slash1 < 0)
 				*slash1 = (long)i;
 			else if (*slash2 < 0)
@@ -170,9 +224,37 @@ static long event_end(const char *s, size_t i, size_t len, long *slash1,
 		if (c == ',' || c == '}' || c == '{')
 			break;
 	}
+	if (quoted)
+		return -3;
 	if (*slash1 >= 0 && *slash2 < 0)
 		return -1;
 	return (long)i;
+}
+
+/* "1:1", "4:0x3c": perf's TYPE:CONFIG event, decimal or hex. */
+int evspec_is_numeric(const char *s, size_t n)
+{
+	size_t i = 0;
+	int part = 0;
+
+	while (part < 2) {
+		size_t d = i;
+
+		if (part && i + 1 < n && s[i] == '0' &&
+		    (s[i + 1] == 'x' || s[i + 1] == 'X'))
+			d = i += 2;
+		while (i < n && (part ? isxdigit((unsigned char)s[i]) :
+				      isdigit((unsigned char)s[i])))
+			i++;
+		if (i == d)
+			return 0;
+		if (part++ == 0) {
+			if (i >= n || s[i] != ':')
+				return 0;
+			i++;
+		}
+	}
+	return i == n;
 }
 
 static int parse_event(const char *s, size_t start, size_t end,
@@ -194,10 +276,16 @@ static int parse_event(const char *s, size_t start, size_t end,
 			return error_set(err, (long)start,
 					 "missing PMU name before '/'");
 		ev->pmu = xstrndup(s + start, s1 - start);
-		if (memchr(ev->pmu, ':', s1 - start) ||
-		    memchr(ev->pmu, '=', s1 - start))
+		if (!strncmp(ev->pmu, "mem:", 4)) {
+			/* a breakpoint with terms: no PMU */
+			ev->name = ev->pmu;
+			ev->pmu = NULL;
+		} else if ((memchr(ev->pmu, ':', s1 - start) &&
+			    !evspec_is_numeric(ev->pmu, s1 - start)) ||
+			   memchr(ev->pmu, '=', s1 - start)) {
 			return error_set(err, (long)start,
 					 "invalid PMU name '%s'", ev->pmu);
+		}
 		if (parse_terms_range(s, s1 + 1, s2, &ev->terms, &ev->nterms,
 				      err))
 			return -1;
@@ -237,6 +325,17 @@ static int parse_event(const char *s, size_t start, size_t end,
 	if (!ev->name[0])
 		return error_set(err, (long)start, "empty event name");
 	return 0;
+}
+
+/* Whether s[lo..hi) can name a group: letters, digits, '_', '-', '.'. */
+static int group_name(const char *s, size_t lo, size_t hi)
+{
+	if (hi == lo || !isalpha((unsigned char)s[lo]))
+		return 0;
+	for (size_t i = lo; i < hi; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_-.", s[i]))
+			return 0;
+	return 1;
 }
 
 static int parse_group_mods(const char *s, size_t *i, size_t len,
@@ -297,6 +396,17 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
 			if (end == -2)
 				return error_set(err, (long)i,
 						 "too many '/' in event");
+			if (end == -3)
+				return error_set(err, (long)i,
+						 "unterminated quote in event");
+			if (s[end] == '{' && end < (long)len && !braced &&
+			    !g->nevs && group_name(s, i, (size_t)end)) {
+				/* perf's named group: "name{a,b}" */
+				g->name = xstrndup(s + i, (size_t)end - i);
+				g->braced = braced = 1;
+				i = (size_t)end + 1;
+				continue;
+			}
 			if (s[end] == '{' && end < (long)len)
 				return error_set(err, end,
 						 braced ? "nested '{' in group"

@@ -10,10 +10,19 @@
  * The event-list grammar, as syntax only (no filesystem, no libpfm):
  *
  *   list   := item (',' item)*
- *   item   := event | '{' event (',' event)* '}' [':' mods]
+ *   item   := event | [gname] '{' event (',' event)* '}' [':' mods]
  *   event  := pmu '/' [term (',' term)*] '/' [[':'] mods]
  *           | name [':' mods]
+ *           | bp ['/' [term (',' term)*] '/'] [[':'] mods]
+ *   bp     := 'mem:' addr ['/' len] [':' access]
  *   term   := key ['=' value]
+ *   value  := text | "'" text "'"
+ *
+ * What stands before the slashes need not be a PMU: perf also takes
+ * terms after a generic, cache, raw or TYPE:CONFIG name
+ * ("cpu-cycles/name=x/", "4:0x3c/name=y/"); the encoder tells them
+ * apart. A value in single quotes keeps its commas and slashes
+ * (name='a,b'), and is stored without the quotes.
  *
  * A name may itself contain ':' (tracepoints "sys:event", libpfm4
  * "pmu::EVENT:UMASK", breakpoints "mem:0x10:rw"); only a last ':'-suffix
@@ -40,6 +49,10 @@ struct pstat_evspec {
 	size_t nterms;
 	char *mods;                /* modifier letters, or NULL */
 	long off;                  /* byte offset of the event in the list */
+	/*
+	 * A breakpoint with terms ("mem:0x10:w/name=w/"): name is the
+	 * breakpoint and terms are its terms, pmu is NULL.
+	 */
 };
 
 /* A group: braced ones come from {...}; a lone event is a group of one. */
@@ -47,6 +60,7 @@ struct pstat_evgroup {
 	struct pstat_evspec *evs;
 	size_t nevs;
 	char *mods;                /* group modifiers, or NULL */
+	char *name;                /* a named group's name ("g1{...}"), or NULL */
 	int braced;
 	long off;
 };
@@ -71,6 +85,9 @@ int evspec_parse(const char *s, struct pstat_evtree *tree,
  */
 int evspec_parse_terms(const char *s, struct pstat_term **terms, size_t *n,
 		       struct pstat_error *err);
+
+/* Whether the n bytes at s are perf's TYPE:CONFIG event ("1:1", "4:0x3c"). */
+int evspec_is_numeric(const char *s, size_t n);
 
 /* Whether every character of s is a modifier letter. */
 int evspec_is_mods(const char *s);

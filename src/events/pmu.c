@@ -332,6 +332,7 @@ static void pmu_free(struct pstat_pmu *pmu)
 	free(pmu->aliases);
 	free(pmu->cpumask);
 	free(pmu->cpus);
+	free(pmu->alias);
 	free(pmu->name);
 	free(pmu);
 }
@@ -413,6 +414,10 @@ static int pmu_load(const char *devices, const char *name,
 	 */
 	pmu->cpumask = read_file_at(fd, "cpumask");
 	pmu->cpus = read_file_at(fd, "cpus");
+	text = read_file_at(fd, "alias");
+	if (text && *str_trim(text))
+		pmu->alias = xstrdup(str_trim(text));
+	free(text);
 	*out = pmu;
 out:
 	close(fd);
@@ -533,8 +538,9 @@ static bool suffix_match(const char *pmu, const char *name)
 	return str_is_hex(p + 1);
 }
 
+/* by_alias: match name against the PMUs' alias files instead. */
 static size_t pmus_collect(struct pstat_pmus *pmus, const char *name,
-			   const struct pstat_pmu ***out)
+			   bool by_alias, const struct pstat_pmu ***out)
 {
 	const struct pstat_pmu **v = NULL;
 	size_t n = 0, alloc = 0;
@@ -543,10 +549,12 @@ static size_t pmus_collect(struct pstat_pmus *pmus, const char *name,
 	for (size_t i = 0; i < pmus->nnames; i++) {
 		const struct pstat_pmu *pmu;
 
-		if (name && !suffix_match(pmus->names[i], name))
+		if (name && !by_alias && !suffix_match(pmus->names[i], name))
 			continue;
 		pmu = pmus_find(pmus, pmus->names[i]);
-		if (!pmu)
+		if (!pmu || (by_alias && (!pmu->alias ||
+					  (strcmp(pmu->alias, name) &&
+					   !suffix_match(pmu->alias, name)))))
 			continue;
 		xgrow((void **)&v, &alloc, n + 1, sizeof(*v));
 		v[n++] = pmu;
@@ -559,18 +567,24 @@ size_t pmus_match(struct pstat_pmus *pmus, const char *name,
 		  const struct pstat_pmu ***out)
 {
 	const struct pstat_pmu *pmu = pmus_find(pmus, name);
+	size_t n;
 
 	if (pmu) {
 		*out = xmalloc(sizeof(**out));
 		(*out)[0] = pmu;
 		return 1;
 	}
-	return pmus_collect(pmus, name, out);
+	n = pmus_collect(pmus, name, false, out);
+	if (!n && !strchr(name, '/')) {
+		free(*out);
+		n = pmus_collect(pmus, name, true, out);
+	}
+	return n;
 }
 
 size_t pmus_all(struct pstat_pmus *pmus, const struct pstat_pmu ***out)
 {
-	return pmus_collect(pmus, NULL, out);
+	return pmus_collect(pmus, NULL, false, out);
 }
 
 void pmus_foreach_name(struct pstat_pmus *pmus,

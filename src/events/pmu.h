@@ -49,6 +49,11 @@ struct pstat_pmu {
 	size_t naliases;
 	char *cpumask;              /* cpumask file, NULL if none */
 	char *cpus;                 /* cpus file (core PMUs), NULL if none */
+	/*
+	 * The name in its alias file, NULL if none: some uncore PMUs have
+	 * one (uncore_type_9_0 is uncore_krava_0), and perf takes either.
+	 */
+	char *alias;
 };
 
 struct pstat_pmus;
@@ -78,7 +83,8 @@ const char *pmus_error(const struct pstat_pmus *pmus, const char *name);
  * perf's prefix match: the PMU called exactly name, or else every PMU
  * called name_<suffix> where the suffix is hex digits, like perf
  * (uncore_imc -> uncore_imc_0, uncore_imc_1, ... but not
- * uncore_imc_free_running_0). Returns how many were found and a new array
+ * uncore_imc_free_running_0), or else the same by the names in the
+ * PMUs' alias files. Returns how many were found and a new array
  * of borrowed pointers in *out (NULL when none), sorted by name with
  * numeric suffixes in numeric order (caller frees the array).
  */
@@ -150,6 +156,15 @@ int pmu_encode(const struct pstat_pmu *pmu, const struct pstat_term *terms,
 	       size_t nterms, struct pstat_pmu_encoding *enc,
 	       struct pstat_error *err);
 void pmu_encoding_release(struct pstat_pmu_encoding *enc);
+
+/*
+ * What a term perf's parser knows for every event means to a counter:
+ * PMU_TERM_IGNORED for those that only matter to sampling and that
+ * perf stat takes (period=, freq=, percore, metric-id), PMU_TERM_SAMPLING
+ * for those perf stat refuses (call-graph=, time, ...), 0 for others.
+ */
+enum { PMU_TERM_IGNORED = 1, PMU_TERM_SAMPLING };
+int pmu_term_role(const char *key);
 
 /*
  * Whether any PMU under pmus's root is a core hardware PMU (pmu_is_core;

@@ -114,18 +114,34 @@ static bool is_raw_term(const char *key)
 	return str_raw_hex(key) != NULL;
 }
 
+/* The terms the user wrote: a '?' in an alias asks them for a value. */
+struct user_terms {
+	const struct pstat_term *v;
+	size_t n;
+};
+
 static int encode_terms(const struct pstat_pmu *pmu,
 			const struct pstat_term *terms, size_t nterms,
+			const struct user_terms *user,
 			struct pstat_pmu_encoding *enc, int depth,
 			long alias_off, struct pstat_error *err);
 
+static bool user_has(const struct user_terms *user, const char *key)
+{
+	for (size_t i = 0; i < user->n; i++)
+		if (!strcmp(user->v[i].key, key) && user->v[i].val)
+			return true;
+	return false;
+}
+
 static int encode_alias(const struct pstat_pmu *pmu,
-			const struct pstat_pmu_alias *a, long off, int depth,
+			const struct pstat_pmu_alias *a,
+			const struct user_terms *user, long off, int depth,
 			struct pstat_pmu_encoding *enc, struct pstat_error *err)
 {
 	struct pstat_error sub;
 	struct pstat_term *terms;
-	size_t n;
+	size_t n, k = 0;
 	int r;
 
 	if (depth >= PMU_ALIAS_MAX_DEPTH)
@@ -137,7 +153,28 @@ static int encode_alias(const struct pstat_pmu *pmu,
 		return error_set(err, off,
 				 "cannot parse alias '%s' of PMU '%s': %s",
 				 a->name, pmu->name, sub.msg);
-	r = encode_terms(pmu, terms, n, enc, depth + 1, off, err);
+	/*
+	 * "ldlat=?": the alias leaves the value to the user, whose own term
+	 * sets it wherever it stands; without one the event is incomplete.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		if (!terms[i].val || strcmp(terms[i].val, "?")) {
+			struct pstat_term t = terms[k];
+
+			terms[k++] = terms[i];
+			terms[i] = t;
+			continue;
+		}
+		if (!user_has(user, terms[i].key)) {
+			error_set(err, off,
+				  "event '%s' of PMU '%s' needs a value for '%s' (its sysfs alias has '%s=?'): add '%s=N'",
+				  a->name, pmu->name, terms[i].key,
+				  terms[i].key, terms[i].key);
+			evspec_terms_free(terms, n);
+			return -1;
+		}
+	}
+	r = encode_terms(pmu, terms, k, user, enc, depth + 1, off, err);
 	evspec_terms_free(terms, n);
 	if (r)
 		return r;
@@ -150,9 +187,31 @@ static int encode_alias(const struct pstat_pmu *pmu,
 	return 0;
 }
 
+static const char *const ignored_terms[] = {
+	"period", "freq", "percore", "metric-id",
+};
+
+/* The terms of perf record's that perf stat refuses as well. */
+static const char *const sampling_terms[] = {
+	"call-graph", "time", "stack-size", "max-stack", "inherit",
+	"no-inherit", "overwrite", "no-overwrite", "branch_type", "nr",
+	"aux-output", "aux-sample-size", "aux-action",
+};
+
+int pmu_term_role(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ignored_terms); i++)
+		if (!strcmp(key, ignored_terms[i]))
+			return PMU_TERM_IGNORED;
+	for (size_t i = 0; i < ARRAY_SIZE(sampling_terms); i++)
+		if (!strcmp(key, sampling_terms[i]))
+			return PMU_TERM_SAMPLING;
+	return 0;
+}
+
 static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
-		       long off, int depth, struct pstat_pmu_encoding *enc,
-		       struct pstat_error *err)
+		       const struct user_terms *user, long off, int depth,
+		       struct pstat_pmu_encoding *enc, struct pstat_error *err)
 {
 	const struct pstat_pmu_format *f;
 	const struct pstat_pmu_alias *a;
@@ -180,10 +239,18 @@ static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
 		enc->config[i] = v;
 		return 0;
 	}
-	/* Like perf, only a term without a value can name an alias. */
+	/* Like perf, only a term without a value can name an alias... */
 	a = pmu_alias_find(pmu, t->key);
 	if (a && !t->val)
-		return encode_alias(pmu, a, off, depth, enc, err);
+		return encode_alias(pmu, a, user, off, depth, enc, err);
+	/* ...or event= with a name: msr/event=tsc/ is msr/tsc/ */
+	if (!strcmp(t->key, "event") && t->val && !isdigit((unsigned char)*t->val)) {
+		const struct pstat_pmu_alias *ea = pmu_alias_find(pmu, t->val);
+
+		if (ea)
+			return encode_alias(pmu, ea, user, off, depth, enc,
+					    err);
+	}
 	f = pmu_format_find(pmu, t->key);
 	if (f && f->error)
 		return error_set(err, off,
@@ -219,6 +286,15 @@ static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
 		enc->config[0] = v;
 		return 0;
 	}
+	/* after the PMU's own terms, which may use these names */
+	switch (pmu_term_role(t->key)) {
+	case PMU_TERM_IGNORED:
+		return 0;
+	case PMU_TERM_SAMPLING:
+		return error_set(err, off,
+				 "term '%s' is for sampling, and pstat counts (perf stat refuses it too)",
+				 t->key);
+	}
 	return unknown_term(pmu, t->key, depth, off, err);
 }
 
@@ -228,13 +304,14 @@ static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
  */
 static int encode_terms(const struct pstat_pmu *pmu,
 			const struct pstat_term *terms, size_t nterms,
+			const struct user_terms *user,
 			struct pstat_pmu_encoding *enc, int depth,
 			long alias_off, struct pstat_error *err)
 {
 	for (size_t i = 0; i < nterms; i++) {
 		long off = depth ? alias_off : terms[i].off;
 
-		if (encode_term(pmu, &terms[i], off, depth, enc, err))
+		if (encode_term(pmu, &terms[i], user, off, depth, enc, err))
 			return -1;
 	}
 	return 0;
@@ -244,9 +321,11 @@ int pmu_encode(const struct pstat_pmu *pmu, const struct pstat_term *terms,
 	       size_t nterms, struct pstat_pmu_encoding *enc,
 	       struct pstat_error *err)
 {
+	struct user_terms user = { terms, nterms };
+
 	memset(enc, 0, sizeof(*enc));
 	enc->scale = 1.0;
-	if (encode_terms(pmu, terms, nterms, enc, 0, -1, err)) {
+	if (encode_terms(pmu, terms, nterms, &user, enc, 0, -1, err)) {
 		pmu_encoding_release(enc);
 		return -1;
 	}

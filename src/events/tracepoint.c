@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -78,9 +79,40 @@ static int cmp_tp(const void *a, const void *b)
 }
 
 /*
- * Add sys:ev when sysfd/ev/id holds an id. A missing id is no match
- * (subsystem directories also hold files such as "enable" and "filter");
- * anything else is an error worth reporting, EACCES above all.
+ * The "ID: N" line of sysfd/ev/format: the ftrace subsystem's events
+ * have a format but no id file (the kernel makes them for its own
+ * tracer, not for perf). perf takes their id from there and the kernel
+ * then refuses to count them: <not supported>, not an unknown event.
+ * Returns 0 with *id set, or -1.
+ */
+static int format_id(int sysfd, const char *ev, uint64_t *id)
+{
+	char *path = xasprintf("%s/format", ev);
+	char *text = read_file_at(sysfd, path), *line;
+	int r = -1;
+
+	free(path);
+	for (line = text; line && *line; line = strchr(line, '\n')) {
+		char *end;
+
+		line += *line == '\n';
+		if (strncmp(line, "ID:", 3))
+			continue;
+		end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		r = parse_u64(str_trim(line + 3), UINT64_MAX, id) ? -1 : 0;
+		break;
+	}
+	free(text);
+	return r;
+}
+
+/*
+ * Add sys:ev when sysfd/ev/id (or its format's ID line) holds an id. A
+ * missing id is no match (subsystem directories also hold files such
+ * as "enable" and "filter"); anything else is an error worth
+ * reporting, EACCES above all.
  */
 static int add_event(int sysfd, const char *sys, const char *ev,
 		     struct tp_list *l)
@@ -90,7 +122,13 @@ static int add_event(int sysfd, const char *sys, const char *ev,
 	uint64_t id;
 	int e = errno;
 
+	bool from_format = false;
+
 	free(path);
+	if (!text && e == ENOENT && !format_id(sysfd, ev, &id)) {
+		text = xasprintf("%" PRIu64, id);
+		from_format = true;
+	}
 	if (!text)
 		return e == ENOENT || e == ENOTDIR ? 0 : -e;
 	if (parse_u64(text, UINT64_MAX, &id)) {
@@ -101,6 +139,7 @@ static int add_event(int sysfd, const char *sys, const char *ev,
 	xgrow((void **)&l->v, &l->alloc, l->n + 1, sizeof(*l->v));
 	l->v[l->n].name = xasprintf("%s:%s", sys, ev);
 	l->v[l->n].id = id;
+	l->v[l->n].format_id = from_format;
 	l->n++;
 	return 0;
 }

@@ -17,6 +17,7 @@
 struct pstat_tracepoint {
 	char *name;        /* "subsystem:event", new string */
 	uint64_t id;
+	bool format_id;    /* no id file: the id is its format's "ID:" */
 };
 
 /*

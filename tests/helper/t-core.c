@@ -32,21 +32,23 @@ int t_evspec(int argc, char **argv)
 	for (size_t g = 0; g < tree.ngroups; g++) {
 		const struct pstat_evgroup *grp = &tree.groups[g];
 
-		printf("group %zu%s%s%s\n", g, grp->braced ? " {}" : "",
+		printf("group %zu%s%s%s%s%s\n", g, grp->braced ? " {}" : "",
+		       grp->name ? " gname=" : "", grp->name ? grp->name : "",
 		       grp->mods ? " mods=" : "", grp->mods ? grp->mods : "");
 		for (size_t i = 0; i < grp->nevs; i++) {
 			const struct pstat_evspec *ev = &grp->evs[i];
 
-			if (ev->pmu) {
+			if (ev->pmu)
 				printf("  pmu=%s", ev->pmu);
+			else
+				printf("  name=%s", ev->name);
+			/* a breakpoint may have terms too */
+			if (ev->pmu || ev->nterms)
 				for (size_t k = 0; k < ev->nterms; k++)
 					printf(" %s%s%s", ev->terms[k].key,
 					       ev->terms[k].val ? "=" : "",
 					       ev->terms[k].val ? ev->terms[k].val
 								: "");
-			} else {
-				printf("  name=%s", ev->name);
-			}
 			if (ev->mods)
 				printf(" mods=%s", ev->mods);
 			printf(" @%ld\n", ev->off);
