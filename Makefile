@@ -25,7 +25,17 @@ PKG_CONFIG ?= pkg-config
 PFM_CFLAGS ?=
 PFM_LIBS ?= -ldl
 JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+# jansson is linked statically where its archive is installed (Debian's
+# libjansson-dev has it): a run that prints a table never calls it, and
+# loading the shared library cost a measurable part of pstat's start-up
+# (bench/run's startup row). A distribution that wants the shared one
+# passes JANSSON_LIBS="$$(pkg-config --libs jansson)".
+JANSSON_A := $(wildcard $(shell $(CC) -print-file-name=libjansson.a 2>/dev/null))
+ifneq ($(filter /%,$(JANSSON_A)),)
+JANSSON_LIBS ?= -Wl,-Bstatic -ljansson -Wl,-Bdynamic
+else
 JANSSON_LIBS ?= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
+endif
 
 WARNINGS := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wstrict-prototypes -Wpointer-arith -Wwrite-strings -Wundef \
@@ -147,7 +157,7 @@ uninstall:
 
 clean:
 	rm -f pstat tests/pstat-test src/libpstat.a $(ALL_OBJ) $(ALL_OBJ:.o=.d) \
-		.build-flags bench/workload bench/floor
+		.build-flags bench/workload bench/floor bench/reap
 
 -include $(ALL_OBJ:.o=.d)
 
