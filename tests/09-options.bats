@@ -224,3 +224,32 @@ need_perf() {
 		jq_assert '.runs == 1' "$BATS_TEST_TMPDIR/r.json"
 	done
 }
+
+@test "-p PID COMMAND counts PID while COMMAND runs, not COMMAND" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	local w wpid
+	w=$(prog writer)
+	# the process attached to: no writes at all
+	sleep 30 &
+	wpid=$!
+	# the command writes 500 times: none of that is counted
+	run "$PSTAT" -x, -p "$wpid" -e syscalls:sys_enter_write "$w" 500
+	assert_success
+	assert_line --regexp '^(0|<not counted>),,syscalls:sys_enter_write,'
+	# the status is the command's
+	run "$PSTAT" -x, -p "$wpid" -e task-clock sh -c 'exit 3'
+	assert_failure 3
+	kill "$wpid"
+	# a writer attached to (a write every 10 ms) is counted for as long
+	# as the command (0.5 s) runs
+	"$w" 100000 1 0 10 &
+	wpid=$!
+	run "$PSTAT" -j -o "$BATS_TEST_TMPDIR/p.json" -p "$wpid" \
+		-e syscalls:sys_enter_write sleep 0.5
+	kill "$wpid"
+	assert_success
+	jq_assert --arg p "$wpid" '.target.kind == "pid" and .target.pids == [($p | tonumber)]
+		and .command == ["sleep", "0.5"] and .counters[0].value >= 10
+		and .counters[0].value <= 51' "$BATS_TEST_TMPDIR/p.json"
+}

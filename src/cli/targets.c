@@ -62,10 +62,7 @@ static int targets_check(const struct pstat_opts *o)
 		msg_usage("-p/-t cannot be combined with -a/-C");
 		return -1;
 	}
-	if ((o->pids || o->tids) && o->argv) {
-		msg_usage("-p/-t attach to running processes: give no command");
-		return -1;
-	}
+	/* -p PID COMMAND: PID is counted for as long as COMMAND runs */
 	if (o->per_thread && !o->pids && !o->tids) {
 		msg_usage("--per-thread needs -p or -t");
 		return -1;

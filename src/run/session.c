@@ -83,7 +83,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	 * only when an event is slow to close: other counters are opened
 	 * afresh for every run, which costs microseconds.
 	 */
-	s->self = cfg->argv && !s->system_wide && cfg->inherit &&
+	s->self = cfg->argv && cfg->kind == TARGET_COMMAND &&
+		  !s->system_wide && cfg->inherit &&
 		  !cfg->delay_ms && !cfg->start_disabled && !cfg->control &&
 		  cfg->repeat + cfg->warmup > 1 &&
 		  s->ncpus == 1 && any_slow_to_close(s->evl);
@@ -110,11 +111,13 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		}
 		ch = &child;
 		s->child_pid = child.pid;
-		if (!s->system_wide && !s->self)
+		/* (with -p or -t, the command only sets how long to count) */
+		if (!s->system_wide && !s->self && cfg->kind == TARGET_COMMAND)
 			s->tids[0] = child.pid;
 	}
 	oo.inherit = cfg->inherit;
-	oo.enable_on_exec = ch && !s->system_wide && !cfg->delay_ms &&
+	oo.enable_on_exec = ch && !s->system_wide &&
+			    cfg->kind == TARGET_COMMAND && !cfg->delay_ms &&
 			    !cfg->start_disabled;
 	oo.disabled = !oo.enable_on_exec;
 	if (!s->self && counters_open(&s->ctr, s->evl, s->cpus, s->ncpus,
@@ -266,9 +269,9 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 		s->ntids = 1;
 	} else {
 		s->cpus = s->own_cpus = task_columns(s->evl, &s->ncpus);
-		s->ntids = cfg->argv ? 1 : cfg->ntids;
+		s->ntids = cfg->kind == TARGET_COMMAND ? 1 : cfg->ntids;
 		s->tids = xcalloc(s->ntids, sizeof(*s->tids));
-		if (!cfg->argv)
+		if (cfg->kind != TARGET_COMMAND)
 			memcpy(s->tids, cfg->tids,
 			       s->ntids * sizeof(*s->tids));
 	}

@@ -193,7 +193,7 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 	rep->target = cfg->kind;
 	rep->pids = cfg->pids;
 	rep->npids = cfg->npids;
-	if (cfg->argv && s->child_pid > 0) {
+	if (cfg->argv && cfg->kind == TARGET_COMMAND && s->child_pid > 0) {
 		/* the command's process (with -r, the latest run's) */
 		rep->pids = &s->child_pid;
 		rep->npids = 1;
