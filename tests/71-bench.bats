@@ -239,9 +239,12 @@ writer_pair() {
 	assert_success
 	jq_assert '[.commands[0].measures[].name] | index("task-clock") and
 		index("wall-time")' d.json
-	# shown: every default the machine counts, none it cannot
-	jq_assert '[.commands[0].measures[] | select(.shown | not) |
-		.status] | all(. == "not_supported")' d.json
+	# every default the machine counts, none it cannot, in the report
+	# and in the run document pstat compare reads
+	jq_assert '[.commands[0].measures[] | .status] |
+		all(. != "not_supported")' d.json
+	jq_assert '[.commands[0].run.counters[] | .status] |
+		all(. != "not_supported")' d.json
 	run "$PSTAT" bench -r 2 true
 	refute_output --partial 'not supported'
 }
@@ -323,4 +326,37 @@ print("ok")'
 	run "$PSTAT" bench -r 1 --export-csv /nonexistent/dir/x.csv -e task-clock true
 	assert_failure 125
 	assert_output --partial "/nonexistent/dir/x.csv"
+}
+
+@test "bench: a progress bar on a terminal, nothing on a pipe" {
+	need_perf_events
+	command -v script >/dev/null || skip "script(1) is not installed"
+	# script gives pstat a pseudo-terminal for its stdout and stderr
+	run script -qec "$PSTAT bench -r 3 -w 1 -e task-clock true" /dev/null
+	assert_success
+	assert_output --partial $'\r\e[Kwarm-up 0/1 ['
+	assert_output --partial $'\r\e[Kround 2/3 [####################..........]'
+	assert_output --partial 'Benchmark 1: true'
+	# on a pipe: the report alone
+	"$PSTAT" bench -r 3 -w 1 -e task-clock true >out 2>err
+	[ ! -s err ]
+	! grep -q $'\r' out
+	grep -q '^Benchmark 1: true$' out
+}
+
+@test "bench: SIGINT reports the rounds done and exits 130" {
+	need_perf_events
+	"$PSTAT" bench -j -o s.json -r 1000 -e task-clock 'sleep 0.1' true &
+	pid=$!
+	sleep 1.5
+	kill -INT "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" = 130 ]
+	validate_json s.json "$ROOT/schema/pstat-bench.schema.json"
+	jq_assert '.interrupted == 2 and .exit_status == 130 and
+		.rounds >= 1 and .rounds < 1000' s.json
+	# every recorded round ran both commands
+	jq_assert '.commands[0].runs >= .rounds and
+		.commands[1].runs == .rounds' s.json
 }

@@ -391,6 +391,56 @@ static int bench_events(const struct bench_opts *o,
 	return 0;
 }
 
+/*
+ * Without -e: the defaults the machine can count, those perf_event_open
+ * accepts on pstat itself (opened disabled and closed at once), so that
+ * the commands' run documents hold no <not supported> counter, which
+ * pstat compare would find invalid. When even that probe fails, all of
+ * them: the first run says why.
+ */
+static int bench_default_events(const struct bench_opts *o,
+				struct pstat_encode_ctx *ctx,
+				struct pstat_evlist *evl)
+{
+	struct pstat_evlist all = { 0 };
+	struct pstat_counters ctr = { 0 };
+	struct pstat_open_opts oo = { .disabled = 1 };
+	struct pstat_open_error oe;
+	struct bench_opts one = *o;
+	const int cpu = -1;
+	pid_t self = getpid();
+	char *list = NULL;
+	int r;
+
+	if (bench_events(o, ctx, &all))
+		return -1;
+	if (counters_open(&ctr, &all, &cpu, 1, &self, 1, &oo, &oe)) {
+		*evl = all;
+		return 0;
+	}
+	for (size_t i = 0; i < all.n; i++) {
+		char *l;
+
+		if (ctr.state[i] != COUNTER_OPEN)
+			continue;
+		l = list ? xasprintf("%s,%s", list, all.ev[i].name) :
+			   xstrdup(all.ev[i].name);
+		free(list);
+		list = l;
+	}
+	counters_close(&ctr);
+	if (!list) {
+		*evl = all;
+		return 0;
+	}
+	evlist_free(&all);
+	one.events[0] = list;
+	one.nevents = 1;
+	r = bench_events(&one, ctx, evl);
+	free(list);
+	return r;
+}
+
 /* What runs s: SHELL -c s, or s split into words. NULL: reported. */
 static char **command_argv(const struct bench_opts *o, const char *s,
 			   const char *what)
@@ -663,7 +713,9 @@ int bench_main(int argc, char **argv)
 	ctx.pmus = pmus_new(v && *v ? v : NULL);
 	v = getenv("PSTAT_TRACEFS_ROOT");
 	ctx.tracefs_root = v && *v ? v : NULL;
-	if (bench_events(&o, &ctx, &evl) || bench_cfg_fill(&o, &cfg, &evl))
+	if ((o.nevents ? bench_events(&o, &ctx, &evl) :
+			 bench_default_events(&o, &ctx, &evl)) ||
+	    bench_cfg_fill(&o, &cfg, &evl))
 		goto out;
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null_fd < 0) {

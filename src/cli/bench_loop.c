@@ -140,7 +140,7 @@ static void progress_draw(struct bench_state *st, size_t round, int warm)
 		round, warm ? (size_t)cfg->warmup : total);
 	for (size_t i = 0; i < width; i++)
 		fputc(i < fill ? '#' : '.', stderr);
-	if (warm || !st->rounds)
+	if (warm || !st->rounds || !(st->round_ms > 0))
 		fprintf(stderr, "]");
 	else
 		fprintf(stderr, "] %.0f s left", ceil(left_s));
