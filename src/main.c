@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "cli/bench.h"
 #include "cli/doctor.h"
+#include "cli/event_lists.h"
 #include "cli/list.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -68,53 +69,15 @@ static const char **event_lists(const struct pstat_opts *o, size_t *n)
 	return lists;
 }
 
-static void report_parse_error(const char *list,
-			       const struct pstat_error *err)
-{
-	if (err->offset >= 0 && (size_t)err->offset <= strlen(list) &&
-	    strlen(list) <= 200)
-		msg_error("invalid event list '%s': %s (at offset %ld)", list,
-			  err->msg, err->offset);
-	else
-		msg_error("%s", err->msg);
-}
-
 static int build_events(const struct pstat_opts *o,
 			struct pstat_encode_ctx *ctx,
 			struct pstat_evlist *evl)
 {
-	struct pstat_error err = { "", -1 };
 	size_t n;
 	const char **lists = event_lists(o, &n);
-	int r = 0;
+	int r = event_lists_encode(lists, n, ctx, evl);
 
-	for (size_t i = 0; i < n && !r; i++) {
-		const char *list = lists[i];
-		struct pstat_evtree one = { 0 };
-
-		if (evspec_parse(list, &one, &err)) {
-			report_parse_error(list, &err);
-			evspec_tree_free(&one);
-			r = -1;
-			break;
-		}
-		if (encode_evlist(&one, ctx, evl, &err)) {
-			msg_error("%s", err.msg);
-			if (ctx->hint[0])
-				msg_hint("%s", ctx->hint);
-			r = -1;
-		}
-		/* encode_evlist continues the numbering of earlier lists */
-		evspec_tree_free(&one);
-	}
 	free(lists);
-	if (!r) {
-		for (size_t i = 0; i < evl->n; i++)
-			msg_debug(1, "event '%s': resolved by %s (pmu %s, type %u, config %#llx)",
-				  evl->ev[i].name, evl->ev[i].resolver,
-				  evl->ev[i].pmu, evl->ev[i].attr.type,
-				  (unsigned long long)evl->ev[i].attr.config);
-	}
 	return r;
 }
 

@@ -17,6 +17,7 @@
 #include "base/msg.h"
 #include "base/util.h"
 #include "cli/bench.h"
+#include "cli/event_lists.h"
 #include "cli/output.h"
 #include "compare/compare.h"
 #include "compare/print_compare.h"
@@ -351,44 +352,16 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	return 0;
 }
 
-static void report_parse_error(const char *list,
-			       const struct pstat_error *err)
-{
-	if (err->offset >= 0 && (size_t)err->offset <= strlen(list) &&
-	    strlen(list) <= 200)
-		msg_error("invalid event list '%s': %s (at offset %ld)", list,
-			  err->msg, err->offset);
-	else
-		msg_error("%s", err->msg);
-}
-
 /* The events of -e (or the defaults) into evl. 0 or -1 (reported). */
 static int bench_events(const struct bench_opts *o,
 			struct pstat_encode_ctx *ctx, struct pstat_evlist *evl)
 {
-	struct pstat_error err = { "", -1 };
-	size_t n = o->nevents ? o->nevents : 1;
+	static const char *const defaults[] = { BENCH_DEFAULT_EVENTS };
 
-	for (size_t i = 0; i < n; i++) {
-		const char *list = o->nevents ? o->events[i] :
-						BENCH_DEFAULT_EVENTS;
-		struct pstat_evtree one = { 0 };
-		int r = 0;
-
-		if (evspec_parse(list, &one, &err)) {
-			report_parse_error(list, &err);
-			r = -1;
-		} else if (encode_evlist(&one, ctx, evl, &err)) {
-			msg_error("%s", err.msg);
-			if (ctx->hint[0])
-				msg_hint("%s", ctx->hint);
-			r = -1;
-		}
-		evspec_tree_free(&one);
-		if (r)
-			return -1;
-	}
-	return 0;
+	if (!o->nevents)
+		return event_lists_encode(defaults, 1, ctx, evl);
+	return event_lists_encode((const char *const *)o->events, o->nevents,
+				  ctx, evl);
 }
 
 /*
