@@ -87,8 +87,10 @@ static void dry_run_text(FILE *out, const struct pstat_evlist *evl)
 		const struct pstat_event *ev = &evl->ev[i];
 		const struct perf_event_attr *a = &ev->attr;
 
-		fprintf(out, "%s: resolver %s, pmu %s, group %d%s\n", ev->name,
-			ev->resolver, ev->pmu, ev->group,
+		fprintf(out, "%s: resolver %s, pmu %s, group %d%s%s%s\n",
+			ev->name, ev->resolver, ev->pmu, ev->group,
+			ev->group_name ? " " : "",
+			ev->group_name ? ev->group_name : "",
 			ev->leader == (int)i ? " (leader)" : "");
 		fprintf(out, "  type %u config %#llx config1 %#llx config2 %#llx\n",
 			a->type, (unsigned long long)a->config,
@@ -138,6 +140,7 @@ static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
 		d[i].pmu = evl->ev[i].pmu;
 		d[i].resolver = evl->ev[i].resolver;
 		d[i].group = evl->ev[i].group;
+		d[i].group_name = evl->ev[i].group_name;
 		d[i].leader = evl->ev[i].leader == (int)i;
 		d[i].scale = evl->ev[i].scale;
 		d[i].unit = evl->ev[i].unit ? evl->ev[i].unit : "";

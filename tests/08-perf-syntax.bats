@@ -15,6 +15,7 @@
 
 bats_require_minimum_version 1.5.0
 load test_helper
+load json_helper
 
 setup() {
 	export PSTAT_TEST_FIXTURES="$FIX"
@@ -245,4 +246,22 @@ attr_trace() {
 	run "$PSTAT" -x, -e 'msr/event=tsc/' true
 	assert_success
 	[ "$(awk -F, '$3 == "msr/event=tsc/" { print $1 }' <<<"$output")" -gt 0 ]
+}
+
+@test "a named group's name labels its members in JSON and --dry-run" {
+	need_perf_events
+	run --separate-stderr "$PSTAT" -j -o "$BATS_TEST_TMPDIR/g.json" \
+		-e 'group1{task-clock,cs}:u,faults' true
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/g.json"
+	jq_assert '[.counters[] | [.event, .group, .group_name]] == [["task-clock", 0, "group1"], ["cs", 0, "group1"], ["faults", 1, null]]' \
+		"$BATS_TEST_TMPDIR/g.json"
+	run --separate-stderr "$PSTAT" --dry-run -j -e 'g-2{task-clock,1:3}:G'
+	assert_success
+	echo "$output" >"$BATS_TEST_TMPDIR/d.json"
+	validate_json "$BATS_TEST_TMPDIR/d.json" "$ROOT/schema/pstat-dryrun.schema.json"
+	jq_assert '[.events[] | [.name, .group_name, .resolver]] == [["task-clock", "g-2", "generic"], ["1:3", "g-2", "numeric"]]' \
+		"$BATS_TEST_TMPDIR/d.json"
+	run "$PSTAT" --dry-run -e 'g-2{task-clock,1:3}:G'
+	assert_line 'task-clock: resolver generic, pmu software, group 0 g-2 (leader)'
 }

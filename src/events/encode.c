@@ -545,6 +545,8 @@ static int settle_group(struct pstat_evlist *out, size_t first, size_t end,
 
 		out->ev[i].group = group;
 		out->ev[i].leader = n > 1 ? (int)first : (int)i;
+		if (grp->name && !out->ev[i].group_name)
+			out->ev[i].group_name = xstrdup(grp->name);
 		/* a real group reads all members at once */
 		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				 PERF_FORMAT_TOTAL_TIME_RUNNING;

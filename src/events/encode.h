@@ -59,6 +59,7 @@ struct pstat_event {
 	 * (ftrace:bprint), as perf shows it: <not supported>.
 	 */
 	bool einval_unsupported;
+	char *group_name;       /* its group's name ("g1{...}"), or NULL */
 };
 
 /*

@@ -23,6 +23,7 @@ void evlist_free(struct pstat_evlist *evl)
 		free(evl->ev[i].unit);
 		free(evl->ev[i].cpus);
 		free(evl->ev[i].core_cpus);
+		free(evl->ev[i].group_name);
 	}
 	free(evl->ev);
 	memset(evl, 0, sizeof(*evl));

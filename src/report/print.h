@@ -41,6 +41,7 @@ struct pstat_row {
 	const char *event;          /* as written, or its name= */
 	const char *pmu;            /* "software", "cpu", "msr", ... */
 	int group;                  /* members of one {} share it */
+	const char *group_name;     /* a named group's name ("g1{...}"), or NULL */
 	enum pstat_status status;
 	double value;               /* scaled count x sysfs scale (mean) */
 	uint64_t raw;               /* unscaled count */
@@ -234,6 +235,7 @@ struct pstat_dryrun_event {
 	const int *cpus;        /* the PMU's cpumask, or NULL */
 	size_t ncpus;
 	const struct perf_event_attr *attr;
+	const char *group_name; /* a named group's name, or NULL */
 };
 
 /* The version of the jansson library in use ("2.14"; static). */

@@ -390,6 +390,8 @@ static json_t *json_counter(const struct pstat_row *row)
 	json_object_set_new(c, "event", jstr(row->event));
 	json_object_set_new(c, "pmu", jstr(row->pmu));
 	json_object_set_new(c, "group", json_integer(row->group));
+	if (row->group_name)
+		json_object_set_new(c, "group_name", jstr(row->group_name));
 	if (row->cpu >= 0)
 		json_object_set_new(c, "cpu", json_integer(row->cpu));
 	if (row->thread)

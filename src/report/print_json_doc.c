@@ -84,6 +84,9 @@ int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 		json_object_set_new(e, "pmu", jstr(ev[i].pmu));
 		json_object_set_new(e, "resolver", jstr(ev[i].resolver));
 		json_object_set_new(e, "group", json_integer(ev[i].group));
+		if (ev[i].group_name)
+			json_object_set_new(e, "group_name",
+					    jstr(ev[i].group_name));
 		json_object_set_new(e, "leader", json_boolean(ev[i].leader));
 		json_object_set_new(e, "scale", jreal(ev[i].scale));
 		json_object_set_new(e, "unit",

@@ -39,6 +39,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	row->event = first->name;
 	row->pmu = first->pmu;
 	row->group = first->group;
+	row->group_name = first->group_name;
 	row->cpu = ci >= 0 ? s->cpus[ci] : -1;
 	row->thread = ti >= 0 ? s->thread_names[ti] : NULL;
 	row->unit = metrics_is_clock(&first->attr) ? "msec" :
