@@ -8,7 +8,8 @@
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
 _pstat_opts_long='--all-cpus --append --big-num --compare-output --control --cpu
 --delay --detailed --dry-run --event --fail-on --field-separator --help --interval --interval-count
---json --keep-on-exit --no-aggr --no-big-num --no-inherit --null --openmetrics --output --per-thread --pid
+--json --keep-on-exit --no-aggr --no-big-num --no-inherit --null --openmetrics --output --per-cache
+--per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
 --post --pre --prometheus --quiet --repeat --tid --timeout --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
 _pstat_opts_compare='--alpha --baseline --compare-format --format

@@ -12,6 +12,7 @@
 
 #include "base/cpumap.h"
 #include "base/msg.h"
+#include "base/topology.h"
 #include "base/util.h"
 #include "cli/bench.h"
 #include "cli/doctor.h"
@@ -324,6 +325,22 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 	return printer_new(&pc, out);
 }
 
+/*
+ * The topology --per-socket and the like add up by: PSTAT_SYSFS_ROOT's
+ * when it has one (tests), else the machine's; NULL when neither can be
+ * read, which makes every CPU a core of its own in socket 0.
+ */
+static struct pstat_topo *load_topology(void)
+{
+	const char *root = env_root("PSTAT_SYSFS_ROOT");
+	struct pstat_topo *topo = NULL;
+	struct pstat_error err;
+
+	if (topo_load(root, &topo, &err) && root)
+		topo_load(NULL, &topo, &err);
+	return topo;
+}
+
 /* The session's own record of what to count, how and where to print. */
 static void session_cfg_fill(struct pstat_session_cfg *cfg,
 			     const struct pstat_opts *o,
@@ -345,6 +362,8 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->inherit = !o->no_inherit && t->kind != TARGET_TID;
 	cfg->no_aggr = o->no_aggr;
 	cfg->per_thread = o->per_thread;
+	cfg->aggr = o->aggr;
+	cfg->aggr_cache_level = o->aggr_cache_level;
 	cfg->timeout_ms = o->timeout_ms;
 	cfg->delay_ms = o->delay_ms;
 	cfg->start_disabled = o->start_disabled;
@@ -369,6 +388,7 @@ int main(int argc, char **argv)
 	struct pstat_evlist evl = { 0 };
 	struct pstat_session_cfg cfg = { 0 };
 	struct pstat_printer *printer = NULL;
+	struct pstat_topo *topo = NULL;
 	struct targets t = { 0 };
 	struct output out = { 0 };
 	struct pstat_baseline baseline = { 0 };
@@ -441,6 +461,8 @@ int main(int argc, char **argv)
 	if (o.baseline)
 		printer = printer_capture_new(printer);
 	session_cfg_fill(&cfg, &o, &t, &evl, printer);
+	if (o.aggr)
+		cfg.topo = topo = load_topology();
 	if (o.start_disabled && !o.have_control)
 		msg_warn("-D -1 without --control: nothing will be counted");
 	if (o.interval_ms && o.interval_ms < 10)
@@ -452,6 +474,7 @@ int main(int argc, char **argv)
 		status = compare_cli_baseline_finish(&baseline, printer, status);
 out:
 	compare_cli_baseline_free(&baseline);
+	topo_free(topo);
 	printer_free(printer);
 	targets_free(&t);
 	evlist_free(&evl);

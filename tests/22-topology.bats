@@ -103,3 +103,175 @@ RK="$FIX/arm64-rk3399"
 	assert_success
 	assert_line --index 0 --regexp "^cpus $(getconf _NPROCESSORS_ONLN) "
 }
+
+# sum_cpus EXPR CPU...: the helper's synthetic count of event index EXPR
+# summed over CPUs: each CPU counts 1000 * (cpu + 1) + the event's index
+sum_cpus() {
+	local idx=$1 total=0 c
+	shift
+	for c in "$@"; do
+		total=$(( total + 1000 * (c + 1) + idx ))
+	done
+	echo $total
+}
+
+# cpus_of LIST: "0-1,8-9" as words
+cpus_of() {
+	local r out=() lo hi
+	for r in ${1//,/ }; do
+		lo=${r%-*} hi=${r#*-}
+		out+=($(seq "$lo" "$hi"))
+	done
+	echo "${out[@]}"
+}
+
+@test "aggregation: per socket, die and node, the CPUs' counts added up" {
+	local s0 d1 n3
+	s0=$(cpus_of "$(cat "$SPR/devices/system/cpu/cpu0/topology/package_cpus_list")")
+	d1=$(cpus_of "$(cat "$SPR/devices/system/cpu/cpu2/topology/die_cpus_list")")
+	n3=$(cpus_of "$(cat "$SPR/devices/system/node/node3/cpulist")")
+	run "$PT" aggr "$SPR" socket cpu-clock
+	assert_success
+	assert_line "S0 8 cpu-clock $(sum_cpus 0 $s0)"
+	assert_equal "${#lines[@]}" 2
+	run "$PT" aggr "$SPR" die cpu-clock,task-clock
+	assert_line "S0-D1 4 task-clock $(sum_cpus 1 $d1)"
+	# unit by unit, as perf prints: S0-D0's two events, then S0-D1's
+	assert_line --index 0 --regexp '^S0-D0 4 cpu-clock '
+	assert_line --index 1 --regexp '^S0-D0 4 task-clock '
+	assert_line --index 2 --regexp '^S0-D1 4 cpu-clock '
+	assert_line --index 7 --regexp '^S1-D3 4 task-clock '
+	run "$PT" aggr "$SPR" node cpu-clock
+	assert_line "N3 4 cpu-clock $(sum_cpus 0 $n3)"
+}
+
+@test "aggregation: an uncore event is in the units of its cpumask's CPUs" {
+	# one CPU per die in the cpumask: two per socket, one per die
+	run "$PT" aggr "$SPR" socket 'cpu-clock,uncore_imc_0/clockticks/'
+	assert_line "S0 2 uncore_imc_0/clockticks/ $(sum_cpus 1 0 2)"
+	assert_line "S1 2 uncore_imc_0/clockticks/ $(sum_cpus 1 4 6)"
+	run "$PT" aggr "$SPR" core 'uncore_imc_0/clockticks/'
+	assert_equal "${#lines[@]}" 4
+	assert_line "S1-D3-C2 1 uncore_imc_0/clockticks/ $(sum_cpus 0 6)"
+}
+
+@test "aggregation: hybrid events in the units of their core PMU's CPUs" {
+	# cpu_atom/cycles/ is event 0, cpu_core/cycles/ event 1
+	run "$PT" aggr "$ADL" core cycles
+	assert_success
+	assert_output "S0-D0-C0 2 cpu_core/cycles/ $(sum_cpus 1 0 1)
+S0-D0-C4 2 cpu_core/cycles/ $(sum_cpus 1 2 3)
+S0-D0-C8 1 cpu_atom/cycles/ $(sum_cpus 0 4)
+S0-D0-C9 1 cpu_atom/cycles/ $(sum_cpus 0 5)
+S0-D0-C10 1 cpu_atom/cycles/ $(sum_cpus 0 6)
+S0-D0-C11 1 cpu_atom/cycles/ $(sum_cpus 0 7)"
+	run "$PT" aggr "$ADL" socket cycles
+	assert_output "S0 4 cpu_atom/cycles/ $(sum_cpus 0 4 5 6 7)
+S0 4 cpu_core/cycles/ $(sum_cpus 1 0 1 2 3)"
+}
+
+@test "aggregation: arm64 cores of two clusters stay apart; clusters; caches" {
+	run "$PT" aggr "$RK" core task-clock
+	assert_equal "${#lines[@]}" 6
+	assert_line --index 4 "S0-D0-C0 1 task-clock $(sum_cpus 0 4)"
+	run "$PT" aggr "$RK" cluster task-clock
+	assert_output "S0-D0-CLS0 4 task-clock $(sum_cpus 0 0 1 2 3)
+S0-D0-CLS1 2 task-clock $(sum_cpus 0 4 5)"
+	run "$PT" aggr "$ARL" cache task-clock
+	assert_output "S0-D0-L2-ID6 2 task-clock $(sum_cpus 0 6 7)
+S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
+	run "$PT" aggr "$ADL" cache=L2 task-clock
+	assert_line "S0-D0-L2-ID4 4 task-clock $(sum_cpus 0 4 5 6 7)"
+}
+
+@test "aggregation: needs -a or -C, and excludes -A and --per-thread" {
+	run "$PSTAT" --per-socket true
+	assert_failure 125
+	assert_output --partial 'pstat: --per-socket needs -a or -C'
+	run "$PSTAT" -a -A --per-core true
+	assert_failure 125
+	assert_output --partial 'pstat: --per-core cannot be combined with -A'
+	run "$PSTAT" -a --per-cache=L9 true
+	assert_failure 125
+	assert_output --partial "invalid --per-cache level 'L9'"
+	run "$PSTAT" -a --per-cache=3 true
+	assert_failure 125
+}
+
+# live: on this machine, with software events
+@test "aggregation: every mode's rows cover the CPUs once and add up to the total" {
+	need_cpu_wide
+	local mode ncpu
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	for mode in socket die cluster cache core node; do
+		run "$PSTAT" -a "--per-$mode" -j -o "$BATS_TEST_TMPDIR/$mode.json" -e cpu-clock sleep 0.05
+		assert_success
+		jq_assert "[.counters[] | .aggr.mode] | unique == [\"$mode\"]" "$BATS_TEST_TMPDIR/$mode.json"
+		# each CPU in exactly one unit
+		jq_assert "[.counters[] | .aggr.cpus] | add == $ncpu" "$BATS_TEST_TMPDIR/$mode.json"
+		# cpu-clock: every CPU's clock over the run, within 20% of
+		# the CPUs times the elapsed time (a ratio, not a timing)
+		jq_assert '(([.counters[].value] | add) / (.time.elapsed_ns / 1e6)) as $r
+			| $r > (0.8 * '"$ncpu"') and $r < (1.2 * '"$ncpu"')' "$BATS_TEST_TMPDIR/$mode.json"
+	done
+}
+
+@test "aggregation: a tracepoint's rows per core hold the writes done there" {
+	need_cpu_wide
+	need_tracepoint syscalls/sys_enter_write
+	local w="$BATS_TEST_TMPDIR/w.json" a="$BATS_TEST_TMPDIR/a.json"
+	# 3000 writes pinned to CPU 0: its core's row has them all (and
+	# what else ran there); -A's CPU 0 row has them too
+	run "$PSTAT" -C 0 --per-core -j -o "$w" -e syscalls:sys_enter_write \
+		taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=3000 status=none
+	assert_success
+	jq_assert '[.counters[] | .aggr.cpus] == [1]' "$w"
+	jq_assert '.counters[0].value >= 3000' "$w"
+	run "$PSTAT" -C 0 -A -j -o "$a" -e syscalls:sys_enter_write \
+		taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=3000 status=none
+	assert_success
+	jq_assert '[.counters[] | .cpu] == [0] and .counters[0].value >= 3000' "$a"
+}
+
+@test "aggregation: table, CSV and interval lines in perf's layout" {
+	need_cpu_wide
+	run "$PSTAT" -a --per-socket -e task-clock sleep 0.01
+	assert_success
+	assert_line --regexp '^S0     [ 0-9]{3}[0-9] +[0-9.]+ msec task-clock +# +[0-9.]+ CPUs utilized'
+	run "$PSTAT" -a --per-core -x, -e task-clock sleep 0.01
+	assert_line --regexp '^S0-D0-C[0-9]+,1,[0-9.]+,msec,task-clock,'
+	run "$PSTAT" -a --per-die -I 20 -e context-switches sleep 0.05
+	assert_line --index 0 '#           time die          cpus             counts unit events'
+	assert_line --regexp '^ +[0-9]+\.[0-9]{9} S0-D0 +[0-9]+ +[0-9]+ +context-switches'
+	run "$PSTAT" -a --per-node -x, -I 20 -e context-switches sleep 0.05
+	assert_line --regexp '^ +[0-9]+\.[0-9]{9},N0,[0-9]+,[0-9]+,,context-switches,'
+	run "$PSTAT" -a --per-core -r 2 -e context-switches sleep 0.01
+	assert_success
+	assert_line --regexp '^S0-D0-C[0-9]+ +1 +[0-9]+ +context-switches'
+}
+
+@test "aggregation: the same layout as perf stat 6.1 where perf has the mode" {
+	need_cpu_wide
+	command -v perf >/dev/null || skip "perf is not installed"
+	perf stat -a --per-socket -e task-clock true >/dev/null 2>&1 ||
+		skip "perf stat cannot count system-wide here"
+	local mode p q
+	for mode in socket die core node; do
+		# the label and CPU count columns, and the event column,
+		# with numbers made N: the same text
+		p=$(perf stat -a "--per-$mode" -e task-clock,context-switches sleep 0.01 2>&1 |
+			grep -E '^(S|N)[0-9]' | sed -E 's/[0-9][0-9.,]*/N/g; s/  +/ /g; s/ #.*//')
+		q=$("$PSTAT" -a "--per-$mode" -e task-clock,context-switches sleep 0.01 2>&1 |
+			grep -E '^(S|N)[0-9]' | sed -E 's/[0-9][0-9.,]*/N/g; s/  +/ /g; s/ #.*//')
+		assert_equal "$q" "$p"
+		# the label column itself is byte for byte perf's
+		p=$(perf stat -a "--per-$mode" -e task-clock sleep 0.01 2>&1 |
+			grep -E '^(S|N)[0-9]' | cut -c1-20)
+		q=$("$PSTAT" -a "--per-$mode" -e task-clock sleep 0.01 2>&1 |
+			grep -E '^(S|N)[0-9]' | cut -c1-20)
+		assert_equal "$q" "$p"
+		p=$(perf stat -a "--per-$mode" -I 20 -e context-switches sleep 0.03 2>&1 | head -1)
+		q=$("$PSTAT" -a "--per-$mode" -I 20 -e context-switches sleep 0.03 2>&1 | head -1)
+		assert_equal "$q" "$p"
+	done
+}

@@ -276,7 +276,7 @@ void topo_aggr_id(const struct pstat_topo *t, int cpu,
 	struct pstat_topo_cpu alone = { .cpu = cpu, .core = cpu };
 	int level;
 
-	*id = (struct pstat_aggr_id){ -1, -1, -1, -1, -1, -1, -1, -1 };
+	*id = (struct pstat_aggr_id){ mode, -1, -1, -1, -1, -1, -1, -1, -1 };
 	if (!c) {
 		for (int l = 0; l <= TOPO_MAX_CACHE_LEVEL; l++)
 			alone.cache[l] = -1;
@@ -382,4 +382,45 @@ const char *topo_aggr_key(enum pstat_aggr_mode mode)
 	};
 
 	return (unsigned)mode < ARRAY_SIZE(keys) ? keys[mode] : "";
+}
+
+char *topo_aggr_label(const struct pstat_aggr_id *id, char *buf, size_t len)
+{
+	switch (id->mode) {
+	case AGGR_SOCKET:
+		snprintf(buf, len, "S%-5d", id->socket);
+		break;
+	case AGGR_DIE:
+		snprintf(buf, len, "S%d-D%-8d", id->socket, id->die);
+		break;
+	case AGGR_CLUSTER:
+		snprintf(buf, len, "S%d-D%d-CLS%-8d", id->socket, id->die,
+			 id->cluster);
+		break;
+	case AGGR_CACHE:
+		snprintf(buf, len, "S%d-D%d-L%d-ID%-8d", id->socket, id->die,
+			 id->cache_level, id->cache);
+		break;
+	case AGGR_CORE:
+		snprintf(buf, len, "S%d-D%d-C%-8d", id->socket, id->die,
+			 id->core);
+		break;
+	case AGGR_NODE:
+		snprintf(buf, len, "N%-5d", id->node);
+		break;
+	default:
+		topo_aggr_name(id->mode, id, buf, len);
+		break;
+	}
+	return buf;
+}
+
+int topo_aggr_label_width(enum pstat_aggr_mode mode)
+{
+	static const int width[] = {
+		[AGGR_SOCKET] = 6, [AGGR_DIE] = 12, [AGGR_CLUSTER] = 17,
+		[AGGR_CACHE] = 19, [AGGR_CORE] = 15, [AGGR_NODE] = 6,
+	};
+
+	return (unsigned)mode < ARRAY_SIZE(width) ? width[mode] : 0;
 }

@@ -111,6 +111,7 @@ enum pstat_aggr_mode {
  * cache is -1 also for a CPU without a cache of the level asked.
  */
 struct pstat_aggr_id {
+	enum pstat_aggr_mode mode;
 	int socket, die, cluster, cache_level, cache, core, node, cpu;
 };
 
@@ -133,6 +134,16 @@ int topo_aggr_cmp(const struct pstat_aggr_id *a,
  */
 char *topo_aggr_name(enum pstat_aggr_mode mode,
 		     const struct pstat_aggr_id *id, char *buf, size_t len);
+
+/*
+ * The same name as perf stat 6.1's table pads it, the last number
+ * left-aligned in 8 columns (5 for S and N): "S0-D0-C3       ".
+ * Returns buf.
+ */
+char *topo_aggr_label(const struct pstat_aggr_id *id, char *buf, size_t len);
+
+/* The width of topo_aggr_label for one-digit ids (interval headers). */
+int topo_aggr_label_width(enum pstat_aggr_mode mode);
 
 /*
  * The name of the mode's unit in perf's JSON and interval headers:

@@ -26,6 +26,12 @@ enum {
 	OPT_KEEP_ON_EXIT,
 	OPT_NO_BIG_NUM,
 	OPT_OPENMETRICS,
+	OPT_PER_CACHE,
+	OPT_PER_CLUSTER,
+	OPT_PER_CORE,
+	OPT_PER_DIE,
+	OPT_PER_NODE,
+	OPT_PER_SOCKET,
 	OPT_PER_THREAD,
 	OPT_POST,
 	OPT_PRE,
@@ -66,6 +72,12 @@ static const struct option long_opts[] = {
 	{ "null", no_argument, NULL, 'n' },
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 	{ "output", required_argument, NULL, 'o' },
+	{ "per-cache", optional_argument, NULL, OPT_PER_CACHE },
+	{ "per-cluster", no_argument, NULL, OPT_PER_CLUSTER },
+	{ "per-core", no_argument, NULL, OPT_PER_CORE },
+	{ "per-die", no_argument, NULL, OPT_PER_DIE },
+	{ "per-node", no_argument, NULL, OPT_PER_NODE },
+	{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "post", required_argument, NULL, OPT_POST },
@@ -104,6 +116,13 @@ void options_usage(void)
 	      "  -a, --all-cpus           count on every online CPU\n"
 	      "  -C, --cpu LIST           count on these CPUs (0-3,5)\n"
 	      "  -A, --no-aggr            one row per CPU\n"
+	      "      --per-socket         with -a/-C: one row per socket (S0),\n"
+	      "      --per-die            die (S0-D0), --per-cluster: cluster\n"
+	      "      --per-cluster        (S0-D0-CLS0), --per-core: core\n"
+	      "      --per-core           (S0-D0-C0), --per-node: NUMA node (N0)\n"
+	      "      --per-node\n"
+	      "      --per-cache[=LEVEL]  with -a/-C: one row per cache (L2, L3;\n"
+	      "                           default: each CPU's last level)\n"
 	      "      --per-thread         one row per thread (-p/-t)\n"
 	      "  -r, --repeat N           run the command N times\n"
 	      "      --warmup K           uncounted runs first\n"
@@ -219,6 +238,49 @@ static int parse_fail_on(const char *arg, unsigned *out)
 struct repeated {
 	size_t events, thresholds;
 };
+
+/*
+ * --per-socket, --per-die, --per-cluster, --per-cache[=LEVEL],
+ * --per-core, --per-node: the last one given counts, as in perf.
+ * LEVEL is perf's spelling, L2 or l3. Returns 0 or -1 (usage error).
+ */
+static int aggr_set(struct pstat_opts *o, int c, char **argv)
+{
+	static const struct {
+		int opt;
+		enum pstat_aggr_mode mode;
+		const char *name;
+	} modes[] = {
+		{ OPT_PER_CACHE, AGGR_CACHE, "--per-cache" },
+		{ OPT_PER_CLUSTER, AGGR_CLUSTER, "--per-cluster" },
+		{ OPT_PER_CORE, AGGR_CORE, "--per-core" },
+		{ OPT_PER_DIE, AGGR_DIE, "--per-die" },
+		{ OPT_PER_NODE, AGGR_NODE, "--per-node" },
+		{ OPT_PER_SOCKET, AGGR_SOCKET, "--per-socket" },
+	};
+
+	(void)argv;
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
+		if (modes[i].opt != c)
+			continue;
+		o->aggr = modes[i].mode;
+		o->aggr_opt = modes[i].name;
+	}
+	o->aggr_cache_level = 0;
+	if (c == OPT_PER_CACHE && optarg) {
+		uint64_t level;
+
+		if ((optarg[0] != 'L' && optarg[0] != 'l') ||
+		    parse_u64(optarg + 1, TOPO_MAX_CACHE_LEVEL, &level) ||
+		    !level) {
+			msg_usage("invalid --per-cache level '%s' (L1 to L%d)",
+				  optarg, TOPO_MAX_CACHE_LEVEL);
+			return -1;
+		}
+		o->aggr_cache_level = (int)level;
+	}
+	return 0;
+}
 
 /*
  * Take option c (getopt_long's value) with optarg. Returns 0 to go on,
@@ -363,6 +425,13 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->openmetrics_opt = c == OPT_OPENMETRICS ? "--openmetrics"
 							  : "--prometheus";
 		break;
+	case OPT_PER_CACHE:
+	case OPT_PER_CLUSTER:
+	case OPT_PER_CORE:
+	case OPT_PER_DIE:
+	case OPT_PER_NODE:
+	case OPT_PER_SOCKET:
+		return aggr_set(o, c, argv);
 	case OPT_PER_THREAD:
 		o->per_thread = 1;
 		break;

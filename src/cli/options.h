@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/topology.h"
 #include "run/control.h"
 
 struct pstat_opts {
@@ -31,6 +32,9 @@ struct pstat_opts {
 	const char *cpu_list;    /* -C LIST */
 	int no_aggr;             /* -A */
 	int per_thread;          /* --per-thread */
+	enum pstat_aggr_mode aggr;  /* --per-socket, ...: AGGR_NONE when none */
+	int aggr_cache_level;    /* --per-cache=LEVEL, 0: each CPU's last */
+	const char *aggr_opt;    /* which --per-*, for messages */
 	uint64_t timeout_ms;     /* --timeout, 0 = none */
 	uint64_t delay_ms;       /* -D */
 	int start_disabled;      /* -D -1 */

@@ -71,6 +71,16 @@ static int targets_check(const struct pstat_opts *o)
 		msg_usage("-A needs -a or -C");
 		return -1;
 	}
+	if (o->aggr && !o->all_cpus && !o->cpu_list) {
+		msg_usage("%s needs -a or -C: it adds up counts by the CPUs they were counted on",
+			  o->aggr_opt);
+		return -1;
+	}
+	if (o->aggr && (o->no_aggr || o->per_thread)) {
+		msg_usage("%s cannot be combined with %s", o->aggr_opt,
+			  o->no_aggr ? "-A" : "--per-thread");
+		return -1;
+	}
 	if (o->repeat > 1 && !o->argv) {
 		msg_usage("-r needs a command");
 		return -1;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/topology.h"
 #include "report/metrics.h"
 
 int metrics_is_clock(const struct perf_event_attr *a)
@@ -64,6 +65,16 @@ static int is_partner(const struct perf_event_attr *a)
 
 static int place_cmp(const struct pstat_row *a, const struct pstat_row *b)
 {
+	/* --per-socket and the like: the rows of one unit share its id */
+	if (a->aggr != b->aggr) {
+		int c;
+
+		if (!a->aggr || !b->aggr)
+			return a->aggr ? 1 : -1;
+		c = topo_aggr_cmp(a->aggr, b->aggr);
+		if (c)
+			return c;
+	}
 	if (a->cpu != b->cpu)
 		return a->cpu < b->cpu ? -1 : 1;
 	if (a->thread == b->thread)
@@ -129,6 +140,10 @@ find(const struct partners *p, const struct perf_event_attr *const *attrs,
 		if (pred != pred_clock &&
 		    (a->exclude_user != like->exclude_user ||
 		     a->exclude_kernel != like->exclude_kernel))
+			continue;
+		/* a hybrid CPU's cpu_core/instructions/ over cpu_core/cycles/ */
+		if (pred != pred_clock && p->rows[i].pmu && with->pmu &&
+		    strcmp(p->rows[i].pmu, with->pmu))
 			continue;
 		return &p->rows[i];
 	}

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <linux/perf_event.h>
 
+#include "base/topology.h"
 #include "report/stats.h"
 
 /*
@@ -53,6 +54,13 @@ struct pstat_row {
 	int has_metric;
 	struct pstat_metric metric;
 	int cpu;                    /* -A: the CPU; else -1 */
+	/*
+	 * --per-socket, --per-die, ...: the unit the row adds up (rows of
+	 * one unit share the pointer), and how many of its CPUs the row's
+	 * event was counted on; NULL and 0 otherwise.
+	 */
+	const struct pstat_aggr_id *aggr;
+	int aggr_nr;
 	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
 	/* repeats (-r N, N > 1): NULL / 0 otherwise */
 	const struct pstat_summary *stats;
@@ -79,6 +87,7 @@ struct pstat_report {
 	size_t ncpus;
 	int system_wide;
 	int cpu_subset;             /* -C: the CPUs were chosen */
+	enum pstat_aggr_mode aggr;  /* --per-socket, ...; AGGR_NONE */
 
 	const struct pstat_row *rows;
 	size_t nrows;

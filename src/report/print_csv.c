@@ -150,6 +150,14 @@ static void csv_row(struct pstat_printer *p, bool noise, const char *lead,
 
 	if (lead)
 		csv_field(&l, lead);
+	if (row->aggr) {
+		char name[64];
+
+		/* perf's unit and its number of CPUs first: "S0,2," */
+		csv_field(&l, topo_aggr_name(row->aggr->mode, row->aggr, name,
+					     sizeof(name)));
+		csv_fieldf(&l, "%d", row->aggr_nr);
+	}
 	if (row->cpu >= 0)
 		csv_fieldf(&l, "CPU%d", row->cpu);
 	if (row->thread)

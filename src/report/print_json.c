@@ -379,6 +379,39 @@ static json_t *json_interval(const struct pstat_report *r)
 	return o;
 }
 
+/*
+ * The unit of a --per-socket (...) row: perf's name as "id", each of
+ * its levels as a number of its own, and how many CPUs it counted on.
+ */
+static json_t *json_aggr(const struct pstat_row *row)
+{
+	const struct pstat_aggr_id *id = row->aggr;
+	json_t *a = json_object();
+	char name[64];
+
+	json_object_set_new(a, "mode", jstr(topo_aggr_key(id->mode)));
+	json_object_set_new(a, "id", jstr(topo_aggr_name(id->mode, id, name,
+							  sizeof(name))));
+	if (id->socket >= 0 || id->mode == AGGR_SOCKET)
+		json_object_set_new(a, "socket", json_integer(id->socket));
+	if (id->mode != AGGR_SOCKET && id->mode != AGGR_NODE)
+		json_object_set_new(a, "die", json_integer(id->die));
+	if (id->mode == AGGR_CLUSTER || id->mode == AGGR_CORE)
+		json_object_set_new(a, "cluster", json_integer(id->cluster));
+	if (id->mode == AGGR_CACHE) {
+		json_object_set_new(a, "cache_level",
+				    json_integer(id->cache_level));
+		json_object_set_new(a, "cache", id->cache >= 0 ?
+					json_integer(id->cache) : json_null());
+	}
+	if (id->mode == AGGR_CORE)
+		json_object_set_new(a, "core", json_integer(id->core));
+	if (id->mode == AGGR_NODE)
+		json_object_set_new(a, "node", json_integer(id->node));
+	json_object_set_new(a, "cpus", json_integer(row->aggr_nr));
+	return a;
+}
+
 static json_t *json_counter(const struct pstat_row *row)
 {
 	bool has_value = row->status == PSTAT_COUNTED ||
@@ -394,6 +427,8 @@ static json_t *json_counter(const struct pstat_row *row)
 		json_object_set_new(c, "group_name", jstr(row->group_name));
 	if (row->cpu >= 0)
 		json_object_set_new(c, "cpu", json_integer(row->cpu));
+	if (row->aggr)
+		json_object_set_new(c, "aggr", json_aggr(row));
 	if (row->thread)
 		json_object_set_new(c, "thread", jstr(row->thread));
 	json_object_set_new(c, "status",

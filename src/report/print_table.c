@@ -209,7 +209,13 @@ static void print_value(struct pstat_printer *p, const struct pstat_row *row)
 static void print_row_label(FILE *out, const struct pstat_row *row)
 {
 	const char *dash;
+	char label[64];
 
+	/* perf 6.1's --per-socket...: "S0        2 ", the unit and its CPUs */
+	if (row->aggr)
+		fprintf(out, "%s %4d ",
+			topo_aggr_label(row->aggr, label, sizeof(label)),
+			row->aggr_nr);
 	if (row->cpu >= 0)
 		fprintf(out, "CPU%-7d ", row->cpu);
 	if (!row->thread)
@@ -329,10 +335,12 @@ static size_t term_columns(FILE *out)
 	return 80;
 }
 
-/* A sparkline's label: "CPU3", "comm-tid" or "" into buf; its length. */
+/* A sparkline's label: "CPU3", "comm-tid", "S0" or "" into buf; its length. */
 static size_t spark_label(char *buf, size_t len, const struct pstat_row *row)
 {
-	if (row->cpu >= 0)
+	if (row->aggr)
+		topo_aggr_name(row->aggr->mode, row->aggr, buf, len);
+	else if (row->cpu >= 0)
 		snprintf(buf, len, "CPU%d", row->cpu);
 	else
 		snprintf(buf, len, "%s", row->thread ? row->thread : "");
@@ -419,10 +427,19 @@ static void remember_rates(struct pstat_printer *p,
 
 /*
  * perf's interval header for the rows' layout: a CPU column with -A, a
- * comm-pid one with --per-thread, each as wide as the rows' label.
+ * comm-pid one with --per-thread, a unit and a cpus one with
+ * --per-socket and the like, each as wide as the rows' label.
  */
 static const char *interval_header(const struct pstat_report *r)
 {
+	static char buf[128];
+
+	if (r->aggr) {
+		snprintf(buf, sizeof(buf),
+			 "#           time %-*s cpus             counts unit events\n",
+			 topo_aggr_label_width(r->aggr), topo_aggr_key(r->aggr));
+		return buf;
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (r->rows[i].cpu >= 0)
 			return "#           time CPU                    counts unit events\n";

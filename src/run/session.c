@@ -236,6 +236,41 @@ static int *task_columns(const struct pstat_evlist *evl, size_t *n)
 	return cols;
 }
 
+static int unit_cmp(const void *a, const void *b)
+{
+	return topo_aggr_cmp(a, b);
+}
+
+/*
+ * The units of --per-socket and the like: each counted CPU's, sorted
+ * and made distinct, and the unit of each CPU column.
+ */
+static void session_units(struct session *s)
+{
+	const struct pstat_session_cfg *cfg = s->cfg;
+	struct pstat_aggr_id *ids = xcalloc(s->ncpus + 1, sizeof(*ids));
+
+	s->units = xcalloc(s->ncpus + 1, sizeof(*s->units));
+	s->unit_of = xcalloc(s->ncpus + 1, sizeof(*s->unit_of));
+	for (size_t c = 0; c < s->ncpus; c++)
+		topo_aggr_id(cfg->topo, s->cpus[c], cfg->aggr,
+			     cfg->aggr_cache_level, &ids[c]);
+	for (size_t c = 0; c < s->ncpus; c++) {
+		size_t u = 0;
+
+		while (u < s->nunits && topo_aggr_cmp(&s->units[u], &ids[c]))
+			u++;
+		if (u == s->nunits)
+			s->units[s->nunits++] = ids[c];
+	}
+	qsort(s->units, s->nunits, sizeof(*s->units), unit_cmp);
+	for (size_t c = 0; c < s->ncpus; c++)
+		for (size_t u = 0; u < s->nunits; u++)
+			if (!topo_aggr_cmp(&s->units[u], &ids[c]))
+				s->unit_of[c] = u;
+	free(ids);
+}
+
 /* s->row_ev_start and s->row_evs: each row's events, by counting sort. */
 static void index_row_events(struct session *s)
 {
@@ -288,8 +323,11 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	for (size_t i = s->evl->n; i-- > 0;)
 		s->row_event[s->evl->ev[i].row] = (int)i;
 	index_row_events(s);
+	if (cfg->aggr && s->system_wide)
+		session_units(s);
 	s->nrows = (size_t)s->evl->nrows *
 		   (cfg->no_aggr && s->system_wide ? s->ncpus :
+		    s->nunits ? s->nunits :
 		    cfg->per_thread ? s->ntids : 1);
 	s->rows = xcalloc(s->nrows + 1, sizeof(*s->rows));
 	s->row_attrs = xcalloc(s->nrows + 1, sizeof(*s->row_attrs));
@@ -319,6 +357,8 @@ void session_free(struct session *s)
 	free(s->row_evs);
 	free(s->rows);
 	free(s->row_attrs);
+	free(s->units);
+	free(s->unit_of);
 	free(s->samples);
 	free(s->elapsed);
 	free(s->run_status);

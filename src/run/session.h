@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/topology.h"
 #include "events/encode.h"
 #include "report/print.h"
 #include "run/control.h"
@@ -36,6 +37,15 @@ struct pstat_session_cfg {
 	int inherit;
 	int no_aggr;                       /* -A */
 	int per_thread;                    /* --per-thread */
+	/*
+	 * --per-socket, --per-die, ...: with cpus, the counts of the CPUs
+	 * of one unit of topo (borrowed; NULL: the units of unknown CPUs)
+	 * are added up in one row per event; --per-cache's level, 0 for
+	 * each CPU's last.
+	 */
+	enum pstat_aggr_mode aggr;
+	const struct pstat_topo *topo;
+	int aggr_cache_level;
 	uint64_t timeout_ms, delay_ms;
 	int start_disabled;                /* -D -1: until enabled by control */
 	const struct pstat_control_spec *control;  /* --control, or NULL */

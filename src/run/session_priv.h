@@ -45,6 +45,13 @@ struct session {
 	size_t *row_ev_start;
 	size_t *row_evs;
 	size_t readings_summed;      /* by the last build: for the tests */
+	/*
+	 * --per-socket and the like: the units the counted CPUs fall in,
+	 * sorted, and the unit of each CPU column.
+	 */
+	struct pstat_aggr_id *units;
+	size_t nunits;
+	size_t *unit_of;
 	size_t nrows;                /* output rows per report */
 	struct pstat_row *rows;
 	const struct perf_event_attr **row_attrs;

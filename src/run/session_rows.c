@@ -23,10 +23,11 @@
 
 /*
  * Fill one output row from the readings of evlist row r restricted to
- * one CPU index (ci >= 0) or one thread index (ti >= 0).
+ * one CPU index (ci >= 0), one thread index (ti >= 0) or the CPUs of
+ * one unit of --per-socket and the like (ui >= 0).
  */
 static void fill_row(struct session *s, struct pstat_row *row, size_t r,
-		     long ci, long ti, const struct pstat_reading *rd)
+		     long ci, long ti, long ui, const struct pstat_reading *rd)
 {
 	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
 	struct pstat_reading sum = { 0, 0, 0 };
@@ -57,12 +58,15 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	t0 = ti >= 0 ? (size_t)ti : 0;
 	t1 = ti >= 0 ? t0 + 1 : s->ntids;
 	for (size_t k = s->row_ev_start[r]; k < s->row_ev_start[r + 1]; k++)
-		for (size_t c = c0; c < c1; c++)
+		for (size_t c = c0; c < c1; c++) {
+			if (ui >= 0 && s->unit_of[c] != (size_t)ui)
+				continue;
 			for (size_t t = t0; t < t1; t++, s->readings_summed++)
 				stats_reading_add(&sum,
 						  &rd[counter_slot(&s->ctr,
 								   s->row_evs[k],
 								   c, t)]);
+		}
 	st = stats_scale(&sum, &scaled, &pct);
 	if (st == SCALE_MULTIPLEXED && first->core_cpus && !s->system_wide) {
 		/*
@@ -113,6 +117,34 @@ static int row_on_cpu(const struct session *s, size_t r, int cpu)
 	return 0;
 }
 
+/*
+ * The rows of --per-socket and the like, unit by unit as perf prints
+ * them (S0's events, then S1's): each event of each unit that has a
+ * counter of it on some of its CPUs. Returns the number of rows.
+ */
+static size_t build_unit_rows(struct session *s, const struct pstat_reading *rd)
+{
+	size_t n = 0, nr = (size_t)s->evl->nrows;
+
+	for (size_t u = 0; u < s->nunits; u++) {
+		for (size_t r = 0; r < nr; r++) {
+			int cpus = 0;
+
+			for (size_t c = 0; c < s->ncpus; c++)
+				cpus += s->unit_of[c] == u &&
+					row_on_cpu(s, r, s->cpus[c]);
+			if (!cpus)
+				continue;
+			s->row_attrs[n] =
+				&s->evl->ev[s->row_event[r]].attr;
+			fill_row(s, &s->rows[n], r, -1, -1, (long)u, rd);
+			s->rows[n].aggr = &s->units[u];
+			s->rows[n++].aggr_nr = cpus;
+		}
+	}
+	return n;
+}
+
 /* Build s->rows from readings rd; returns the number of rows. */
 size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 			 uint64_t elapsed_ns)
@@ -120,6 +152,11 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 	size_t n = 0, nr = (size_t)s->evl->nrows;
 
 	s->readings_summed = 0;
+	if (s->nunits) {
+		n = build_unit_rows(s, rd);
+		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns);
+		return n;
+	}
 
 	for (size_t r = 0; r < nr; r++) {
 		const struct pstat_event *ev = &s->evl->ev[s->row_event[r]];
@@ -130,21 +167,21 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 				if (!row_on_cpu(s, r, s->cpus[c]))
 					continue;
 				s->row_attrs[n] = a;
-				fill_row(s, &s->rows[n++], r, (long)c, -1, rd);
+				fill_row(s, &s->rows[n++], r, (long)c, -1, -1, rd);
 			}
 		} else if (s->cfg->per_thread && ev->cpus) {
 			/* counted per CPU, it belongs to no thread */
 			s->row_attrs[n] = a;
-			fill_row(s, &s->rows[n], r, -1, -1, rd);
+			fill_row(s, &s->rows[n], r, -1, -1, -1, rd);
 			s->rows[n++].thread = "system-wide";
 		} else if (s->cfg->per_thread) {
 			for (size_t t = 0; t < s->ntids; t++) {
 				s->row_attrs[n] = a;
-				fill_row(s, &s->rows[n++], r, -1, (long)t, rd);
+				fill_row(s, &s->rows[n++], r, -1, (long)t, -1, rd);
 			}
 		} else {
 			s->row_attrs[n] = a;
-			fill_row(s, &s->rows[n++], r, -1, -1, rd);
+			fill_row(s, &s->rows[n++], r, -1, -1, -1, rd);
 		}
 	}
 	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns);
@@ -203,6 +240,7 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 	rep->ntids = cfg->ntids;
 	rep->system_wide = s->system_wide;
 	rep->cpu_subset = cfg->cpu_subset;
+	rep->aggr = s->nunits ? cfg->aggr : AGGR_NONE;
 	if (s->system_wide) {
 		rep->cpus = s->cpus;
 		rep->ncpus = s->ncpus;

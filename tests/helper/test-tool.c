@@ -13,6 +13,7 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
+	{ "aggr", t_aggr },
 	{ "encode", t_encode },
 	{ "evspec", t_evspec },
 	{ "legacy", t_legacy },

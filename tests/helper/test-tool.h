@@ -26,6 +26,7 @@ int t_print(int argc, char **argv);
 int t_metrics(int argc, char **argv);
 int t_sparkline(int argc, char **argv);
 int t_topo(int argc, char **argv);
+int t_aggr(int argc, char **argv);
 int t_rows(int argc, char **argv);
 int t_totals(int argc, char **argv);
 
