@@ -21,11 +21,13 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/targets.h"
+#include "cli/tracefs.h"
 #include "compare/compare_cli.h"
 #include "events/encode.h"
 #include "events/evspec.h"
 #include "events/pfm.h"
 #include "events/pmu.h"
+#include "events/tracepoint.h"
 #include "report/print.h"
 #include "run/counter.h"
 #include "run/session.h"
@@ -202,6 +204,13 @@ static int cmd_list(int argc, char **argv)
 	}
 	lo.sysfs_root = env_root("PSTAT_SYSFS_ROOT");
 	lo.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
+	/* tracepoints asked for, and no tracefs: mount it, as for -e */
+	if (!lo.tracefs_root && !tracepoint_root(NULL) &&
+	    (lo.tracepoints || (lo.glob && strchr(lo.glob, ':'))) &&
+	    tracefs_ensure()) {
+		msg_warn("tracefs is not mounted: no tracepoints are listed");
+		msg_hint("mount it (as root): mount -t tracefs nodev /sys/kernel/tracing");
+	}
 	r = list_run(&lo, stdout);
 	pfm_cleanup();
 	if (r) {
@@ -419,6 +428,9 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
 	}
+	/* a machine document on stderr: no warning may come before it */
+	msg_quiet = o.quiet || ((o.json || o.csv_sep || o.openmetrics) &&
+				!o.output && !o.dry_run);
 	/* a baseline that cannot be read fails before anything runs */
 	if (o.baseline && (r = baseline_load(&o, &baseline))) {
 		status = r;
@@ -426,6 +438,7 @@ int main(int argc, char **argv)
 	}
 	ctx.pmus = pmus_new(env_root("PSTAT_SYSFS_ROOT"));
 	ctx.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
+	ctx.tracefs_mount = tracefs_ensure;
 	if (build_events(&o, &ctx, &evl))
 		goto out;
 	if (!o.dry_run && targets_build(&o, &t))

@@ -210,7 +210,8 @@ need_perf() {
 	# tried a few times
 	for i in 1 2 3 4 5; do
 		rm -f "$log"
-		setsid "$PSTAT" -r 5 -j -o "$BATS_TEST_TMPDIR/r.json" \
+		# (pstat itself: the -j wrapper would take the signal too)
+		setsid "$ROOT/pstat" -r 5 -j -o "$BATS_TEST_TMPDIR/r.json" \
 			-e task-clock "$script" &
 		pid=$!
 		# the first run has started
@@ -252,4 +253,68 @@ need_perf() {
 	jq_assert --arg p "$wpid" '.target.kind == "pid" and .target.pids == [($p | tonumber)]
 		and .command == ["sleep", "0.5"] and .counters[0].value >= 10
 		and .counters[0].value <= 51' "$BATS_TEST_TMPDIR/p.json"
+}
+
+# run_unmounted SCRIPT: sh -c SCRIPT in a private mount namespace where
+# tracefs is not mounted (as on a machine that boots without it), with
+# $P a copy of pstat that user nobody may run. Root only.
+run_unmounted() {
+	need_root
+	command -v unshare >/dev/null || skip "unshare is not installed"
+	unshare -m --propagation private true 2>/dev/null ||
+		skip "cannot make a mount namespace here"
+	need_nobody
+	run unshare -m --propagation private env P="$BATS_TEST_TMPDIR/pstat" sh -c '
+		umount /sys/kernel/tracing 2>/dev/null
+		umount /sys/kernel/debug/tracing 2>/dev/null
+		umount /sys/kernel/debug 2>/dev/null
+		if [ -e /sys/kernel/tracing/events ] ||
+		    [ -e /sys/kernel/debug/tracing/events ]; then
+			echo "SKIP: tracefs stays mounted"; exit 0
+		fi
+		nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+		'"$1"
+	[[ $output != "SKIP: "* ]] || skip "${output#SKIP: }"
+}
+
+@test "no tracefs: a user is told it is not mounted, not 'unknown event'" {
+	run_unmounted 'nobody "$P" -e syscalls:sys_enter_write true; echo "status $?"
+		nobody "$P" list --names "sched:*"; echo "status $?"'
+	assert_success
+	assert_line --index 0 "pstat: unknown event 'syscalls:sys_enter_write': tracefs is not mounted, so tracepoints cannot be named"
+	assert_line --index 1 "pstat: hint: mount it (as root): mount -t tracefs nodev /sys/kernel/tracing"
+	assert_line --index 2 "status 125"
+	assert_line --index 3 "pstat: warning: tracefs is not mounted: no tracepoints are listed"
+	assert_line --index 5 "status 0"
+}
+
+@test "no tracefs: root mounts it, as perf does, says so once, and counts" {
+	need_perf_events
+	run_unmounted '"$P" -x, -o /dev/stdout -e syscalls:sys_enter_write,sched:sched_switch true; echo "status $?"
+		echo "mounts $(mount | grep -c "on /sys/kernel/tracing type tracefs")"'
+	assert_success
+	assert_line --index 0 "pstat: warning: tracefs was not mounted: mounted it on /sys/kernel/tracing, as perf does"
+	assert_line --regexp '^[0-9]+,,syscalls:sys_enter_write,'
+	assert_line --regexp '^[0-9]+,,sched:sched_switch,'
+	assert_line "status 0"
+	assert_line "mounts 1"
+	[ "$(grep -c 'mounted it' <<<"$output")" = 1 ]
+}
+
+@test "no tracefs: pstat list as root mounts it too, for completion" {
+	run_unmounted '"$P" list --names "sched:sched_switch"; echo "status $?"'
+	assert_success
+	assert_line --index 0 --partial "mounted it on /sys/kernel/tracing"
+	assert_line --index 1 "sched:sched_switch"
+	assert_line --index 2 "status 0"
+}
+
+@test "a tracefs this user may not read: 'not readable' and perf's hint" {
+	need_nobody
+	[ -e /sys/kernel/tracing/events ] || skip "tracefs is not mounted here"
+	as_nobody test -r /sys/kernel/tracing/events/syscalls && skip "tracefs is readable by all here"
+	run as_nobody -e syscalls:sys_enter_write true
+	assert_failure 125
+	assert_line --index 0 "pstat: tracepoint 'syscalls:sys_enter_write' is not readable: tracefs refuses this user (Permission denied)"
+	assert_line --index 1 --partial "pstat: hint: as root: mount -o remount,mode=755 /sys/kernel/tracing"
 }

@@ -205,12 +205,29 @@ static char *suggest_tracepoint(struct encoder *e, const char *want)
 	return hint;
 }
 
+static void set_hint(struct pstat_encode_ctx *ctx, const char *fmt, ...)
+	PSTAT_FMT(2, 3);
+
 static int unknown_event(struct encoder *e, const struct pstat_evspec *sp)
 {
 	const char *name = sp->name ? sp->name : sp->text;
 	char *what, *hint;
 	int r;
 
+	if (e->tracefs_err == ENOENT && strchr(sp->text, ':')) {
+		set_hint(e->ctx, "mount it (as root): mount -t tracefs nodev /sys/kernel/tracing");
+		return error_set(e->err, sp->off,
+				 "unknown event '%s': tracefs is not mounted, so tracepoints cannot be named",
+				 sp->text);
+	}
+	if (e->tracefs_err == EACCES && strchr(sp->text, ':')) {
+		set_hint(e->ctx, "as root: mount -o remount,mode=755 %s, or count as root",
+			 tracepoint_root(e->ctx->tracefs_root) ?
+			 tracepoint_root(e->ctx->tracefs_root) : "/sys/kernel/tracing");
+		return error_set(e->err, sp->off,
+				 "tracepoint '%s' is not readable: tracefs refuses this user (%s)",
+				 sp->text, strerror(EACCES));
+	}
 	if (e->tracefs_err && strchr(sp->text, ':'))
 		return error_set(e->err, sp->off,
 				 "unknown event '%s' (tracefs cannot be read: %s)",
@@ -377,7 +394,17 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		struct pstat_tracepoint *tps = NULL;
 		long n = tracepoint_resolve(e->ctx->tracefs_root, name, &tps);
 
-		if (n < 0 && n != -ENOENT)
+		if (n == -ENOENT && !e->ctx->tracefs_root && !e->mount_tried &&
+		    e->ctx->tracefs_mount) {
+			e->mount_tried = 1;
+			if (!e->ctx->tracefs_mount())
+				n = tracepoint_resolve(NULL, name, &tps);
+		}
+		/* no tracefs mounted at all: say that, not "unknown" */
+		if (n == -ENOENT && !e->ctx->tracefs_root &&
+		    !tracepoint_root(NULL))
+			e->tracefs_err = ENOENT;
+		else if (n < 0 && n != -ENOENT)
 			e->tracefs_err = (int)-n;
 
 		for (long i = 0; i < n; i++) {

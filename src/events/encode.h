@@ -85,6 +85,13 @@ struct pstat_encode_ctx {
 	 * be loaded here), "" when there is none.
 	 */
 	char hint[256];
+	/*
+	 * Called, when set, the first time a name that could be a
+	 * tracepoint meets no tracefs at all (tracefs_root NULL): it may
+	 * mount tracefs, as perf does, and returns 0 when it did (the name
+	 * is then looked up again). Returns -errno otherwise.
+	 */
+	int (*tracefs_mount)(void);
 };
 
 /*

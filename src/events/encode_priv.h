@@ -23,6 +23,7 @@ struct encoder {
 	size_t alloc;
 	int row;
 	int tracefs_err; /* errno when tracefs could not be read, else 0 */
+	int mount_tried; /* ctx->tracefs_mount was called */
 	struct pstat_error *err;
 	/* the core PMUs with a cpus file (encode_hybrid.c), read once */
 	struct pstat_core_pmu *cores;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -378,4 +379,11 @@ void tracepoint_list_free(struct pstat_tracepoint *tps, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(tps[i].name);
 	free(tps);
+}
+
+int tracepoint_mount(void)
+{
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		return -errno;
+	return 0;
 }

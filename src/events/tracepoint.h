@@ -61,6 +61,13 @@ long tracepoint_filter(const char *root,
 				    void *arg),
 		       void *arg, struct pstat_tracepoint **out);
 
+/*
+ * Mount tracefs on /sys/kernel/tracing, as perf does when it finds none
+ * (needs CAP_SYS_ADMIN). The one call here that acts on the system
+ * rather than a root passed in. Returns 0 or -errno.
+ */
+int tracepoint_mount(void);
+
 /* Free an array returned by tracepoint_resolve; accepts NULL. */
 void tracepoint_list_free(struct pstat_tracepoint *tps, size_t n);
 
