@@ -6,18 +6,18 @@
 
 # pstat's long options: the same set as `pstat --help` shows, which
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
-_pstat_opts_long='--all-cpus --append --big-num --compare-output --control --cpu
---delay --detailed --dry-run --event --fail-on --field-separator --help --interval --interval-count
+_pstat_opts_long='--all-cpus --append --big-num --cgroup --compare-output --control --cpu
+--delay --detailed --dry-run --event --fail-on --field-separator --for-each-cgroup --help --interval --interval-count
 --json --keep-on-exit --no-aggr --no-big-num --no-inherit --null --openmetrics --output --per-cache
 --per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
 --post --pre --prometheus --quiet --repeat --tid --timeout --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
 _pstat_opts_compare='--alpha --baseline --compare-format --format
 --threshold'
-_pstat_opts_short='-A -a -B -C -D -d -e -h -I -i -j -n -o -p -r -t -V -v -x'
-_pstat_opts_arg=' --alpha --baseline --compare-format --compare-output --control --cpu
---delay --event --fail-on --field-separator --format --interval --interval-count --output --pid
---post --pre --repeat --threshold --tid --timeout --warmup -C -D -e -I -o -p -r -t -x '
+_pstat_opts_short='-A -a -B -C -D -d -e -G -h -I -i -j -n -o -p -r -t -V -v -x'
+_pstat_opts_arg=' --alpha --baseline --cgroup --compare-format --compare-output --control --cpu
+--delay --event --fail-on --field-separator --for-each-cgroup --format --interval --interval-count --output --pid
+--post --pre --repeat --threshold --tid --timeout --warmup -C -D -e -G -I -o -p -r -t -x '
 _pstat_opts_arg=${_pstat_opts_arg//$'\n'/ }
 # The options of `pstat compare`, as its --help shows them.
 _pstat_compare_opts='--alpha --format -h --help -o --output --threshold'
@@ -38,7 +38,7 @@ _pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
 -S --shell --threshold -w --warmup '
 _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
 # The short options that take a value, as getopt reads a cluster.
-_pstat_short_arg='CDeIoprtx'
+_pstat_short_arg='CDeGIoprtx'
 
 # Event names that may complete the fragment $1 (the text after the last
 # ',' or '{' of an event list), from the pstat on PATH.

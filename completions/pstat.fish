@@ -5,7 +5,7 @@
 # the next word is theirs, not the command's.
 set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
     --compare-output --control -C --cpu -D --delay -e --event --fail-on \
-    -x --field-separator --format -I --interval --interval-count \
+    -x --field-separator --for-each-cgroup -G --cgroup --format -I --interval --interval-count \
     -o --output -p --pid --post --pre -r --repeat --threshold -t --tid --timeout --warmup
 
 # Where the cursor is: "options" (among pstat's options), "sub NAME"
@@ -159,6 +159,7 @@ complete -c pstat -n __fish_pstat_in_options -l alpha -x -d 'Significance level 
 complete -c pstat -n __fish_pstat_in_options -l append -d 'Append to the -o file'
 complete -c pstat -n __fish_pstat_in_options -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Then compare with this pstat -j result'
 complete -c pstat -n __fish_pstat_in_options -s B -l big-num -d 'Group digits'
+complete -c pstat -n __fish_pstat_in_options -s G -l cgroup -x -d 'Count the events before it only in these cgroups (with -a)'
 complete -c pstat -n __fish_pstat_in_options -l compare-format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -l compare-output -r -F -d 'Write the comparison to FILE, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -l control -x -a 'fd: fifo:' -d 'Take enable/disable commands from fd:CTL[,ACK] or fifo:CTL[,ACK]'
@@ -169,6 +170,7 @@ complete -c pstat -n __fish_pstat_in_options -l dry-run -d 'Print the encoded ev
 complete -c pstat -n __fish_pstat_in_options -s e -l event -x -a '(__fish_pstat_events)' -d 'Events to count'
 complete -c pstat -n __fish_pstat_in_options -l fail-on -x -a '(__fish_pstat_fail_on)' -d 'Exit 5 when a counter ends in these states'
 complete -c pstat -n __fish_pstat_in_options -s x -l field-separator -x -d 'CSV output with this separator'
+complete -c pstat -n __fish_pstat_in_options -l for-each-cgroup -x -d 'Count every event once per cgroup (with -a)'
 complete -c pstat -n __fish_pstat_in_options -l format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -s h -l help -d 'Show the usage'
 complete -c pstat -n __fish_pstat_in_options -s I -l interval -x -d 'Print deltas every MS milliseconds'
@@ -205,7 +207,7 @@ complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs fir
 # The command pstat runs, then that command's own completion.
 complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
 complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
-complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
 
 # pstat list [--tracepoints] [--names] [-j] [GLOB]
 complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'

@@ -15,6 +15,7 @@
 #include "base/topology.h"
 #include "base/util.h"
 #include "cli/bench.h"
+#include "cli/cgroup_args.h"
 #include "cli/doctor.h"
 #include "cli/event_lists.h"
 #include "cli/list.h"
@@ -78,9 +79,13 @@ static int build_events(const struct pstat_opts *o,
 {
 	size_t n;
 	const char **lists = event_lists(o, &n);
-	int r = event_lists_encode(lists, n, ctx, evl);
+	size_t *ends = xcalloc(n + 1, sizeof(*ends));
+	int r = event_lists_encode(lists, n, ctx, evl, ends);
 
 	free(lists);
+	if (!r)
+		r = cgroup_args_apply(o, ends, evl);
+	free(ends);
 	return r;
 }
 

@@ -204,3 +204,8 @@ EOF
 	assert_failure 125
 	assert_line --partial 'cannot use descriptor 97 as the control channel'
 }
+
+@test "control commands and --control arguments parse as perf's" {
+	run_table control control.test
+	run_table control-arg control-arg.test
+}

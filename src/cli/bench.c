@@ -359,9 +359,9 @@ static int bench_events(const struct bench_opts *o,
 	static const char *const defaults[] = { BENCH_DEFAULT_EVENTS };
 
 	if (!o->nevents)
-		return event_lists_encode(defaults, 1, ctx, evl);
+		return event_lists_encode(defaults, 1, ctx, evl, NULL);
 	return event_lists_encode((const char *const *)o->events, o->nevents,
-				  ctx, evl);
+				  ctx, evl, NULL);
 }
 
 /*

@@ -21,7 +21,8 @@ static void report_parse_error(const char *list,
 }
 
 int event_lists_encode(const char *const *lists, size_t n,
-		       struct pstat_encode_ctx *ctx, struct pstat_evlist *evl)
+		       struct pstat_encode_ctx *ctx, struct pstat_evlist *evl,
+		       size_t *ends)
 {
 	struct pstat_error err = { "", -1 };
 	int r = 0;
@@ -40,6 +41,8 @@ int event_lists_encode(const char *const *lists, size_t n,
 		}
 		/* encode_evlist continues the numbering of earlier lists */
 		evspec_tree_free(&one);
+		if (ends)
+			ends[i] = evl->n;
 	}
 	for (size_t i = 0; !r && i < evl->n; i++)
 		msg_debug(1, "event '%s': resolved by %s (pmu %s, type %u, config %#llx)",

@@ -21,6 +21,7 @@ enum {
 	OPT_CONTROL,
 	OPT_DRY_RUN,
 	OPT_FAIL_ON,
+	OPT_FOR_EACH_CGROUP,
 	OPT_FORMAT,
 	OPT_INTERVAL_COUNT,
 	OPT_KEEP_ON_EXIT,
@@ -50,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "append", no_argument, NULL, OPT_APPEND },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "big-num", no_argument, NULL, 'B' },
+	{ "cgroup", required_argument, NULL, 'G' },
 	{ "compare-format", required_argument, NULL, OPT_COMPARE_FORMAT },
 	{ "compare-output", required_argument, NULL, OPT_COMPARE_OUTPUT },
 	{ "control", required_argument, NULL, OPT_CONTROL },
@@ -60,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "field-separator", required_argument, NULL, 'x' },
+	{ "for-each-cgroup", required_argument, NULL, OPT_FOR_EACH_CGROUP },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "interval", required_argument, NULL, 'I' },
@@ -115,6 +118,10 @@ void options_usage(void)
 	      "  -t, --tid TID[,TID...]   attach to threads\n"
 	      "  -a, --all-cpus           count on every online CPU\n"
 	      "  -C, --cpu LIST           count on these CPUs (0-3,5)\n"
+	      "  -G, --cgroup LIST        with -a/-C: the events before it count\n"
+	      "                           only tasks in these cgroups, in order\n"
+	      "      --for-each-cgroup LIST  with -a/-C: every event once per\n"
+	      "                           cgroup (names or regular expressions)\n"
 	      "  -A, --no-aggr            one row per CPU\n"
 	      "      --per-socket         with -a/-C: one row per socket (S0),\n"
 	      "      --per-die            die (S0-D0), --per-cluster: cluster\n"
@@ -236,7 +243,7 @@ static int parse_fail_on(const char *arg, unsigned *out)
 
 /* Growable arrays of repeated options. */
 struct repeated {
-	size_t events, thresholds;
+	size_t events, thresholds, cgroups;
 };
 
 /*
@@ -317,6 +324,18 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		xgrow((void **)&o->events, &alloc->events, o->nevents + 1,
 		      sizeof(*o->events));
 		o->events[o->nevents++] = optarg;
+		break;
+	case 'G':
+		/* perf: "must define events before cgroups" */
+		if (!o->nevents) {
+			msg_usage("-G %s: no events before it: -G names the cgroups of the events listed before it (-e a,b -G x,y)",
+				  optarg);
+			return -1;
+		}
+		xgrow((void **)&o->cgroups, &alloc->cgroups, o->ncgroups + 1,
+		      sizeof(*o->cgroups));
+		o->cgroups[o->ncgroups++] =
+			(struct pstat_cgroup_arg){ optarg, o->nevents };
 		break;
 	case 'h':
 		options_usage();
@@ -399,6 +418,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		if (parse_fail_on(optarg, &o->fail_on))
 			return -1;
 		break;
+	case OPT_FOR_EACH_CGROUP:
+		o->for_each_cgroup = optarg;
+		break;
 	case OPT_FORMAT:
 		o->compare_format = optarg;
 		o->compare_format_opt = "--format";
@@ -479,6 +501,16 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 /* What single options cannot tell: combinations. Returns 0 or -1. */
 static int options_check(const struct pstat_opts *o)
 {
+	if (o->ncgroups && o->for_each_cgroup) {
+		msg_usage("-G and --for-each-cgroup cannot be combined");
+		return -1;
+	}
+	if ((o->ncgroups || o->for_each_cgroup) && !o->all_cpus &&
+	    !o->cpu_list && !o->dry_run) {
+		msg_usage("%s needs -a or -C: cgroups are counted on whole CPUs",
+			  o->ncgroups ? "-G" : "--for-each-cgroup");
+		return -1;
+	}
 	if (o->csv_sep && o->big_num == 1) {
 		msg_usage("-x and -B cannot be combined: CSV numbers are never grouped");
 		return -1;
@@ -562,7 +594,7 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 	o->repeat = 1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:AaBC:D:de:hiI:jno:p:r:t:vVx:",
+	while ((c = getopt_long(argc, argv, "+:AaBC:D:de:G:hiI:jno:p:r:t:vVx:",
 				long_opts, NULL)) != -1)
 		if ((r = option_set(o, c, argv, &alloc)))
 			return r;
@@ -581,5 +613,7 @@ void options_free(struct pstat_opts *o)
 	o->events = NULL;
 	free(o->thresholds);
 	o->thresholds = NULL;
+	free(o->cgroups);
+	o->cgroups = NULL;
 	control_spec_free(&o->control);
 }

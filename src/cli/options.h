@@ -8,6 +8,12 @@
 #include "base/topology.h"
 #include "run/control.h"
 
+/* One -G LIST, given after `after` -e lists. */
+struct pstat_cgroup_arg {
+	const char *list;
+	size_t after;
+};
+
 struct pstat_opts {
 	char **events;           /* each -e LIST, in order */
 	size_t nevents;
@@ -40,6 +46,9 @@ struct pstat_opts {
 	int start_disabled;      /* -D -1 */
 	struct pstat_control_spec control;  /* --control */
 	int have_control;
+	struct pstat_cgroup_arg *cgroups;  /* each -G, in order */
+	size_t ncgroups;
+	const char *for_each_cgroup;       /* --for-each-cgroup LIST */
 	uint64_t repeat;         /* -r, default 1 */
 	uint64_t warmup;         /* --warmup */
 	int wait_close;          /* --wait-close */

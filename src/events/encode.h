@@ -21,6 +21,7 @@
  * instances of a PMU becomes one group per instance.
  */
 
+/* (A new pointer field needs its deep copy in evlist_repeat too.) */
 struct pstat_event {
 	struct perf_event_attr attr;
 	char *name;             /* display name: as written, or name= */
@@ -60,6 +61,11 @@ struct pstat_event {
 	 */
 	bool einval_unsupported;
 	char *group_name;       /* its group's name ("g1{...}"), or NULL */
+	/*
+	 * -G, --for-each-cgroup: the cgroup counted, a path below the
+	 * cgroup mount as the user gave it; NULL: every task.
+	 */
+	char *cgroup;
 };
 
 /*
@@ -112,6 +118,12 @@ int encode_evlist(const struct pstat_evtree *tree,
  */
 int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
 		      int group, int *exclude_GH, struct pstat_error *err);
+
+/*
+ * Make evl times copies of itself, one after another (perf's
+ * --for-each-cgroup): each copy has groups, leaders and rows of its own.
+ */
+void evlist_repeat(struct pstat_evlist *evl, size_t times);
 
 /* Free what evl holds; accepts NULL. */
 void evlist_free(struct pstat_evlist *evl);

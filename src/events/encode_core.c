@@ -24,9 +24,54 @@ void evlist_free(struct pstat_evlist *evl)
 		free(evl->ev[i].cpus);
 		free(evl->ev[i].core_cpus);
 		free(evl->ev[i].group_name);
+		free(evl->ev[i].cgroup);
 	}
 	free(evl->ev);
 	memset(evl, 0, sizeof(*evl));
+}
+
+static int *int_dup(const int *v, size_t n)
+{
+	int *d;
+
+	if (!v)
+		return NULL;
+	d = xmalloc((n ? n : 1) * sizeof(*d));
+	memcpy(d, v, n * sizeof(*d));
+	return d;
+}
+
+void evlist_repeat(struct pstat_evlist *evl, size_t times)
+{
+	size_t n = evl->n;
+
+	if (times < 2 || !n)
+		return;
+	evl->ev = xrealloc(evl->ev, n * times * sizeof(*evl->ev));
+	for (size_t k = 1; k < times; k++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct pstat_event *from = &evl->ev[i];
+			struct pstat_event *to = &evl->ev[k * n + i];
+
+			*to = *from;
+			to->name = xstrdup(from->name);
+			to->pmu = xstrdup(from->pmu);
+			to->unit = from->unit ? xstrdup(from->unit) : NULL;
+			to->cgroup = from->cgroup ? xstrdup(from->cgroup)
+						  : NULL;
+			to->group_name = from->group_name ?
+						 xstrdup(from->group_name) : NULL;
+			to->cpus = int_dup(from->cpus, from->ncpus);
+			to->core_cpus = int_dup(from->core_cpus,
+						from->ncore_cpus);
+			to->group += (int)k * evl->ngroups;
+			to->leader += (int)(k * n);
+			to->row += (int)k * evl->nrows;
+		}
+	}
+	evl->n = n * times;
+	evl->ngroups *= (int)times;
+	evl->nrows *= (int)times;
 }
 
 /*

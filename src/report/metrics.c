@@ -63,12 +63,22 @@ static int is_partner(const struct perf_event_attr *a)
 	       is_hw(a, PERF_COUNT_HW_CACHE_REFERENCES);
 }
 
+/* Two strings that may be NULL, NULL first. */
+static int opt_cmp(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return a ? 1 : -1;
+	return strcmp(a, b);
+}
+
 static int place_cmp(const struct pstat_row *a, const struct pstat_row *b)
 {
+	int c;
+
 	/* --per-socket and the like: the rows of one unit share its id */
 	if (a->aggr != b->aggr) {
-		int c;
-
 		if (!a->aggr || !b->aggr)
 			return a->aggr ? 1 : -1;
 		c = topo_aggr_cmp(a->aggr, b->aggr);
@@ -77,6 +87,9 @@ static int place_cmp(const struct pstat_row *a, const struct pstat_row *b)
 	}
 	if (a->cpu != b->cpu)
 		return a->cpu < b->cpu ? -1 : 1;
+	/* -G: a cgroup's rates are over its own clock */
+	if ((c = opt_cmp(a->cgroup, b->cgroup)))
+		return c;
 	if (a->thread == b->thread)
 		return 0;
 	if (!a->thread || !b->thread)

@@ -62,6 +62,7 @@ struct pstat_row {
 	const struct pstat_aggr_id *aggr;
 	int aggr_nr;
 	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
+	const char *cgroup;         /* -G, --for-each-cgroup: its cgroup */
 	/* repeats (-r N, N > 1): NULL / 0 otherwise */
 	const struct pstat_summary *stats;
 	const double *samples;
@@ -88,6 +89,7 @@ struct pstat_report {
 	int system_wide;
 	int cpu_subset;             /* -C: the CPUs were chosen */
 	enum pstat_aggr_mode aggr;  /* --per-socket, ...; AGGR_NONE */
+	int cgroups;                /* some rows count a cgroup (-G) */
 
 	const struct pstat_row *rows;
 	size_t nrows;

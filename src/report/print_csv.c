@@ -140,8 +140,8 @@ static void csv_metric(struct csv_line *l, const struct pstat_row *row)
 }
 
 /* lead: the interval timestamp or "summary" column, or NULL. */
-static void csv_row(struct pstat_printer *p, bool noise, const char *lead,
-		    const struct pstat_row *row)
+static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
+		    const char *lead, const struct pstat_row *row)
 {
 	struct csv_line l = {
 		.out = p->out,
@@ -165,6 +165,9 @@ static void csv_row(struct pstat_printer *p, bool noise, const char *lead,
 	csv_value(&l, row);
 	csv_field(&l, row->unit ? row->unit : "");
 	csv_field(&l, row->event ? row->event : "");
+	/* perf's cgroup column, there on every line when -G is used */
+	if (cgroups)
+		csv_field(&l, row->cgroup ? row->cgroup : "");
 	/*
 	 * With -r perf adds the relative standard error after the name on
 	 * every line, "0.00%" where there is no spread: interval lines (one
@@ -233,7 +236,7 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 	}
 	csv_header(p, pc, r);
 	for (size_t i = 0; i < r->nrows; i++)
-		csv_row(p, pc->noise, lead, &r->rows[i]);
+		csv_row(p, pc->noise, r->cgroups, lead, &r->rows[i]);
 	if (r->is_interval && r->interval_partial)
 		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",
 			r->interval_index,

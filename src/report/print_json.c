@@ -431,6 +431,8 @@ static json_t *json_counter(const struct pstat_row *row)
 		json_object_set_new(c, "aggr", json_aggr(row));
 	if (row->thread)
 		json_object_set_new(c, "thread", jstr(row->thread));
+	if (row->cgroup)
+		json_object_set_new(c, "cgroup", jstr(row->cgroup));
 	json_object_set_new(c, "status",
 			    jstr(print_status_name(row->status)));
 	json_object_set_new(c, "value",

@@ -237,6 +237,9 @@ static void print_row(struct pstat_printer *p, const struct pstat_row *row)
 	print_row_label(out, row);
 	print_value(p, row);
 	fprintf(out, "%-*s", NAME_W, row->event);
+	/* perf's layout: the cgroup after the name */
+	if (row->cgroup)
+		fprintf(out, " %s", row->cgroup);
 	if (show_metric)
 		print_metric(out, row);
 	else if (row->status <= PSTAT_MULTIPLEXED || row->note)

@@ -190,10 +190,15 @@ static int open_one(struct pstat_counters *c, size_t ev, pid_t pid, int cpu,
 		    int group_fd)
 {
 	struct perf_event_attr *a = &c->attrs[ev];
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 
+	/* -G: the cgroup's directory stands where the pid would */
+	if (c->cgroup_fds && c->cgroup_fds[ev] >= 0 && pid == -1) {
+		pid = c->cgroup_fds[ev];
+		flags |= PERF_FLAG_PID_CGROUP;
+	}
 	for (;;) {
-		int fd = sys_perf_event_open(a, pid, cpu, group_fd,
-					     PERF_FLAG_FD_CLOEXEC);
+		int fd = sys_perf_event_open(a, pid, cpu, group_fd, flags);
 		int e = errno;
 
 		if (fd >= 0)
@@ -347,6 +352,7 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 	c->ncpus = ncpus;
 	c->tids = tids;
 	c->nthreads = nthreads;
+	c->cgroup_fds = o->cgroup_fds;
 	c->fds = xmalloc(n * sizeof(*c->fds));
 	for (size_t i = 0; i < n; i++)
 		c->fds[i] = -1;

@@ -29,6 +29,11 @@ struct pstat_open_opts {
 	 * out.
 	 */
 	int no_clone;
+	/*
+	 * Per event, the directory of the cgroup it counts (-G) or -1;
+	 * NULL for none. Used when counting per CPU (pid -1). Borrowed.
+	 */
+	const int *cgroup_fds;
 };
 
 /* Per-event outcome of opening. */
@@ -59,6 +64,7 @@ struct pstat_counters {
 	int guard_fd;             /* the no_clone event, or -1 */
 	int lead_disabled;        /* a leader opens disabled */
 	int lead_on_exec;         /* a leader that follows a task: enable_on_exec */
+	const int *cgroup_fds;    /* borrowed from the open options */
 };
 
 /* What made counters_open fail. */

@@ -13,6 +13,7 @@
 
 #include "base/msg.h"
 #include "base/util.h"
+#include "run/cgroup.h"
 #include "run/counter.h"
 #include "run/session.h"
 #include "run/session_priv.h"
@@ -116,6 +117,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 			s->tids[0] = child.pid;
 	}
 	oo.inherit = cfg->inherit;
+	oo.cgroup_fds = s->cgroup_fds;
 	oo.enable_on_exec = ch && !s->system_wide &&
 			    cfg->kind == TARGET_COMMAND && !cfg->delay_ms &&
 			    !cfg->start_disabled;
@@ -365,6 +367,7 @@ void session_free(struct session *s)
 	free(s->row_states);
 	free(s->ev_on);
 	control_close(&s->ctl);
+	cgroup_close_events(s->evl, s->cgroup_fds);
 }
 
 /*
@@ -445,6 +448,7 @@ static int run_hooked(struct session *s, int record, struct run_result *res)
 
 int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 {
+	struct pstat_error err;
 	struct session s;
 	struct run_result res = { 0 };
 	struct pstat_summary *sums = NULL, esum;
@@ -456,14 +460,11 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 
 	*report_ok = false;
 	session_setup(&s, cfg);
-	if (cfg->control) {
-		struct pstat_error err;
-
-		if (control_open(&s.ctl, cfg->control, &err)) {
-			msg_error("%s", err.msg);
-			ret = EXIT_PSTAT_FAILED;
-			goto out;
-		}
+	if ((cfg->control && control_open(&s.ctl, cfg->control, &err)) ||
+	    cgroup_open_events(s.evl, &s.cgroup_fds, &err)) {
+		msg_error("%s", err.msg);
+		ret = EXIT_PSTAT_FAILED;
+		goto out;
 	}
 	session_signals_install(&s.waitmask);
 	for (unsigned run = 0; run < total; run++) {

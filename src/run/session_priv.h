@@ -74,6 +74,7 @@ struct session {
 	int ctl_stop;                /* a control "stop": no further runs */
 	struct pstat_control ctl;    /* --control; ctl.fd -1 without */
 	int *ev_on;                  /* [event]: enabled now (--control) */
+	int *cgroup_fds;             /* [event]: -G's directory, or NULL */
 	int early_signal;            /* one came before the command started */
 	int broken_pipe;             /* the output's reader went away */
 	pid_t child_pid;             /* the command of the latest run */

@@ -43,6 +43,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	row->group_name = first->group_name;
 	row->cpu = ci >= 0 ? s->cpus[ci] : -1;
 	row->thread = ti >= 0 ? s->thread_names[ti] : NULL;
+	row->cgroup = first->cgroup;
 	row->unit = metrics_is_clock(&first->attr) ? "msec" :
 		    first->unit ? first->unit : "";
 	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
@@ -241,6 +242,7 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 	rep->system_wide = s->system_wide;
 	rep->cpu_subset = cfg->cpu_subset;
 	rep->aggr = s->nunits ? cfg->aggr : AGGR_NONE;
+	rep->cgroups = s->cgroup_fds != NULL;
 	if (s->system_wide) {
 		rep->cpus = s->cpus;
 		rep->ncpus = s->ncpus;

@@ -14,6 +14,9 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "aggr", t_aggr },
+	{ "cgroup-mount", t_cgroup_mount },
+	{ "control", t_control },
+	{ "control-arg", t_control_arg },
 	{ "encode", t_encode },
 	{ "evspec", t_evspec },
 	{ "legacy", t_legacy },

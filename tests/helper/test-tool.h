@@ -29,5 +29,8 @@ int t_topo(int argc, char **argv);
 int t_aggr(int argc, char **argv);
 int t_rows(int argc, char **argv);
 int t_totals(int argc, char **argv);
+int t_control(int argc, char **argv);
+int t_control_arg(int argc, char **argv);
+int t_cgroup_mount(int argc, char **argv);
 
 #endif

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * -G and --for-each-cgroup: which events count which cgroup (see
+ * cgroup_args.h). The cgroups are opened by the session (run/cgroup.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/cgroup_args.h"
+#include "run/cgroup.h"
+
+/* The names of a comma-separated list, empty ones kept. */
+static char **split(const char *list, size_t *n)
+{
+	char **v = NULL;
+	size_t alloc = 0;
+
+	*n = 0;
+	for (const char *p = list;; p++) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		xgrow((void **)&v, &alloc, *n + 1, sizeof(*v));
+		v[(*n)++] = xstrndup(p, len);
+		if (!e)
+			break;
+		p = e;
+	}
+	return v;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* -G, in perf's pairing of names with the events before them. */
+static int apply_cgroup_opts(const struct pstat_opts *o, const size_t *ends,
+			     struct pstat_evlist *evl)
+{
+	size_t next = 0;
+	int r = 0;
+
+	for (size_t g = 0; g < o->ncgroups && !r; g++) {
+		const struct pstat_cgroup_arg *a = &o->cgroups[g];
+		size_t nev = ends[a->after - 1], n;
+		char **names = split(a->list, &n);
+
+		for (size_t i = 0; i < n && !r; i++, next++) {
+			if (next >= nev) {
+				msg_usage("-G %s: more cgroups than the %zu event%s before it: each cgroup goes with one event, in order (-e a,b -G x,y)",
+					  a->list, nev, nev == 1 ? "" : "s");
+				r = -1;
+			} else if (names[i][0]) {
+				free(evl->ev[next].cgroup);
+				evl->ev[next].cgroup = xstrdup(names[i]);
+			}
+		}
+		/* one cgroup, given once: every event before it */
+		if (!r && g == 0 && n == 1 && names[0][0])
+			for (size_t i = 1; i < nev; i++)
+				evl->ev[i].cgroup = xstrdup(names[0]);
+		free_names(names, n);
+	}
+	return r;
+}
+
+/* The cgroups of --for-each-cgroup, patterns expanded. */
+static char **for_each_names(const char *list, size_t *n)
+{
+	size_t nitems, alloc = 0;
+	char **items = split(list, &nitems), **out = NULL;
+	char mount[4096];
+	struct pstat_error err;
+	int v1, r = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < nitems && !r; i++) {
+		char **m = NULL;
+		size_t nm = 0;
+
+		if (!items[i][0]) {
+			msg_usage("--for-each-cgroup %s: an empty cgroup name", list);
+			r = -1;
+		} else if (!cgroup_is_pattern(items[i])) {
+			xgrow((void **)&out, &alloc, *n + 1, sizeof(*out));
+			out[(*n)++] = xstrdup(items[i]);
+		} else if (cgroup_mount_find(mount, sizeof(mount), &v1, &err) ||
+			   cgroup_match(mount, items[i], &m, &nm, &err)) {
+			msg_error("%s", err.msg);
+			r = -1;
+		} else if (!nm) {
+			msg_error("no cgroup matches '%s' (in %s)", items[i], mount);
+			r = -1;
+		} else {
+			xgrow((void **)&out, &alloc, *n + nm, sizeof(*out));
+			memcpy(out + *n, m, nm * sizeof(*m));
+			*n += nm;
+			free(m);
+		}
+	}
+	free_names(items, nitems);
+	if (r) {
+		free_names(out, *n);
+		return NULL;
+	}
+	return out;
+}
+
+int cgroup_args_apply(const struct pstat_opts *o, const size_t *ends,
+		      struct pstat_evlist *evl)
+{
+	size_t n, per = evl->n;
+	char **names;
+
+	if (o->ncgroups)
+		return apply_cgroup_opts(o, ends, evl);
+	if (!o->for_each_cgroup)
+		return 0;
+	names = for_each_names(o->for_each_cgroup, &n);
+	if (!names)
+		return -1;
+	evlist_repeat(evl, n);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < per; i++)
+			evl->ev[k * per + i].cgroup = xstrdup(names[k]);
+	free_names(names, n);
+	return 0;
+}

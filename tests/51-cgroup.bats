@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# cgroups: -G and --for-each-cgroup count only the tasks of a cgroup, on
+# whole CPUs. The tests make two fresh cgroups under the hierarchy that
+# counts perf events (cgroup v1's perf_event if mounted, else cgroup2),
+# put a writer in each and count its writes exactly, while a writer
+# outside them runs at the same time.
+
+load test_helper
+load json_helper
+
+# The mount point of the hierarchy perf events are counted in, as pstat
+# finds it: cgroup v1 with perf_event first, else cgroup2.
+cgroup_mount() {
+	awk '{
+		for (i = 7; $i != "-"; i++) ;
+		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)perf_event(,|$)/) v1 = $5
+		else if ($(i + 1) == "cgroup2" && !v2) v2 = $5
+	} END { print (v1 != "" ? v1 : v2) }' /proc/self/mountinfo
+}
+
+need_cgroups() {
+	need_root
+	need_cpu_wide
+	need_tracepoint syscalls/sys_enter_write
+	CG=$(cgroup_mount)
+	[ -n "$CG" ] || skip "no cgroup hierarchy counts perf events here"
+	A=pstat-t$$-a
+	B=pstat-t$$-b
+	mkdir "$CG/$A" "$CG/$B" 2>/dev/null ||
+		skip "cannot make a cgroup under $CG (read-only mount?)"
+	WRITER=$(prog writer)
+	# inwr CGROUP N: N writes by a process in CGROUP
+	INWR="$BATS_TEST_TMPDIR/inwr"
+	printf '#!/bin/sh\necho $$ >"%s/$1/cgroup.procs" && exec "%s" "$2"\n' \
+		"$CG" "$WRITER" >"$INWR"
+	chmod +x "$INWR"
+}
+
+teardown() {
+	local g
+
+	[ -n "${CG:-}" ] || return 0
+	for g in "${A:-}" "${B:-}"; do
+		[ -n "$g" ] && [ -d "$CG/$g" ] || continue
+		# anything left behind goes back to the root first
+		while read -r p; do
+			echo "$p" >"$CG/cgroup.procs" 2>/dev/null || true
+		done <"$CG/$g/cgroup.procs"
+		rmdir "$CG/$g"
+	done
+}
+
+# The CSV value of EVENT in CGROUP (perf's column after the event).
+csv_value() {
+	awk -F, -v ev="$1" -v cg="$2" '$3 == ev && $4 == cg { print $1 }'
+}
+
+@test "-G: exactly the cgroup's writes, not those of a writer outside it" {
+	need_cgroups
+	run "$PSTAT" -a -x, -e syscalls:sys_enter_write -G "$A" -- \
+		sh -c "'$WRITER' 5000 & '$INWR' '$A' 1234; wait"
+	assert_success
+	[ "$(csv_value syscalls:sys_enter_write "$A" <<<"$output")" = 1234 ]
+
+	# the table: perf's layout, the cgroup after the event
+	run "$PSTAT" -a -e syscalls:sys_enter_write -G "$A" -- \
+		sh -c "'$WRITER' 5000 & '$INWR' '$A' 1234; wait"
+	assert_success
+	assert_line --regexp "^ +1234 +syscalls:sys_enter_write +$A( |\$)"
+}
+
+@test "-G pairs its cgroups with the events before it, in order" {
+	need_cgroups
+	run "$PSTAT" -a -x, -e syscalls:sys_enter_write,syscalls:sys_enter_write \
+		-G "$A,$B" -e syscalls:sys_enter_close -- \
+		sh -c "'$INWR' '$A' 300; '$INWR' '$B' 200"
+	assert_success
+	[ "$(csv_value syscalls:sys_enter_write "$A" <<<"$output")" = 300 ]
+	[ "$(csv_value syscalls:sys_enter_write "$B" <<<"$output")" = 200 ]
+	# the event after -G counts every task: an empty cgroup column
+	assert_line --regexp '^[0-9]+,,syscalls:sys_enter_close,,'
+}
+
+@test "--for-each-cgroup: every event per cgroup, exact, in CSV and JSON" {
+	need_cgroups
+	run "$PSTAT" -a -x, --for-each-cgroup "$A,$B" \
+		-e syscalls:sys_enter_write,task-clock -- \
+		sh -c "'$WRITER' 3000 & '$INWR' '$A' 1234; '$INWR' '$B' 777; wait"
+	assert_success
+	[ "$(csv_value syscalls:sys_enter_write "$A" <<<"$output")" = 1234 ]
+	[ "$(csv_value syscalls:sys_enter_write "$B" <<<"$output")" = 777 ]
+	assert_line --regexp "^[0-9.]+,msec,task-clock,$A,"
+
+	run "$PSTAT" -a -j -o "$BATS_TEST_TMPDIR/cg.json" \
+		--for-each-cgroup "$A,$B" -e syscalls:sys_enter_write -- \
+		sh -c "'$INWR' '$A' 1234; '$INWR' '$B' 777"
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/cg.json"
+	jq_assert --arg a "$A" --arg b "$B" '
+		[.counters[] | {(.cgroup): .value}] | add ==
+		{($a): 1234, ($b): 777}' "$BATS_TEST_TMPDIR/cg.json"
+}
+
+@test "--for-each-cgroup takes a regular expression over cgroup paths" {
+	need_cgroups
+	run "$PSTAT" -a -x, --for-each-cgroup "pstat-t$$-.*" \
+		-e syscalls:sys_enter_write -- \
+		sh -c "'$INWR' '$A' 11; '$INWR' '$B' 22"
+	assert_success
+	[ "$(csv_value syscalls:sys_enter_write "$A" <<<"$output")" = 11 ]
+	[ "$(csv_value syscalls:sys_enter_write "$B" <<<"$output")" = 22 ]
+	run "$PSTAT" -a --for-each-cgroup "pstat-none-$$.*" -e cs true
+	assert_failure 125
+	assert_line --partial "no cgroup matches 'pstat-none-$$.*'"
+}
+
+@test "-A: one row per CPU and cgroup; -I: per interval" {
+	need_cgroups
+	run "$PSTAT" -a -A -x, --for-each-cgroup "$A,$B" \
+		-e syscalls:sys_enter_write -- \
+		sh -c "'$INWR' '$A' 1234; '$INWR' '$B' 777"
+	assert_success
+	ncpu=$(grep -c . <<<"$(awk -F, '$4 == "syscalls:sys_enter_write" && $5 == "'"$A"'"' <<<"$output")")
+	[ "$ncpu" = "$(nproc)" ]
+	# the CPUs' rows add up to the exact count
+	sum=$(awk -F, -v cg="$A" '$5 == cg && $2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' <<<"$output")
+	[ "$sum" = 1234 ]
+
+	run "$PSTAT" -a -I 100 -x, --for-each-cgroup "$A" \
+		-e syscalls:sys_enter_write -- \
+		sh -c "sleep 0.25; '$INWR' '$A' 1234; sleep 0.25"
+	assert_success
+	# the intervals' deltas add up to the cgroup's count
+	sum=$(awk -F, -v cg="$A" '$1 !~ /summary/ && $5 == cg && $2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' <<<"$output")
+	[ "$sum" = 1234 ]
+}
+
+@test "cgroup errors: missing, without -a, too many, none before, both options" {
+	need_perf_events
+	run "$PSTAT" -a -e cs -G "pstat-missing-$$" true
+	assert_failure 125
+	assert_line --index 0 --partial "pstat-missing-$$"
+	run "$PSTAT" -e cs -G x true
+	assert_failure 125
+	assert_line --index 0 'pstat: -G needs -a or -C: cgroups are counted on whole CPUs'
+	run "$PSTAT" -a -e cs -G x,y true
+	assert_failure 125
+	assert_line --index 0 --partial '-G x,y: more cgroups than the 1 event before it'
+	run "$PSTAT" -a -G x -e cs true
+	assert_failure 125
+	assert_line --index 0 --partial '-G x: no events before it'
+	run "$PSTAT" -a -e cs -G x --for-each-cgroup y true
+	assert_failure 125
+	assert_line --index 0 'pstat: -G and --for-each-cgroup cannot be combined'
+	run "$PSTAT" -a -e cs -G ../etc true
+	assert_failure 125
+	assert_line --index 0 --partial "invalid cgroup '../etc'"
+}
+
+@test "cgroup mount: v1 perf_event first, else cgroup2, escapes undone" {
+	run_table cgroup-mount cgroup-mount.test
+}
