@@ -275,3 +275,20 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 		assert_equal "$q" "$p"
 	done
 }
+
+@test "aggregation: OpenMetrics labels each unit's series with its ids" {
+	need_cpu_wide
+	local py=${OM_PYTHON:-/usr/bin/python3} om="$BATS_TEST_TMPDIR/om"
+	"$py" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
+		skip "python3-prometheus-client is not installed for $py"
+	run "$PSTAT" -a --per-core --openmetrics -o "$om" -e context-switches sleep 0.01
+	assert_success
+	run "$py" "$ROOT/tests/lib/om-check.py" openmetrics "$om"
+	assert_success
+	# one series per core, not one for the first core alone
+	assert_equal "$(grep -c '^pstat_events_total{event="context-switches",pmu="software",socket="0",die="0",cluster="[0-9]*",core="[0-9]*"}' "$om")" \
+		"$(cat /sys/devices/system/cpu/cpu*/topology/core_cpus_list 2>/dev/null | sort -u | wc -l)"
+	run "$PSTAT" -a --per-socket --prometheus -o "$om" -e context-switches sleep 0.01
+	run "$py" "$ROOT/tests/lib/om-check.py" prometheus "$om"
+	assert_success
+}

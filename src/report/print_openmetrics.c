@@ -24,7 +24,9 @@
  * are the user's own text ("cpu/event=0x3c,umask=0/u", "msr/tsc/") that a
  * metric name could only hold after a lossy rewrite, where two events may
  * collide; as a label it stays what the other outputs print. Labels:
- * event and pmu always, cpu with -A, thread with --per-thread.
+ * event and pmu always, cpu with -A, thread with --per-thread, the
+ * unit's ids (socket, die, cluster, cache_level and cache, core, node)
+ * with --per-socket and the like.
  *
  * Every value is a counter, so an interval run prints running totals
  * (report/totals.h) rather than each interval's deltas: the scraper takes
@@ -225,6 +227,38 @@ static void om_seconds(FILE *out, uint64_t ns)
 	fprintf(out, "%" PRIu64 "%s%s", ns / 1000000000, len ? "." : "", frac);
 }
 
+/*
+ * --per-socket and the like: the unit's ids as labels, those its mode
+ * has (socket="0",die="1"; cache_level and cache with --per-cache).
+ */
+static void om_aggr_labels(FILE *out, const struct pstat_aggr_id *id)
+{
+	enum pstat_aggr_mode m = id->mode;
+
+	if (m == AGGR_NODE) {
+		fprintf(out, ",node=\"%d\"", id->node);
+		return;
+	}
+	fprintf(out, ",socket=\"%d\"", id->socket);
+	if (m != AGGR_SOCKET)
+		fprintf(out, ",die=\"%d\"", id->die);
+	if (m == AGGR_CLUSTER || m == AGGR_CORE)
+		fprintf(out, ",cluster=\"%d\"", id->cluster);
+	if (m == AGGR_CACHE)
+		fprintf(out, ",cache_level=\"%d\",cache=\"%d\"",
+			id->cache_level, id->cache);
+	if (m == AGGR_CORE)
+		fprintf(out, ",core=\"%d\"", id->core);
+}
+
+/* The order of two rows' units; 0 for rows of none. */
+static int om_aggr_cmp(const struct pstat_row *x, const struct pstat_row *y)
+{
+	if (!x->aggr || !y->aggr)
+		return (x->aggr != NULL) - (y->aggr != NULL);
+	return topo_aggr_cmp(x->aggr, y->aggr);
+}
+
 static void om_labels(FILE *out, const struct pstat_row *r)
 {
 	fputs("{event=\"", out);
@@ -234,6 +268,8 @@ static void om_labels(FILE *out, const struct pstat_row *r)
 	putc('"', out);
 	if (r->cpu >= 0)
 		fprintf(out, ",cpu=\"%d\"", r->cpu);
+	if (r->aggr)
+		om_aggr_labels(out, r->aggr);
 	if (r->thread) {
 		fputs(",thread=\"", out);
 		om_escaped(out, r->thread, 1);
@@ -282,6 +318,8 @@ static int om_row_cmp(const void *a, const void *b, void *arg)
 	if (!c)
 		c = (x->cpu > y->cpu) - (x->cpu < y->cpu);
 	if (!c)
+		c = om_aggr_cmp(x, y);
+	if (!c)
 		c = strcmp(x->thread ? x->thread : "",
 			   y->thread ? y->thread : "");
 	if (!c)
@@ -316,7 +354,7 @@ static char *om_select(const struct pstat_row *rows, size_t n)
 				    q->event ? q->event : "") &&
 			    !strcmp(r->pmu ? r->pmu : "",
 				    q->pmu ? q->pmu : "") &&
-			    r->cpu == q->cpu &&
+			    r->cpu == q->cpu && !om_aggr_cmp(r, q) &&
 			    !strcmp(r->thread ? r->thread : "",
 				    q->thread ? q->thread : ""))
 				continue;
