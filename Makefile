@@ -3,7 +3,10 @@
 #   make                 build ./pstat
 #   make check           install test deps if missing, build, run every test
 #   make demo            install build deps if missing, build, count a workload
-#   make install         PREFIX=/usr/local DESTDIR=
+#   make check NO_INSTALL=1   the same, installing nothing (a build chroot):
+#                        tests whose tools are missing skip, with the reason
+#   make install         PREFIX=/usr/local DESTDIR= (and BASHCOMPDIR,
+#                        ZSHCOMPDIR, FISHCOMPDIR for the completions)
 #   make DEVELOPER=1     warnings are errors
 #   make SANITIZE=address,undefined
 #   make V=1             show the commands
@@ -12,11 +15,17 @@ VERSION := 0.1.0
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+CPPFLAGS ?=
 LDFLAGS ?=
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
+# Where each shell looks for completions; Debian's zsh, for one, reads
+# /usr/share/zsh/vendor-completions rather than site-functions.
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 PKG_CONFIG ?= pkg-config
 
 # libpfm4-dev ships no .pc file. pstat needs its headers to build but
@@ -45,7 +54,7 @@ WARNINGS += -Werror
 endif
 
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPSTAT_VERSION='"$(VERSION)"' \
-	-Isrc $(WARNINGS) $(PFM_CFLAGS) $(JANSSON_CFLAGS) $(CFLAGS)
+	-Isrc $(WARNINGS) $(PFM_CFLAGS) $(JANSSON_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS)
 LIBS := $(PFM_LIBS) $(JANSSON_LIBS) -lm
 
@@ -99,18 +108,21 @@ FORCE:
 deps:
 	@.ci/install-deps
 
-demo: deps
+# NO_INSTALL=1: use what is there (a distribution's build chroot)
+DEPS := $(if $(filter 1,$(NO_INSTALL)),,deps)
+
+demo: $(DEPS)
 	$(MAKE) pstat
 	$(CC) -O1 -o bench/workload bench/workload.c
 	./pstat -e task-clock,page-faults,context-switches,cycles,instructions \
 		-- ./bench/workload 20000000
 
-check: deps
+check: $(DEPS)
 	$(MAKE) pstat tests/pstat-test
 	@tests/run-tests
 
 # BENCH_ROWS="startup list": only those rows (see bench/run)
-bench: deps pstat
+bench: $(DEPS) pstat
 	@bench/run $(BENCH_ROWS)
 
 # The directories make install fills. Under a DESTDIR, make uninstall
@@ -118,8 +130,7 @@ bench: deps pstat
 # DESTDIR; on the live system only $(DATADIR)/pstat, which is pstat's
 # own: the others may belong to the system or to other packages.
 INSTALL_DIRS := $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DATADIR)/pstat \
-	$(DATADIR)/bash-completion/completions $(DATADIR)/zsh/site-functions \
-	$(DATADIR)/fish/vendor_completions.d
+	$(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
 # The man pages name the schemas as $(PREFIX)/share/pstat: the real
 # directory is written in at install time.
 MAN_SED := 's|\$$(PREFIX)/share/pstat|$(DATADIR)/pstat|g'
@@ -132,18 +143,15 @@ install: pstat
 	chmod 644 $(DESTDIR)$(MANDIR)/man1/pstat.1 \
 		$(DESTDIR)$(MANDIR)/man5/pstat-json.5
 	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/pstat/
-	install -m 644 completions/pstat.bash \
-		$(DESTDIR)$(DATADIR)/bash-completion/completions/pstat
-	install -m 644 completions/_pstat $(DESTDIR)$(DATADIR)/zsh/site-functions/_pstat
-	install -m 644 completions/pstat.fish \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/pstat.fish
+	install -m 644 completions/pstat.bash $(DESTDIR)$(BASHCOMPDIR)/pstat
+	install -m 644 completions/_pstat $(DESTDIR)$(ZSHCOMPDIR)/_pstat
+	install -m 644 completions/pstat.fish $(DESTDIR)$(FISHCOMPDIR)/pstat.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pstat $(DESTDIR)$(MANDIR)/man1/pstat.1 \
 		$(DESTDIR)$(MANDIR)/man5/pstat-json.5 \
-		$(DESTDIR)$(DATADIR)/bash-completion/completions/pstat \
-		$(DESTDIR)$(DATADIR)/zsh/site-functions/_pstat \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/pstat.fish
+		$(DESTDIR)$(BASHCOMPDIR)/pstat $(DESTDIR)$(ZSHCOMPDIR)/_pstat \
+		$(DESTDIR)$(FISHCOMPDIR)/pstat.fish
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/,$(notdir $(wildcard schema/*.json)))
 	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR)/pstat 2>/dev/null || true
 	@if [ -n "$(DESTDIR)" ] && [ "$(DESTDIR)" != / ]; then \

@@ -295,3 +295,33 @@ squeeze() {
 		}
 	done
 }
+
+@test "docs: groff -man -ww reports nothing" {
+	command -v groff >/dev/null || skip "groff is not installed"
+	local page
+	for page in man/pstat.1 man/pstat-json.5; do
+		run groff -man -ww -z "$ROOT/$page"
+		assert_success
+		assert_output ''
+	done
+}
+
+@test "docs: the man page renders on a terminal that is not UTF-8" {
+	command -v groff >/dev/null || skip "groff is not installed"
+	local dev out
+	# the sparkline glyphs fall back to ASCII; nothing is lost or warned
+	for dev in ascii latin1; do
+		out=$(groff -mandoc -ww -T"$dev" "$ROOT/man/pstat.1" 2>&1 >/dev/null)
+		[ -z "$out" ] || { echo "groff -T$dev: $out" >&2; return 1; }
+		out=$(groff -mandoc -T"$dev" "$ROOT/man/pstat.1" | col -b)
+		grep -q 'Rates per interval' <<<"$out"
+		# the example's sparklines, in ASCII
+		grep -Eq '^[[:space:]]+task-clock[[:space:]]+[_.=+*%#-]{10}$' <<<"$out"
+		# nothing outside printable ASCII (latin1: its own range)
+		if [ "$dev" = ascii ]; then
+			! LC_ALL=C grep -q '[^[:print:][:space:]]' <<<"$out"
+		fi
+	done
+	# and the glyphs themselves on a UTF-8 one
+	groff -mandoc -Tutf8 "$ROOT/man/pstat.1" | grep -q '▁'
+}

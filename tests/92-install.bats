@@ -149,3 +149,48 @@ do_install() {
 	assert_output "$(printf '%s\n' usr/bin/other \
 		usr/share/bash-completion/completions/other)"
 }
+
+@test "install: BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR place the completions" {
+	run make -s -C "$ROOT" install PREFIX=/usr DESTDIR="$DEST" \
+		ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
+		BASHCOMPDIR=/etc/bash_completion.d FISHCOMPDIR=/usr/share/fish/completions
+	assert_success
+	cmp "$ROOT/completions/_pstat" "$DEST/usr/share/zsh/vendor-completions/_pstat"
+	cmp "$ROOT/completions/pstat.bash" "$DEST/etc/bash_completion.d/pstat"
+	cmp "$ROOT/completions/pstat.fish" "$DEST/usr/share/fish/completions/pstat.fish"
+	[ ! -e "$DEST/usr/share/zsh/site-functions" ]
+	# and uninstall finds them there
+	run make -s -C "$ROOT" uninstall PREFIX=/usr DESTDIR="$DEST" \
+		ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
+		BASHCOMPDIR=/etc/bash_completion.d FISHCOMPDIR=/usr/share/fish/completions
+	assert_success
+	run installed_files
+	assert_output ''
+}
+
+@test "build: CPPFLAGS and LDFLAGS reach the compiler and the linker" {
+	# what a distribution passes (dpkg-buildflags): every compile line
+	# has the CPPFLAGS, every link line the LDFLAGS
+	run make -s -n -B -C "$ROOT" V=1 pstat tests/pstat-test \
+		CPPFLAGS='-D_FORTIFY_SOURCE=2 -DPSTAT_CPPFLAGS_SEEN' \
+		LDFLAGS='-Wl,-z,relro -Wl,-z,now'
+	assert_success
+	local cc ld
+	cc=$(grep -c -- ' -c -o ' <<<"$output")
+	ld=$(grep -c -- ' -o pstat \| -o tests/pstat-test ' <<<"$output")
+	[ "$cc" -gt 10 ]
+	[ "$ld" = 2 ]
+	[ "$(grep -- ' -c -o ' <<<"$output" | grep -c -- '-DPSTAT_CPPFLAGS_SEEN')" = "$cc" ]
+	[ "$(grep -- ' -o pstat \| -o tests/pstat-test ' <<<"$output" |
+		grep -c -- '-Wl,-z,relro -Wl,-z,now')" = 2 ]
+}
+
+@test "check: NO_INSTALL=1 installs nothing, even with packages missing" {
+	# make's plan for check: no .ci/install-deps with NO_INSTALL=1
+	run make -n -C "$ROOT" check NO_INSTALL=1
+	assert_success
+	refute_output --partial 'install-deps'
+	run make -n -C "$ROOT" check
+	assert_success
+	assert_output --partial 'install-deps'
+}
