@@ -48,9 +48,15 @@ writer_pair() {
 
 @test "bench: the commands run interleaved, A B A B" {
 	need_perf_events
-	run "$PSTAT" bench -r 4 -e task-clock 'echo A >>log' 'echo B >>log'
+	run "$PSTAT" bench -j -o order.json -r 4 -e task-clock 'echo A >>log' \
+		'echo B >>log'
 	assert_success
 	[ "$(tr -d '\n' <log)" = ABABABAB ]
+	# the document says so: places in the sequence, and start times
+	jq_assert '.commands[0].sequence == [0, 2, 4, 6] and
+		.commands[1].sequence == [1, 3, 5, 7]' order.json
+	jq_assert '[.commands[0].start_ms, .commands[1].start_ms] |
+		transpose | flatten | . == sort' order.json
 }
 
 @test "bench: --order shuffle runs each command once per round, by its seed" {
@@ -255,7 +261,7 @@ writer_pair() {
 	run "$PSTAT" bench -j -o p.json -r 2 --per-unit writes=1000 \
 		-e syscalls:sys_enter_write -N "$w 1000"
 	assert_success
-	jq_assert '.per == {"value": 1000, "unit": "writes=1000"} and
+	jq_assert '.per == {"value": 1000, "unit": "writes"} and
 		(.commands[0].measures[] | select(.name ==
 		"syscalls:sys_enter_write") | .mean == 1)' p.json
 }

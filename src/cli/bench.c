@@ -54,7 +54,8 @@ struct bench_opts {
 	double alpha;
 	const char *output, *export_md, *export_csv, *plot;
 	double per;
-	const char *per_unit;
+	const char *per_unit;       /* the NAME of --per-unit, in per_name */
+	char per_name[64];
 };
 
 static void bench_help(void)
@@ -260,9 +261,12 @@ static int bench_opt(struct bench_opts *o, int c, const char *arg)
 		return per_number("--per", arg, &o->per);
 	case OPT_PER_UNIT:
 		eq = strrchr(arg, '=');
-		if (!eq || eq == arg)
-			return bad_value("--per-unit", arg, "use NAME=N");
-		o->per_unit = arg;
+		if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(o->per_name))
+			return bad_value("--per-unit", arg,
+					 "use NAME=N, NAME under 64 bytes");
+		snprintf(o->per_name, sizeof(o->per_name), "%.*s",
+			 (int)(eq - arg), arg);
+		o->per_unit = o->per_name;
 		return per_number("--per-unit", eq + 1, &o->per);
 	case OPT_PLOT:
 		o->plot = arg;

@@ -85,8 +85,10 @@ static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
 		fprintf(out, "  no run was recorded\n\n");
 		return;
 	}
-	fprintf(out, "  %-28s %14s   %-12s %14s %14s %14s\n",
-		b->per > 0 ? "(counters per unit of work)" : "", "mean",
+	if (b->per > 0)
+		fprintf(out, "  (counters per %s: each run divided by %g)\n",
+			b->per_unit ? b->per_unit : "unit of work", b->per);
+	fprintf(out, "  %-28s %14s   %-12s %14s %14s %14s\n", "", "mean",
 		"± stddev", "min", "median", "max");
 	for (size_t r = 0; r < c->nrows; r++)
 		if (row_shown(&c->rows[r]))
