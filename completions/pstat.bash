@@ -37,6 +37,9 @@ _pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
 --output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
 -S --shell --threshold -w --warmup '
 _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
+# The options of `pstat serve`, as its --help shows them.
+_pstat_serve_opts='-A -a -C -e -h -I -p -v --all-cpus --cpu --event --help
+--interval --listen --no-aggr --per-thread --pid --timeout --verbose'
 # The short options that take a value, as getopt reads a cluster.
 _pstat_short_arg='CDeGIoprtx'
 
@@ -150,8 +153,8 @@ _pstat_value()
 	esac
 }
 
-# Arguments of `pstat list`, `pstat compare`, `pstat doctor` and
-# `pstat bench`.
+# Arguments of `pstat list`, `pstat compare`, `pstat doctor`,
+# `pstat bench` and `pstat serve`.
 _pstat_subcommand()
 {
 	local sub=$1 cur=$2 prev=$3
@@ -210,6 +213,18 @@ _pstat_subcommand()
 		else
 			compgen -c -- "$cur"
 		fi
+		;;
+	serve)
+		case $prev in
+		-e | --event)
+			compgen -W "$(_pstat_event_names "${cur##*,}")" -- "$cur"
+			return
+			;;
+		-C | --cpu | -p | --pid | -I | --interval | --listen | --timeout)
+			return
+			;;
+		esac
+		compgen -W "$_pstat_serve_opts" -- "$cur"
 		;;
 	esac
 }
@@ -310,7 +325,7 @@ _pstat()
 	esac
 
 	i=0
-	if ((cword > 1)) && [[ ${words[1]} == @(list|compare|doctor|bench) ]]; then
+	if ((cword > 1)) && [[ ${words[1]} == @(list|compare|doctor|bench|serve) ]]; then
 		mapfile -t reply < <(_pstat_subcommand "${words[1]}" "$cur" \
 			"$prev")
 	elif i=$(_pstat_command_index) && ((i > 0 && cword > i)); then
@@ -377,7 +392,7 @@ _pstat()
 				"$_pstat_opts_long $_pstat_opts_compare $_pstat_opts_short" \
 				-- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t reply < <(compgen -W 'list compare doctor bench' \
+			mapfile -t reply < <(compgen -W 'list compare doctor bench serve' \
 				-- "$cur"
 			compgen -c -- "$cur")
 		else

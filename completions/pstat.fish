@@ -38,7 +38,7 @@ function __fish_pstat_state
                 string match -qr -- '^-[^CDeIoprtx]*[CDeIoprtx]$' $t
                 and set skip 1
             case '*'
-                if test $n = 1; and contains -- $t list compare doctor bench
+                if test $n = 1; and contains -- $t list compare doctor bench serve
                     echo "sub $t"
                 else
                     echo command
@@ -151,6 +151,7 @@ complete -c pstat -f -n __fish_pstat_first_word -a list -d 'List the events that
 complete -c pstat -f -n __fish_pstat_first_word -a compare -d 'Compare two pstat -j results'
 complete -c pstat -f -n __fish_pstat_first_word -a doctor -d 'Tell why counting does or does not work here'
 complete -c pstat -f -n __fish_pstat_first_word -a bench -d 'Run commands interleaved and compare them'
+complete -c pstat -f -n __fish_pstat_first_word -a serve -d 'Answer Prometheus scrapes with running counts'
 
 # pstat's options: the same set as `pstat --help` shows, which
 # tests/90-docs.bats checks.
@@ -255,3 +256,16 @@ complete -c pstat -n '__fish_pstat_sub bench' -s S -l shell -x -a 'sh bash none'
 complete -c pstat -n '__fish_pstat_sub bench' -l show-output -d 'Let the output of the commands through'
 complete -c pstat -n '__fish_pstat_sub bench' -l threshold -x -d 'Allowed change per event, e.g. cycles=3%,*=5%'
 complete -c pstat -n '__fish_pstat_sub bench' -s w -l warmup -x -d 'Uncounted rounds first'
+
+# pstat serve [--listen ADDR:PORT] [-e LIST]... [-a | -C LIST | -p PID] ...
+complete -c pstat -f -n '__fish_pstat_sub serve' -s a -l all-cpus -d 'Count on every online CPU'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s C -l cpu -x -a '(__fish_pstat_cpus)' -d 'Count on these CPUs'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s e -l event -x -a '(__fish_pstat_events)' -d 'Events to count'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s h -l help -d 'Show the usage'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s I -l interval -x -d 'Read the counters every MS milliseconds'
+complete -c pstat -f -n '__fish_pstat_sub serve' -l listen -x -d 'Where to answer, ADDR:PORT'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s A -l no-aggr -d 'One series per CPU'
+complete -c pstat -f -n '__fish_pstat_sub serve' -l per-thread -d 'One series per thread'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Count these processes'
+complete -c pstat -f -n '__fish_pstat_sub serve' -l timeout -x -d 'Stop after MS milliseconds'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s v -l verbose -d 'Say how events were resolved'

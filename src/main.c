@@ -21,6 +21,7 @@
 #include "cli/list.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/serve.h"
 #include "cli/targets.h"
 #include "cli/tracefs.h"
 #include "compare/compare_cli.h"
@@ -406,6 +407,7 @@ int main(int argc, char **argv)
 	struct targets t = { 0 };
 	struct output out = { 0 };
 	struct pstat_baseline baseline = { 0 };
+	struct serve *serve = NULL;
 	bool report_ok = false;
 	int r, status = EXIT_PSTAT_FAILED;
 
@@ -428,7 +430,9 @@ int main(int argc, char **argv)
 	 */
 	setvbuf(stderr, NULL, _IOFBF, BUFSIZ);
 
-	r = options_parse(argc, argv, &o);
+	r = argc > 1 && !strcmp(argv[1], "serve") ?
+		    serve_options_parse(argc - 1, argv + 1, &o, &serve) :
+		    options_parse(argc, argv, &o);
 	if (r) {
 		options_free(&o);
 		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
@@ -473,7 +477,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	printer = make_printer(&o, out.f);
+	if (serve && serve_start(serve))
+		goto out;
+	printer = serve ? serve_printer_new(serve, out.f) :
+			  make_printer(&o, out.f);
 	if (out.rewrite)
 		printer = output_rewrite_printer(&out, printer);
 	if (o.baseline)
@@ -490,7 +497,10 @@ int main(int argc, char **argv)
 		status = EXIT_PSTAT_FAILED;
 	if (o.baseline)
 		status = compare_cli_baseline_finish(&baseline, printer, status);
+	if (serve)
+		status = serve_finish(serve, status);
 out:
+	serve_free(serve);
 	compare_cli_baseline_free(&baseline);
 	topo_free(topo);
 	printer_free(printer);

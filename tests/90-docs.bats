@@ -198,6 +198,14 @@ sub_set() {
 	[ "$(sub_set_help bench | wc -l)" -ge 40 ]
 }
 
+@test "docs: the options of pstat serve --help, in the man page and completions" {
+	run "$PSTAT" serve --help
+	assert_success
+	assert_line --regexp '^usage: pstat serve '
+	sub_set serve SERVE
+	[ "$(sub_set_help serve | tr '\n' ' ')" = "--all-cpus --cpu --event --help --interval --listen --no-aggr --per-thread --pid --timeout --verbose -A -C -I -a -e -h -p -v " ]
+}
+
 # The options of `pstat SUB --help`, as sub_set reads them.
 sub_set_help() {
 	"$PSTAT" "$1" --help | grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * pstat-test accept HEADER: see t_accept below.
+ *
  * pstat-test totals SEED N: N intervals of synthetic readings of three
  * counters that multiplexing keeps off for a random part of each
  * interval (never, partly, wholly), the third one reopened half way (its
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "cli/serve_http.h"
 #include "report/print.h"
 #include "report/stats.h"
 #include "report/totals.h"
@@ -100,5 +103,20 @@ int t_totals(int argc, char **argv)
 		}
 	}
 	totals_free(t);
+	return 0;
+}
+
+/*
+ * pstat-test accept HEADER: which format pstat serve answers a request
+ * with this Accept header ("" for none): "openmetrics" or "text".
+ */
+int t_accept(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: pstat-test accept HEADER\n");
+		return 2;
+	}
+	puts(serve_wants_openmetrics(*argv[1] ? argv[1] : NULL) ?
+		     "openmetrics" : "text");
 	return 0;
 }

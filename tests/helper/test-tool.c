@@ -13,6 +13,7 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
+	{ "accept", t_accept },
 	{ "aggr", t_aggr },
 	{ "cgroup-mount", t_cgroup_mount },
 	{ "control", t_control },

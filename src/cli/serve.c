@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `pstat serve`: count continuously and answer Prometheus's scrapes.
+ *
+ * The counting is the ordinary session with intervals (-I, 1 s by
+ * default) and no command; its printer here keeps running totals of the
+ * interval rows (report/totals.h, so that counters never go backwards)
+ * and after each interval renders them in both exposition formats, which
+ * the HTTP side (serve_http.c) hands out until the next ones. A scrape
+ * thus never waits for the counters.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/options.h"
+#include "cli/serve.h"
+#include "cli/serve_http.h"
+#include "report/print.h"
+#include "report/totals.h"
+#include "run/session.h"
+
+struct serve {
+	const char *listen;         /* --listen, as given */
+	char **argv;                /* what options_parse read */
+	int fd;                     /* the listening socket, until started */
+	struct serve_http *http;
+	struct pstat_totals *totals;
+	int attached;               /* -p: the session ends with them */
+	uint64_t timeout_ms;        /* --timeout, from serve_start */
+	uint64_t started_ns;
+};
+
+static const char SERVE_USAGE[] =
+	"usage: pstat serve [--listen ADDR:PORT] [-e LIST]... [-a | -C LIST | -p PID] [-A] [--per-thread] [-I MS] [--timeout MS]";
+
+static void serve_help(void)
+{
+	printf("%s\n"
+	       "\n"
+	       "Count continuously and answer GET /metrics with the running totals,\n"
+	       "as OpenMetrics or the Prometheus text format 0.0.4 (whichever the\n"
+	       "client's Accept header prefers), for Prometheus to scrape.\n"
+	       "\n"
+	       "      --listen ADDR:PORT   where to answer (default " SERVE_DEFAULT_LISTEN ");\n"
+	       "                           0.0.0.0:PORT or [::]:PORT for every address\n"
+	       "  -e, --event LIST         events to count (repeatable)\n"
+	       "  -a, --all-cpus           count on every online CPU (the default)\n"
+	       "  -C, --cpu LIST           count on these CPUs (0-3,5)\n"
+	       "  -p, --pid PID[,PID...]   count these processes\n"
+	       "  -A, --no-aggr            one series per CPU\n"
+	       "      --per-thread         one series per thread (-p)\n"
+	       "  -I, --interval MS        read the counters every MS milliseconds\n"
+	       "                           (default 1000)\n"
+	       "      --timeout MS         stop after MS milliseconds\n"
+	       "  -v, --verbose            say how events were resolved\n"
+	       "  -h, --help               this help\n"
+	       "\n"
+	       "SIGTERM or SIGINT stops it, with status 0.\n",
+	       SERVE_USAGE);
+}
+
+/* Sorted by long name. */
+static const struct option serve_opts[] = {
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "interval", required_argument, NULL, 'I' },
+	{ "listen", required_argument, NULL, 'L' },
+	{ "no-aggr", no_argument, NULL, 'A' },
+	{ "per-thread", no_argument, NULL, 'T' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "timeout", required_argument, NULL, 'O' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The option serve read, spelt for options_parse. */
+static const char *serve_spelling(int c)
+{
+	switch (c) {
+	case 'T':
+		return "--per-thread";
+	case 'O':
+		return "--timeout";
+	case 'a':
+		return "-a";
+	case 'A':
+		return "-A";
+	case 'C':
+		return "-C";
+	case 'e':
+		return "-e";
+	case 'I':
+		return "-I";
+	case 'p':
+		return "-p";
+	}
+	return "-v";
+}
+
+int serve_options_parse(int argc, char **argv, struct pstat_opts *o,
+			struct serve **out)
+{
+	struct serve *s = xcalloc(1, sizeof(*s));
+	size_t n = 1;
+	int c, r, target = 0, interval = 0;
+
+	*out = NULL;
+	/* the caller frees o whatever happens */
+	memset(o, 0, sizeof(*o));
+	s->fd = -1;
+	s->listen = SERVE_DEFAULT_LISTEN;
+	/* at most two words per option, "pstat", -I and -a of our own */
+	s->argv = xcalloc((size_t)argc * 2 + 5, sizeof(*s->argv));
+	s->argv[0] = (char *)"pstat";
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:aAC:e:hI:p:v", serve_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			serve_help();
+			serve_free(s);
+			return 1;
+		case 'L':
+			s->listen = optarg;
+			continue;
+		case ':':
+			msg_error("option '%s' needs a value", argv[optind - 1]);
+			msg_hint("see 'pstat serve --help'");
+			goto fail;
+		case '?':
+			if (optopt && optopt < 256)
+				msg_error("unknown option '-%c' for 'pstat serve'",
+					  optopt);
+			else
+				msg_error("unknown option '%s' for 'pstat serve'",
+					  argv[optind - 1]);
+			msg_hint("%s", SERVE_USAGE);
+			goto fail;
+		case 'a':
+		case 'C':
+		case 'p':
+			target = 1;
+			break;
+		case 'I':
+			interval = 1;
+			break;
+		}
+		s->argv[n++] = (char *)serve_spelling(c);
+		if (optarg && c != 'a' && c != 'A' && c != 'T' && c != 'v')
+			s->argv[n++] = optarg;
+	}
+	if (optind < argc) {
+		msg_error("'pstat serve' runs no command: '%s'", argv[optind]);
+		msg_hint("%s", SERVE_USAGE);
+		goto fail;
+	}
+	/* a machine's counters, by default, every second */
+	if (!target)
+		s->argv[n++] = (char *)"-a";
+	if (!interval) {
+		s->argv[n++] = (char *)"-I";
+		s->argv[n++] = (char *)"1000";
+	}
+	r = options_parse((int)n, s->argv, o);
+	if (r) {
+		options_free(o);
+		serve_free(s);
+		return r;
+	}
+	s->attached = o->pids != NULL;
+	s->timeout_ms = o->timeout_ms;
+	*out = s;
+	return 0;
+fail:
+	serve_free(s);
+	return -1;
+}
+
+/*
+ * ADDR:PORT, [ADDR6]:PORT or HOST:PORT: a bound, listening socket, or
+ * -1 after saying why.
+ */
+static int serve_listen(const char *spec)
+{
+	struct addrinfo hints = { 0 }, *ai = NULL, *a;
+	const char *colon = strrchr(spec, ':');
+	char *host;
+	int fd = -1, one = 1, r, err = 0;
+
+	if (!colon || colon == spec || !colon[1]) {
+		msg_error("invalid --listen '%s': give ADDR:PORT", spec);
+		msg_hint("0.0.0.0:PORT or [::]:PORT listens on every address");
+		return -1;
+	}
+	if (spec[0] == '[' && colon[-1] == ']')
+		host = xstrndup(spec + 1, (size_t)(colon - spec - 2));
+	else
+		host = xstrndup(spec, (size_t)(colon - spec));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	r = getaddrinfo(host, colon + 1, &hints, &ai);
+	free(host);
+	if (r) {
+		msg_error("invalid --listen '%s': %s", spec,
+			  r == EAI_SYSTEM ? strerror(errno) : gai_strerror(r));
+		return -1;
+	}
+	for (a = ai; a; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC,
+			    a->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		/* a restart must not wait for the old connections to time out */
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 128))
+			break;
+		err = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	if (fd < 0)
+		msg_error("cannot listen on %s: %s", spec, strerror(err));
+	return fd;
+}
+
+/* "127.0.0.1:9456", "[::1]:9456": where fd really listens. */
+static void serve_say_where(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+	int v6;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) ||
+	    getnameinfo((struct sockaddr *)&ss, len, host, sizeof(host), port,
+			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
+		return;
+	v6 = ss.ss_family == AF_INET6;
+	msg_debug(0, "serving http://%s%s%s:%s/metrics", v6 ? "[" : "", host,
+		  v6 ? "]" : "", port);
+}
+
+/* Render rows in both formats and hand them to the HTTP side. */
+static int serve_publish(struct serve *s, const struct pstat_row *rows,
+			 size_t n)
+{
+	char *om = NULL, *text = NULL;
+	size_t om_len = 0, text_len = 0;
+	FILE *f;
+	int r = 0;
+
+	f = open_memstream(&om, &om_len);
+	if (!f)
+		return -errno;
+	r = openmetrics_write(f, OM_OPENMETRICS, rows, n);
+	if (fclose(f) && !r)
+		r = -EIO;
+	f = r ? NULL : open_memstream(&text, &text_len);
+	if (!r && !f)
+		r = -errno;
+	if (f) {
+		r = openmetrics_write(f, OM_PROMETHEUS, rows, n);
+		if (fclose(f) && !r)
+			r = -EIO;
+	}
+	if (r) {
+		free(om);
+		free(text);
+		return r;
+	}
+	serve_http_publish(s->http, om, om_len, text, text_len);
+	return 0;
+}
+
+int serve_start(struct serve *s)
+{
+	char why[512];
+	int r;
+
+	s->started_ns = now_ns();
+	s->fd = serve_listen(s->listen);
+	if (s->fd < 0)
+		return -1;
+	serve_say_where(s->fd);
+	r = serve_http_start(&s->http, s->fd, why, sizeof(why));
+	s->fd = -1;
+	if (r) {
+		msg_error("cannot serve: %s", why);
+		if (r == -ENOENT)
+			msg_hint("install libmicrohttpd (Debian: libmicrohttpd12)");
+		return -1;
+	}
+	s->totals = totals_new();
+	/* until the first interval: an exposition of no counters */
+	r = serve_publish(s, NULL, 0);
+	if (r) {
+		msg_error("cannot serve: %s", strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+static void serve_interval(struct pstat_printer *p,
+			   const struct pstat_report *r)
+{
+	struct serve *s = p->priv;
+	const struct pstat_row *rows;
+	size_t n;
+
+	totals_add(s->totals, r->rows, r->nrows);
+	rows = totals_rows(s->totals, &n);
+	p->err = serve_publish(s, rows, n);
+}
+
+/* The summary at the end adds nothing: the last interval had it all. */
+static void serve_summary(struct pstat_printer *p,
+			  const struct pstat_report *r)
+{
+}
+
+static const struct pstat_printer_ops serve_ops = {
+	.summary = serve_summary,
+	.interval = serve_interval,
+};
+
+struct pstat_printer *serve_printer_new(struct serve *s, FILE *out)
+{
+	struct pstat_printer *p = xcalloc(1, sizeof(*p));
+
+	p->ops = &serve_ops;
+	p->cfg.format = FORMAT_OPENMETRICS;
+	p->out = out;
+	p->priv = s;
+	return p;
+}
+
+/*
+ * The processes of -p are gone and the session with them: keep the last
+ * totals on offer (Prometheus sees them stop growing, then go stale when
+ * the exporter goes) until SIGTERM or SIGINT, or what is left of
+ * --timeout.
+ */
+static int serve_linger(struct serve *s)
+{
+	uint64_t end = s->timeout_ms ? s->started_ns + s->timeout_ms * 1000000ull
+				     : 0;
+	sigset_t set;
+
+	msg_debug(0, "the processes counted have exited: serving their last counts until SIGTERM");
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	for (;;) {
+		uint64_t now = now_ns(), left = 3600ull * 1000000000ull;
+		struct timespec ts;
+		int sig;
+
+		if (end && now >= end)
+			return 0;
+		if (end && end - now < left)
+			left = end - now;
+		ts.tv_sec = (time_t)(left / 1000000000ull);
+		ts.tv_nsec = (long)(left % 1000000000ull);
+		sig = sigtimedwait(&set, NULL, &ts);
+		if (sig == SIGHUP)
+			return 128 + SIGHUP;
+		if (sig > 0)
+			return 0;
+	}
+}
+
+int serve_finish(struct serve *s, int status)
+{
+	/* stopped as asked: a service that ends well */
+	if (status == 128 + SIGTERM || status == 128 + SIGINT)
+		return 0;
+	if (status == 0 && s->attached && s->http &&
+	    (!s->timeout_ms ||
+	     now_ns() - s->started_ns < s->timeout_ms * 1000000ull))
+		return serve_linger(s);
+	return status;
+}
+
+void serve_free(struct serve *s)
+{
+	if (!s)
+		return;
+	serve_http_stop(s->http);
+	if (s->fd >= 0)
+		close(s->fd);
+	totals_free(s->totals);
+	free(s->argv);
+	free(s);
+}
