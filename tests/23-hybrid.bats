@@ -157,3 +157,27 @@ cpu/cycles/ type 0 config 0"
 	jq_assert '[.events[] | .pmu] == ["cpu_atom", "cpu_core"]' "$BATS_TEST_TMPDIR/d.json"
 	jq_assert '[.events[] | .name] == ["cpu_atom/cycles/", "cpu_core/cycles/"]' "$BATS_TEST_TMPDIR/d.json"
 }
+
+@test "hybrid: compare refuses a run split per core PMU against one that was not" {
+	local d=$BATS_TEST_TMPDIR
+	run "$PSTAT" -j -o "$d/one.json" -e task-clock,cycles true
+	assert_success
+	# the same run as a hybrid CPU writes it: cycles once per core PMU
+	jq '.counters |= [.[] | if .event == "cycles" then
+		(.event = "cpu_atom/cycles/" | .pmu = "cpu_atom"),
+		(.event = "cpu_core/cycles/" | .pmu = "cpu_core") else . end]' \
+		"$d/one.json" >"$d/split.json"
+	jq_assert '[.counters[].event] == ["task-clock", "cpu_atom/cycles/", "cpu_core/cycles/"]' "$d/split.json"
+	run "$PSTAT" compare "$d/one.json" "$d/split.json"
+	assert_failure 6
+	assert_line --partial "pstat: cannot compare '$d/one.json' with '$d/split.json': '$d/split.json' counts 'cycles' once per core PMU ('cpu_atom/cycles/', ...), as on a hybrid CPU, and '$d/one.json' as one event"
+	run "$PSTAT" compare "$d/split.json" "$d/one.json"
+	assert_failure 6
+	# --baseline: this run's own events against a split baseline
+	run "$PSTAT" --baseline "$d/split.json" -e task-clock,cycles true
+	assert_failure 6
+	assert_output --partial "counts 'cycles' once per core PMU"
+	# runs split alike compare as usual
+	run "$PSTAT" compare "$d/split.json" "$d/split.json"
+	refute [ "$status" -eq 6 ]
+}

@@ -21,6 +21,9 @@
 #define COMPARE_EXIT_INCOMPARABLE  4  /* unusable input, or a counter is
 					 missing or invalid and none
 					 regressed */
+#define COMPARE_EXIT_CORE_SPLIT    6  /* one run counted an event per
+					 core PMU (a hybrid CPU), the
+					 other as one event */
 
 /* The limit a rule without '*' fallback uses: "*=5%". */
 #define COMPARE_DEFAULT_LIMIT_PCT  5.0

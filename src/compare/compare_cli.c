@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,69 @@ static int load_run(const char *path, struct pstat_compare_run *run)
 		msg_error("cannot compare the run in '%s': its command failed (%s)",
 			  path, why);
 		return COMPARE_EXIT_INCOMPARABLE;
+	}
+	return 0;
+}
+
+/*
+ * The counter of run whose event is "<pmu>/<event>/" for some pmu: what
+ * a hybrid CPU makes of event (cpu_core/cycles/ of cycles), or NULL.
+ */
+static const struct pstat_compare_counter *
+split_of(const struct pstat_compare_run *run, const char *event)
+{
+	size_t len = strlen(event);
+
+	for (size_t i = 0; i < run->ncounters; i++) {
+		const char *e = run->counters[i].event, *slash = strchr(e, '/');
+
+		if (slash && slash != e && !strncmp(slash + 1, event, len) &&
+		    !strcmp(slash + 1 + len, "/"))
+			return &run->counters[i];
+	}
+	return NULL;
+}
+
+static bool has_event(const struct pstat_compare_run *run, const char *event)
+{
+	for (size_t i = 0; i < run->ncounters; i++)
+		if (!strcmp(run->counters[i].event, event))
+			return true;
+	return false;
+}
+
+/*
+ * Refuse two runs of which one counted an event once per core PMU (a
+ * hybrid CPU: cpu_core/cycles/ and cpu_atom/cycles/) and the other as
+ * one event (cycles): no counter of one matches one of the other, and
+ * adding them up would compare different things. Returns 0, or
+ * COMPARE_EXIT_CORE_SPLIT after saying which event.
+ */
+static int check_core_split(const struct pstat_compare_run *a,
+			    const struct pstat_compare_run *b)
+{
+	const struct pstat_compare_run *runs[2] = { a, b };
+
+	for (int k = 0; k < 2; k++) {
+		const struct pstat_compare_run *one = runs[k];
+		const struct pstat_compare_run *split = runs[1 - k];
+
+		for (size_t i = 0; i < one->ncounters; i++) {
+			const char *ev = one->counters[i].event;
+			const struct pstat_compare_counter *c;
+
+			if (strchr(ev, '/') || has_event(split, ev))
+				continue;
+			c = split_of(split, ev);
+			if (!c)
+				continue;
+			msg_error("cannot compare '%s' with '%s': '%s' counts '%s' once per core PMU ('%s', ...), as on a hybrid CPU, and '%s' as one event",
+				  a->label, b->label, split->label, ev,
+				  c->event, one->label);
+			msg_hint("compare runs of the same kind of CPU, or name the core PMU in both ('%s')",
+				 c->event);
+			return COMPARE_EXIT_CORE_SPLIT;
+		}
 	}
 	return 0;
 }
@@ -348,6 +412,8 @@ int compare_cli_main(int argc, char **argv)
 	status = load_run(argv[optind], &base);
 	if (!status)
 		status = load_run(argv[optind + 1], &new);
+	if (!status)
+		status = check_core_split(&base, &new);
 	if (status)
 		goto out;
 	compare_runs(&base, &new, &rules, alpha, &cmp);
@@ -414,6 +480,11 @@ int compare_cli_baseline_finish(struct pstat_baseline *b,
 			  b->base.label, why);
 		compare_run_free(&run);
 		return COMPARE_EXIT_INCOMPARABLE;
+	}
+	status = check_core_split(&b->base, &run);
+	if (status) {
+		compare_run_free(&run);
+		return status;
 	}
 	compare_runs(&b->base, &run, &b->rules, b->alpha, &cmp);
 	warn_unused_rules(&b->rules, &cmp);
