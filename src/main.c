@@ -123,6 +123,8 @@ static void dry_run_text(FILE *out, const struct pstat_evlist *evl)
 				cpumap_format(ev->cpus, ev->ncpus, cpus,
 					      sizeof(cpus)));
 		}
+		if (ev->cgroup)
+			fprintf(out, "  cgroup %s\n", ev->cgroup);
 		if (ev->core_cpus) {
 			char cpus[256];
 

@@ -160,3 +160,21 @@ csv_value() {
 @test "cgroup mount: v1 perf_event first, else cgroup2, escapes undone" {
 	run_table cgroup-mount cgroup-mount.test
 }
+
+@test "--dry-run shows each event's cgroup; compare matches cgroups by name" {
+	run "$PSTAT" --dry-run -e task-clock,cs -G web,db
+	assert_success
+	assert_line '  cgroup web'
+	assert_line '  cgroup db'
+
+	need_cgroups
+	for order in "$A,$B" "$B,$A"; do
+		"$PSTAT" -a -j -o "$BATS_TEST_TMPDIR/$order.json" \
+			--for-each-cgroup "$order" -e syscalls:sys_enter_write -- \
+			sh -c "'$INWR' '$A' 1234; '$INWR' '$B' 777"
+	done
+	run "$PSTAT" compare "$BATS_TEST_TMPDIR/$A,$B.json" "$BATS_TEST_TMPDIR/$B,$A.json"
+	assert_success
+	assert_line --regexp "^syscalls:sys_enter_write \(cgroup $A\) +1,234 +1,234 "
+	assert_line --regexp "^syscalls:sys_enter_write \(cgroup $B\) +777 +777 "
+}

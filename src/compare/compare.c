@@ -44,6 +44,7 @@ void compare_run_free(struct pstat_compare_run *run)
 
 		free(c->event);
 		free(c->thread);
+		free(c->cgroup);
 		free(c->unit);
 		free(c->samples);
 		free(c->metric_name);
@@ -143,8 +144,10 @@ static char *counter_name(const struct pstat_compare_counter *c, size_t occ)
 		snprintf(cpu, sizeof(cpu), " (CPU %d)", c->cpu);
 	if (occ > 1)
 		snprintf(nth, sizeof(nth), " #%zu", occ);
-	return xasprintf("%s%s%s%s%s%s", c->event, cpu, c->thread ? " (" : "",
-			 c->thread ? c->thread : "", c->thread ? ")" : "", nth);
+	return xasprintf("%s%s%s%s%s%s%s%s%s", c->event, cpu,
+			 c->thread ? " (" : "", c->thread ? c->thread : "",
+			 c->thread ? ")" : "", c->cgroup ? " (cgroup " : "",
+			 c->cgroup ? c->cgroup : "", c->cgroup ? ")" : "", nth);
 }
 
 static int all_finite(const double *x, size_t n)

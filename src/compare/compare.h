@@ -34,6 +34,7 @@ struct pstat_compare_counter {
 	char *event;
 	int cpu;                /* -A: the CPU, else -1 */
 	char *thread;           /* --per-thread: "comm-tid", else NULL */
+	char *cgroup;           /* -G, --for-each-cgroup: its cgroup, or NULL */
 	char *unit;             /* "" when none */
 	enum pstat_status status;
 	double value;           /* NaN when the document has null */

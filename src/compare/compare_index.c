@@ -29,7 +29,10 @@ static int cmp_key(const struct pstat_compare_counter *a,
 {
 	int r = strcmp(a->event, b->event);
 
-	return r ? r : cmp_place(a, b);
+	if (!r)
+		r = cmp_place(a, b);
+	/* -G, --for-each-cgroup: one event per cgroup */
+	return r ? r : cmp_str(a->cgroup, b->cgroup);
 }
 
 static int by_key(const void *x, const void *y, void *arg)

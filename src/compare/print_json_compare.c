@@ -173,6 +173,10 @@ static int json_read_counter(json_t *o, size_t i,
 	if (v && !(c->thread = json_read_str(v)))
 		return error_set(err, -1,
 				 "counters[%zu].thread is not a string", i);
+	v = json_object_get(o, "cgroup");
+	if (v && !(c->cgroup = json_read_str(v)))
+		return error_set(err, -1,
+				 "counters[%zu].cgroup is not a string", i);
 	v = json_object_get(o, "samples");
 	if (v) {
 		size_t n = json_array_size(v);
