@@ -341,6 +341,101 @@ static bool looks_pfm(const char *name)
 	return false;
 }
 
+/*
+ * A tracepoint name or glob (sys:event): one event per match. Returns 0,
+ * 1 when tracefs has no such tracepoint (the name may be something
+ * else), or -1 with e->err filled.
+ */
+static int encode_tracepoints(struct encoder *e, const struct pstat_evspec *sp,
+			      const char *name, const char *gmods)
+{
+	struct pstat_event *ev;
+	struct pstat_tracepoint *tps = NULL;
+	long n = tracepoint_resolve(e->ctx->tracefs_root, name, &tps);
+
+	if (n == -ENOENT && !e->ctx->tracefs_root && !e->mount_tried &&
+	    e->ctx->tracefs_mount) {
+		e->mount_tried = 1;
+		if (!e->ctx->tracefs_mount())
+			n = tracepoint_resolve(NULL, name, &tps);
+	}
+	/* no tracefs mounted at all: say that, not "unknown" */
+	if (n == -ENOENT && !e->ctx->tracefs_root && !tracepoint_root(NULL))
+		e->tracefs_err = ENOENT;
+	else if (n < 0 && n != -ENOENT)
+		e->tracefs_err = (int)-n;
+
+	for (long i = 0; i < n; i++) {
+		/* a glob names each match; a plain name as written */
+		int glob = strpbrk(name, "*?[") != NULL;
+		char *disp = glob && sp->mods ?
+			xasprintf("%s:%s", tps[i].name, sp->mods) :
+			xstrdup(glob ? tps[i].name : sp->text);
+
+		ev = encode_add_event(e, disp, "tracepoint", "tracepoint");
+		free(disp);
+		ev->attr.type = PERF_TYPE_TRACEPOINT;
+		ev->attr.config = tps[i].id;
+		ev->einval_unsupported = tps[i].format_id;
+		if (encode_mods(e, ev, sp, gmods)) {
+			tracepoint_list_free(tps, (size_t)n);
+			return -1;
+		}
+	}
+	tracepoint_list_free(tps, n > 0 ? (size_t)n : 0);
+	if (n > 0)
+		return 0;
+	if (strpbrk(name, "*?["))
+		return error_set(e->err, sp->off,
+				 "no tracepoint matches '%s'", name);
+	return 1;
+}
+
+/*
+ * The last resort: libpfm4's name for a vendor event. Returns 0, 1 when
+ * libpfm4 does not know it (or is not here), or -1 with e->err filled.
+ */
+static int encode_pfm(struct encoder *e, const struct pstat_evspec *sp,
+		      const char *name, const char *gmods)
+{
+	struct perf_event_attr attr = { 0 };
+	struct pstat_event *ev;
+	char *pfm_pmu = NULL;
+	int r = pfm_encode(name, &attr, &pfm_pmu, e->err);
+
+	if (r == -ELIBACC) {
+		/*
+		 * No libpfm4 here: not found, like any name nobody knows,
+		 * and only a libpfm4-looking name hears why.
+		 */
+		if (looks_pfm(name))
+			set_hint(e->ctx, "'%s' is a libpfm4 name, but %s",
+				 name, e->err->msg);
+		return 1;
+	}
+	if (r == -ENOENT)
+		return 1;
+	if (r) {
+		e->err->offset = sp->off;
+		return -1;
+	}
+	ev = encode_add_event(e, sp->text, pfm_pmu, "libpfm4");
+	free(pfm_pmu);
+	ev->attr.type = attr.type;
+	ev->attr.config = attr.config;
+	ev->attr.config1 = attr.config1;
+	ev->attr.config2 = attr.config2;
+	ev->attr.exclude_user = attr.exclude_user;
+	ev->attr.exclude_kernel = attr.exclude_kernel;
+	ev->attr.exclude_hv = attr.exclude_hv;
+	ev->attr.exclude_guest = attr.exclude_guest;
+	ev->attr.exclude_host = attr.exclude_host;
+	ev->attr.pinned = attr.pinned;
+	ev->attr.exclusive = attr.exclusive;
+	/* sp->mods is NULL here: only a group's modifiers are perf's */
+	return encode_mods(e, ev, sp, gmods);
+}
+
 /* Try the resolvers that take a bare name; 1 when none matched. */
 static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		       const char *name, const char *gmods)
@@ -349,7 +444,6 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	struct pstat_event *ev;
 	uint32_t type;
 	uint64_t config;
-	char *pfm_pmu = NULL;
 	int r;
 
 	if (legacy_lookup(name, &type, &config)) {
@@ -391,45 +485,9 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		return encode_mods(e, ev, sp, gmods);
 	}
 	if (strchr(name, ':') && !strstr(name, "::")) {
-		struct pstat_tracepoint *tps = NULL;
-		long n = tracepoint_resolve(e->ctx->tracefs_root, name, &tps);
-
-		if (n == -ENOENT && !e->ctx->tracefs_root && !e->mount_tried &&
-		    e->ctx->tracefs_mount) {
-			e->mount_tried = 1;
-			if (!e->ctx->tracefs_mount())
-				n = tracepoint_resolve(NULL, name, &tps);
-		}
-		/* no tracefs mounted at all: say that, not "unknown" */
-		if (n == -ENOENT && !e->ctx->tracefs_root &&
-		    !tracepoint_root(NULL))
-			e->tracefs_err = ENOENT;
-		else if (n < 0 && n != -ENOENT)
-			e->tracefs_err = (int)-n;
-
-		for (long i = 0; i < n; i++) {
-			/* a glob names each match; a plain name as written */
-			int glob = strpbrk(name, "*?[") != NULL;
-			char *disp = glob && sp->mods ?
-				xasprintf("%s:%s", tps[i].name, sp->mods) :
-				xstrdup(glob ? tps[i].name : sp->text);
-
-			ev = encode_add_event(e, disp, "tracepoint", "tracepoint");
-			free(disp);
-			ev->attr.type = PERF_TYPE_TRACEPOINT;
-			ev->attr.config = tps[i].id;
-			ev->einval_unsupported = tps[i].format_id;
-			if (encode_mods(e, ev, sp, gmods)) {
-				tracepoint_list_free(tps, (size_t)n);
-				return -1;
-			}
-		}
-		tracepoint_list_free(tps, n > 0 ? (size_t)n : 0);
-		if (n > 0)
-			return 0;
-		if (strpbrk(name, "*?["))
-			return error_set(e->err, sp->off,
-					 "no tracepoint matches '%s'", name);
+		r = encode_tracepoints(e, sp, name, gmods);
+		if (r != 1)
+			return r;
 	}
 	r = is_raw(name, &config, e->err);
 	if (r < 0) {
@@ -455,38 +513,7 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	 */
 	if (sp->mods)
 		return 1;
-	r = pfm_encode(name, &attr, &pfm_pmu, e->err);
-	if (r == -ELIBACC) {
-		/*
-		 * No libpfm4 here: not found, like any name nobody knows,
-		 * and only a libpfm4-looking name hears why.
-		 */
-		if (looks_pfm(name))
-			set_hint(e->ctx, "'%s' is a libpfm4 name, but %s",
-				 name, e->err->msg);
-		return 1;
-	}
-	if (r == -ENOENT)
-		return 1;
-	if (r) {
-		e->err->offset = sp->off;
-		return -1;
-	}
-	ev = encode_add_event(e, sp->text, pfm_pmu, "libpfm4");
-	free(pfm_pmu);
-	ev->attr.type = attr.type;
-	ev->attr.config = attr.config;
-	ev->attr.config1 = attr.config1;
-	ev->attr.config2 = attr.config2;
-	ev->attr.exclude_user = attr.exclude_user;
-	ev->attr.exclude_kernel = attr.exclude_kernel;
-	ev->attr.exclude_hv = attr.exclude_hv;
-	ev->attr.exclude_guest = attr.exclude_guest;
-	ev->attr.exclude_host = attr.exclude_host;
-	ev->attr.pinned = attr.pinned;
-	ev->attr.exclusive = attr.exclusive;
-	/* sp->mods is NULL here: only a group's modifiers are perf's */
-	return encode_mods(e, ev, sp, gmods);
+	return encode_pfm(e, sp, name, gmods);
 }
 
 static bool pmu_known(struct encoder *e, const char *name)
