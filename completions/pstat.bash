@@ -28,12 +28,12 @@ _pstat_doctor_opts='-h --help -j --json'
 # The options of `pstat bench`, as its --help shows them; those taking a
 # value in _pstat_bench_arg.
 _pstat_bench_opts='--alpha -c --cleanup -n --command-name -e --event
---export-csv --export-markdown --fail-on-regression -h --help -i
+--export-csv --export-json --export-markdown --fail-on-regression -h --help -i
 --ignore-failure -j --json -M --max-runs -m --min-runs -N --order -o
 --output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
 -S --shell --show-output --threshold -w --warmup'
 _pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
---export-csv --export-markdown -M --max-runs -m --min-runs --order -o
+--export-csv --export-json --export-markdown -M --max-runs -m --min-runs --order -o
 --output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
 -S --shell --threshold -w --warmup '
 _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
@@ -201,7 +201,7 @@ _pstat_subcommand()
 			compgen -W 'interleave shuffle' -- "$cur"
 			return
 			;;
-		-o | --output | --export-csv | --export-markdown | --plot)
+		-o | --output | --export-csv | --export-json | --export-markdown | --plot)
 			compgen -f -- "$cur"
 			return
 			;;

@@ -235,6 +235,7 @@ complete -c pstat -n '__fish_pstat_sub bench' -s c -l cleanup -x -d 'Run CMD aft
 complete -c pstat -n '__fish_pstat_sub bench' -s n -l command-name -x -d 'Name the next command'
 complete -c pstat -n '__fish_pstat_sub bench' -s e -l event -x -a '(pstat list --names 2>/dev/null)' -d 'Events to count'
 complete -c pstat -n '__fish_pstat_sub bench' -l export-csv -r -F -d 'Write the results as CSV'
+complete -c pstat -n '__fish_pstat_sub bench' -l export-json -r -F -d 'Write the JSON document too'
 complete -c pstat -n '__fish_pstat_sub bench' -l export-markdown -r -F -d 'Write a Markdown table'
 complete -c pstat -n '__fish_pstat_sub bench' -l fail-on-regression -d 'Exit 3 when a command regressed'
 complete -c pstat -n '__fish_pstat_sub bench' -s h -l help -d 'Show the usage'

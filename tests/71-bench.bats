@@ -304,10 +304,14 @@ PY
 	need_tracepoint
 	w=$(prog writer)
 	run "$PSTAT" bench -r 3 --export-markdown b.md --export-csv b.csv \
+		--export-json b.json \
 		-e syscalls:sys_enter_write -N -n 'one, "1"' -n two "$w 10" "$w 30"
 	assert_success
 	assert_line --regexp '^Benchmark 1: one, "1"$'
 	grep -q '^| Command | Measure | Mean ± σ |' b.md
+	validate_json b.json "$ROOT/schema/pstat-bench.schema.json"
+	jq_assert '.comparisons[0].measures[] | select(.measure ==
+		"syscalls:sys_enter_write") | .ratio == 3' b.json
 	grep -qE '^\| `two` \| syscalls:sys_enter_write \| 30 ± 0 \| 30 \| 30 \| 30 \| 3\.000x \| slower \|$' b.md
 	run python3 -c '
 import csv, sys

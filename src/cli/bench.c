@@ -52,7 +52,7 @@ struct bench_opts {
 	const char *thresholds[64];
 	size_t nthresholds;
 	double alpha;
-	const char *output, *export_md, *export_csv, *plot;
+	const char *output, *export_md, *export_csv, *export_json, *plot;
 	double per;
 	const char *per_unit;       /* the NAME of --per-unit, in per_name */
 	char per_name[64];
@@ -102,6 +102,7 @@ static void bench_help(void)
 	       "  -o, --output FILE          the report or document to FILE\n"
 	       "      --export-markdown FILE a Markdown table of the results\n"
 	       "      --export-csv FILE      the results as CSV\n"
+	       "      --export-json FILE     the JSON document too (as -j)\n"
 	       "      --plot FILE            an SVG of the distributions\n"
 	       "  -h, --help                 this help\n"
 	       "\n"
@@ -114,6 +115,7 @@ static void bench_help(void)
 enum {
 	OPT_ALPHA = 256,
 	OPT_EXPORT_CSV,
+	OPT_EXPORT_JSON,
 	OPT_EXPORT_MARKDOWN,
 	OPT_FAIL_ON_REGRESSION,
 	OPT_ORDER,
@@ -132,6 +134,7 @@ static const struct option bench_long_opts[] = {
 	{ "command-name", required_argument, NULL, 'n' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+	{ "export-json", required_argument, NULL, OPT_EXPORT_JSON },
 	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MARKDOWN },
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL_ON_REGRESSION },
 	{ "help", no_argument, NULL, 'h' },
@@ -243,6 +246,9 @@ static int bench_opt(struct bench_opts *o, int c, const char *arg)
 			       0;
 	case OPT_EXPORT_CSV:
 		o->export_csv = arg;
+		return 0;
+	case OPT_EXPORT_JSON:
+		o->export_json = arg;
 		return 0;
 	case OPT_EXPORT_MARKDOWN:
 		o->export_md = arg;
@@ -628,6 +634,8 @@ static int bench_write(const struct bench_opts *o, struct pstat_bench *b,
 	if (o->export_md && bench_export(o->export_md, b, bench_print_markdown))
 		bad = 1;
 	if (o->export_csv && bench_export(o->export_csv, b, bench_print_csv))
+		bad = 1;
+	if (o->export_json && bench_export(o->export_json, b, print_json_bench))
 		bad = 1;
 	if (o->plot && bench_export(o->plot, b, bench_plot_svg))
 		bad = 1;
