@@ -191,7 +191,7 @@ attr_trace() {
 	run -125 "$PSTAT" -e 'task-clock/call-graph=fp/' true
 	assert_output "pstat: term 'call-graph' in 'task-clock/call-graph=fp/' is for sampling, and pstat counts (perf stat refuses it too)"
 	run -125 "$PSTAT" -e 'software/config=1,time/' true
-	assert_output --partial "term 'time' is for sampling"
+	assert_output --partial "term 'time' of PMU 'software' is for sampling"
 }
 
 @test "breakpoints with terms: name= and len=" {
@@ -264,4 +264,33 @@ attr_trace() {
 		"$BATS_TEST_TMPDIR/d.json"
 	run "$PSTAT" --dry-run -e 'g-2{task-clock,1:3}:G'
 	assert_line 'task-clock: resolver generic, pmu software, group 0 g-2 (leader)'
+}
+
+# An encode line without its name and its place in the list.
+attr_of() {
+	sed 's/^[^:]*: //; s/ group=.*//' <<<"$1"
+}
+
+@test "every sysfs alias of the machine trees as PMU/event=ALIAS/u, as perf's test__pmu_events" {
+	local tree pmu a n=0 list
+	for tree in intel-skylake amd-zen3 arm64-neoverse; do
+		for pmu in "$SYSFS/$tree"/bus/event_source/devices/*/; do
+			pmu=$(basename "$pmu")
+			[ -d "$SYSFS/$tree/bus/event_source/devices/$pmu/events" ] || continue
+			for a in "$SYSFS/$tree/bus/event_source/devices/$pmu/events"/*; do
+				a=$(basename "$a")
+				case $a in *.*) continue ;; esac
+				grep -q '?' "$SYSFS/$tree/bus/event_source/devices/$pmu/events/$a" && continue
+				# the alias by event= and by its name: the same attr
+				run "$PT" encode "$SYSFS/$tree" "$pmu/event=$a/u,$pmu/$a/u"
+				assert_success
+				[ "${#lines[@]}" = 2 ] &&
+					[ "$(attr_of "${lines[0]}")" = "$(attr_of "${lines[1]}")" ] ||
+					fail "$tree: $pmu/event=$a/u is not $pmu/$a/u: $output"
+				n=$((n + 1))
+			done
+		done
+	done
+	# the trees' aliases: every one was tried
+	[ "$n" -gt 100 ]
 }

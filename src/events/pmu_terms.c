@@ -292,8 +292,8 @@ static int encode_term(const struct pstat_pmu *pmu, const struct pstat_term *t,
 		return 0;
 	case PMU_TERM_SAMPLING:
 		return error_set(err, off,
-				 "term '%s' is for sampling, and pstat counts (perf stat refuses it too)",
-				 t->key);
+				 "term '%s' of PMU '%s' is for sampling, and pstat counts (perf stat refuses it too)",
+				 t->key, pmu->name);
 	}
 	return unknown_term(pmu, t->key, depth, off, err);
 }
