@@ -8,13 +8,13 @@
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
 _pstat_opts_long='--all-cpus --append --big-num --cgroup --compare-output --control --cpu
 --delay --detailed --dry-run --event --fail-on --field-separator --for-each-cgroup --help --interval --interval-count
---json --keep-on-exit --no-aggr --no-big-num --no-inherit --null --openmetrics --output --per-cache
+--json --keep-on-exit --no-aggr --no-big-num --no-csv-summary --no-inherit --null --openmetrics --output --per-cache
 --per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
---post --pre --prometheus --quiet --repeat --tid --timeout --verbose --version --wait-close --warmup'
+--post --pre --prometheus --quiet --repeat --summary --sync --tid --timeout --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
 _pstat_opts_compare='--alpha --baseline --compare-format --format
 --threshold'
-_pstat_opts_short='-A -a -B -C -D -d -e -G -h -I -i -j -n -o -p -r -t -V -v -x'
+_pstat_opts_short='-A -a -B -C -D -d -e -G -h -I -i -j -n -o -p -r -S -t -V -v -x'
 _pstat_opts_arg=' --alpha --baseline --cgroup --compare-format --compare-output --control --cpu
 --delay --event --fail-on --field-separator --for-each-cgroup --format --interval --interval-count --output --pid
 --post --pre --repeat --threshold --tid --timeout --warmup -C -D -e -G -I -o -p -r -t -x '

@@ -179,6 +179,7 @@ complete -c pstat -n __fish_pstat_in_options -l interval-count -x -d 'Stop after
 complete -c pstat -n __fish_pstat_in_options -s j -l json -d 'One JSON document (pstat/1)'
 complete -c pstat -n __fish_pstat_in_options -s A -l no-aggr -d 'One row per CPU'
 complete -c pstat -n __fish_pstat_in_options -l no-big-num -d 'No digit grouping'
+complete -c pstat -n __fish_pstat_in_options -l no-csv-summary -d "With -I and -x: no 'summary' column"
 complete -c pstat -n __fish_pstat_in_options -s i -l no-inherit -d "Do not count the command's children"
 complete -c pstat -n __fish_pstat_in_options -s n -l null -d 'No counters: elapsed, user and sys time'
 complete -c pstat -n __fish_pstat_in_options -l openmetrics -d 'The OpenMetrics text exposition'
@@ -197,6 +198,8 @@ complete -c pstat -n __fish_pstat_in_options -l pre -x -d 'Run this shell comman
 complete -c pstat -n __fish_pstat_in_options -l prometheus -d 'The Prometheus text format 0.0.4'
 complete -c pstat -n __fish_pstat_in_options -l quiet -d 'Print no report, only the exit status'
 complete -c pstat -n __fish_pstat_in_options -s r -l repeat -x -d 'Run the command N times'
+complete -c pstat -n __fish_pstat_in_options -s S -l sync -d 'Sync before each run'
+complete -c pstat -n __fish_pstat_in_options -l summary -d 'The summary after the intervals (always printed)'
 complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_tids)' -d 'Attach to threads'
 complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change per event, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -l timeout -x -d 'Stop after MS milliseconds'

@@ -334,6 +334,7 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 	/* errors are still said: the status alone would not tell which */
 	msg_quiet = o->quiet || (pc.format != FORMAT_TABLE && !o->output);
 	pc.csv_sep = o->csv_sep;
+	pc.no_csv_summary = o->no_csv_summary;
 	pc.om_dialect = o->openmetrics == 2 ? OM_PROMETHEUS : OM_OPENMETRICS;
 	pc.is_tty = isatty(fileno(out));
 	pc.big_num = o->big_num >= 0 ? o->big_num : pc.is_tty;
@@ -392,6 +393,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->wait_close = o->wait_close;
 	cfg->keep_on_exit = o->keep_on_exit;
 	cfg->pre_cmd = o->pre_cmd;
+	cfg->sync = o->sync;
 	cfg->post_cmd = o->post_cmd;
 	cfg->fail_on = o->fail_on;
 	cfg->printer = printer;
@@ -421,6 +423,18 @@ int main(int argc, char **argv)
 		return compare_cli_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "doctor"))
 		return cmd_doctor(argc - 1, argv + 1);
+	/*
+	 * perf stat record / report: subcommands of perf's that pstat does
+	 * not have. A command of that name runs after --.
+	 */
+	if (argc > 1 && (!strcmp(argv[1], "record") ||
+			 !strcmp(argv[1], "report"))) {
+		msg_error("'%s' is a perf stat subcommand pstat does not support: keep -j documents and read them with jq or 'pstat compare'",
+			  argv[1]);
+		msg_hint("to run a command named %s: pstat [options] -- %s", argv[1],
+			 argv[1]);
+		return EXIT_PSTAT_FAILED;
+	}
 	block_signals();
 	if (argc > 1 && !strcmp(argv[1], "bench"))
 		return bench_main(argc - 1, argv + 1);

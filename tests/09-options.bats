@@ -318,3 +318,74 @@ run_unmounted() {
 	assert_line --index 0 "pstat: tracepoint 'syscalls:sys_enter_write' is not readable: tracefs refuses this user (Permission denied)"
 	assert_line --index 1 --partial "pstat: hint: as root: mount -o remount,mode=755 /sys/kernel/tracing"
 }
+
+@test "perf options pstat lacks say so, and what to use instead" {
+	local opt
+	for opt in --bpf-counters -T --transaction --smi-cost --iostat \
+	    --iostat=list --all-user -g --log-fd; do
+		run "$PSTAT" $opt true
+		assert_failure 125
+		assert_line --index 0 --regexp "^pstat: (-T \(--transaction\)|-g \(--group\)|--[a-z-]+) is a perf stat option pstat does not support: .+"
+		refute_output --partial 'unknown option'
+	done
+	# in a cluster of short options too
+	run "$PSTAT" -aT true
+	assert_failure 125
+	assert_line --index 0 --partial "-T (--transaction) is a perf stat option pstat does not support"
+	# an option perf does not have either stays unknown
+	run "$PSTAT" --no-such-option true
+	assert_failure 125
+	assert_line --index 0 "pstat: unknown option '--no-such-option'"
+}
+
+@test "pstat record and report: not supported, and how to run such a command" {
+	local sub
+	for sub in record report; do
+		run "$PSTAT" "$sub" -e task-clock true
+		assert_failure 125
+		assert_line --index 0 "pstat: '$sub' is a perf stat subcommand pstat does not support: keep -j documents and read them with jq or 'pstat compare'"
+		assert_line --index 1 "pstat: hint: to run a command named $sub: pstat [options] -- $sub"
+	done
+}
+
+@test "-I 0, -r 0, -D -2: the message gives the accepted range" {
+	run "$PSTAT" -I 0 true
+	assert_failure 125
+	assert_line --index 0 "pstat: invalid value '0' for -I: out of range (1 to 4294967295)"
+	run "$PSTAT" -r 0 true
+	assert_failure 125
+	assert_line --index 0 "pstat: invalid value '0' for -r: out of range (1 to 1000000)"
+	run "$PSTAT" -r -3 true
+	assert_failure 125
+	assert_line --index 0 "pstat: invalid value '-3' for -r: out of range (1 to 1000000)"
+	run "$PSTAT" -D -2 true
+	assert_failure 125
+	assert_line --index 0 "pstat: invalid value '-2' for -D: out of range (-1, or 0 to 4294967295 ms)"
+}
+
+@test "--summary is accepted; --no-csv-summary drops the summary column" {
+	need_perf_events
+	run "$PSTAT" --summary -x, -I 50 -e task-clock sleep 0.12
+	assert_success
+	assert_line --regexp '^ +summary,[0-9.]+,msec,task-clock,'
+	run "$PSTAT" --summary --no-csv-summary -x, -I 50 -e task-clock sleep 0.12
+	assert_success
+	refute_output --partial summary
+	# the summary's line: the interval lines' fields less the time
+	local last
+	last=$(grep -v '^#' <<<"$output" | tail -n 1)
+	[[ $last =~ ^[0-9.]+,msec,task-clock, ]]
+	[ "$(awk -F, '{ print NF }' <<<"$last")" = \
+		$(($(grep -v '^#' <<<"$output" | head -n 1 | awk -F, '{ print NF }') - 1)) ]
+}
+
+@test "-S syncs before each run" {
+	need_perf_events
+	command -v strace >/dev/null || skip "strace is not installed"
+	run strace -f -e trace=sync -o "$BATS_TEST_TMPDIR/tr" "$ROOT/pstat" -S -r 3 -e task-clock true
+	assert_success
+	[ "$(grep -c 'sync()' "$BATS_TEST_TMPDIR/tr")" = 3 ]
+	run strace -f -e trace=sync -o "$BATS_TEST_TMPDIR/tr" "$ROOT/pstat" -r 3 -e task-clock true
+	assert_success
+	[ "$(grep -c 'sync()' "$BATS_TEST_TMPDIR/tr")" = 0 ]
+}

@@ -26,6 +26,7 @@ enum {
 	OPT_INTERVAL_COUNT,
 	OPT_KEEP_ON_EXIT,
 	OPT_NO_BIG_NUM,
+	OPT_NO_CSV_SUMMARY,
 	OPT_OPENMETRICS,
 	OPT_PER_CACHE,
 	OPT_PER_CLUSTER,
@@ -38,6 +39,7 @@ enum {
 	OPT_PRE,
 	OPT_PROMETHEUS,
 	OPT_QUIET,
+	OPT_SUMMARY,
 	OPT_THRESHOLD,
 	OPT_TIMEOUT,
 	OPT_WAIT_CLOSE,
@@ -71,6 +73,7 @@ static const struct option long_opts[] = {
 	{ "keep-on-exit", no_argument, NULL, OPT_KEEP_ON_EXIT },
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
+	{ "no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY },
 	{ "no-inherit", no_argument, NULL, 'i' },
 	{ "null", no_argument, NULL, 'n' },
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
@@ -88,6 +91,8 @@ static const struct option long_opts[] = {
 	{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "repeat", required_argument, NULL, 'r' },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "sync", no_argument, NULL, 'S' },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "tid", required_argument, NULL, 't' },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -133,11 +138,15 @@ void options_usage(void)
 	      "                           default: each CPU's last level)\n"
 	      "      --per-thread         one row per thread (-p/-t)\n"
 	      "  -r, --repeat N           run the command N times\n"
+	      "  -S, --sync               sync(2) before each run\n"
 	      "      --warmup K           uncounted runs first\n"
 	      "      --pre CMD            run CMD (sh -c) before each run, uncounted\n"
 	      "      --post CMD           run CMD (sh -c) after each run, uncounted\n"
 	      "  -I, --interval MS        print deltas every MS milliseconds\n"
 	      "      --interval-count N   with -I: stop after N intervals\n"
+	      "      --summary            (as perf) the summary after the intervals:\n"
+	      "                           pstat always prints it\n"
+	      "      --no-csv-summary     with -I and -x: no 'summary' column\n"
 	      "      --timeout MS         stop after MS milliseconds (exit 124)\n"
 	      "  -D, --delay MS           start counting MS after the command;\n"
 	      "                           -1: only when --control enables it\n"
@@ -196,10 +205,21 @@ static void options_version(void)
 		printf("libpfm4 %s\n", pfm);
 }
 
-static int bad_number(const char *opt, const char *arg, int r)
+/*
+ * A value out of its range says the range (-r 0, -I 0); so does a
+ * negative one, which is not a number to parse_u64.
+ */
+static int bad_number(const char *opt, const char *arg, int r,
+		      uint64_t min, uint64_t max)
 {
-	msg_error("invalid value '%s' for %s: %s", arg, opt,
-		  r == -ERANGE ? "out of range" : "not a number");
+	if (r != -ERANGE && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
+		r = -ERANGE;
+	if (r == -ERANGE)
+		msg_error("invalid value '%s' for %s: out of range (%llu to %llu)",
+			  arg, opt, (unsigned long long)min,
+			  (unsigned long long)max);
+	else
+		msg_error("invalid value '%s' for %s: not a number", arg, opt);
 	msg_hint("see 'pstat --help'");
 	return -1;
 }
@@ -211,7 +231,7 @@ static int number(const char *opt, const char *arg, uint64_t min,
 
 	if (!r && *out < min)
 		r = -ERANGE;
-	return r ? bad_number(opt, arg, r) : 0;
+	return r ? bad_number(opt, arg, r, min, max) : 0;
 }
 
 static int parse_fail_on(const char *arg, unsigned *out)
@@ -240,6 +260,62 @@ static int parse_fail_on(const char *arg, unsigned *out)
 	}
 	free(s);
 	return r;
+}
+
+/*
+ * perf stat's options that pstat does not have, and what to do instead:
+ * a perf user gets that, not "unknown option".
+ */
+static const struct {
+	const char *name;       /* the long name */
+	char short_name;        /* or 0 */
+	const char *instead;
+} refused_opts[] = {
+	{ "all-kernel", 0, "add :k to the events instead (-e cycles:k)" },
+	{ "all-user", 0, "add :u to the events instead (-e cycles:u)" },
+	{ "bpf-attr-map", 0, "pstat counts through perf_event_open(2) only" },
+	{ "bpf-counters", 0, "pstat counts through perf_event_open(2) only; the events count the same without it" },
+	{ "group", 'g', "write the group in the list instead: -e '{cycles,instructions}'" },
+	{ "interval-clear", 0, "pipe -I's lines through watch(1) or a pager instead" },
+	{ "iostat", 0, "count the I/O PMU's own events with -e (see 'pstat list')" },
+	{ "log-fd", 0, "-o /dev/fd/N writes the report to descriptor N" },
+	{ "no-scale", 0, "-j gives each counter's raw count and its times enabled and running" },
+	{ "scale", 0, "counts are always scaled for multiplexing, as perf's default" },
+	{ "smi-cost", 0, "count -e msr/smi/,msr/aperf/,msr/mperf/ with -a instead" },
+	{ "table", 0, "-j with -r gives every run's value (samples)" },
+	{ "transaction", 'T', "count the cpu/tx-start/, cpu/el-start/ and cpu/cycles-t/ events with -e" },
+};
+
+/*
+ * Say that pstat does not support the perf option arg (short: the letter
+ * getopt_long stopped at) and what to use. Returns 1 when it was one.
+ */
+static int refused_option(int short_name, const char *arg)
+{
+	size_t len;
+
+	if (short_name && short_name < 256) {
+		for (size_t i = 0; i < ARRAY_SIZE(refused_opts); i++)
+			if (refused_opts[i].short_name == short_name) {
+				msg_error("-%c (--%s) is a perf stat option pstat does not support: %s",
+					  short_name, refused_opts[i].name,
+					  refused_opts[i].instead);
+				return 1;
+			}
+		return 0;
+	}
+	if (strncmp(arg, "--", 2))
+		return 0;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (size_t i = 0; i < ARRAY_SIZE(refused_opts); i++)
+		if (strlen(refused_opts[i].name) == len &&
+		    !strncmp(arg, refused_opts[i].name, len)) {
+			msg_error("--%s is a perf stat option pstat does not support: %s",
+				  refused_opts[i].name, refused_opts[i].instead);
+			return 1;
+		}
+	return 0;
 }
 
 /* Growable arrays of repeated options. */
@@ -297,6 +373,8 @@ static int aggr_set(struct pstat_opts *o, int c, char **argv)
 static int option_set(struct pstat_opts *o, int c, char **argv,
 		      struct repeated *alloc)
 {
+	int r;
+
 	switch (c) {
 	case 'A':
 		o->no_aggr = 1;
@@ -315,8 +393,16 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->start_disabled = !strcmp(optarg, "-1");
 		if (o->start_disabled)
 			o->delay_ms = 0;
-		else if (number("-D", optarg, 0, UINT32_MAX, &o->delay_ms))
+		else if ((r = parse_u64(optarg, UINT32_MAX, &o->delay_ms))) {
+			/* -1 is --control's; the rest is a delay */
+			msg_error("invalid value '%s' for -D: %s (-1, or 0 to %u ms)",
+				  optarg,
+				  r == -ERANGE || optarg[0] == '-' ? "out of range"
+								   : "not a number",
+				  UINT32_MAX);
+			msg_hint("see 'pstat --help'");
 			return -1;
+		}
 		break;
 	case 'd':
 		o->detailed++;
@@ -363,6 +449,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case 'r':
 		if (number("-r", optarg, 1, 1000000, &o->repeat))
 			return -1;
+		break;
+	case 'S':
+		o->sync = 1;
 		break;
 	case 't':
 		o->tids = optarg;
@@ -437,6 +526,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_NO_BIG_NUM:
 		o->big_num = 0;
 		break;
+	case OPT_NO_CSV_SUMMARY:
+		o->no_csv_summary = 1;
+		break;
 	case OPT_OPENMETRICS:
 	case OPT_PROMETHEUS:
 		if (o->openmetrics &&
@@ -467,6 +559,10 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_QUIET:
 		o->quiet = 1;
 		break;
+	case OPT_SUMMARY:
+		/* perf's, for -I: pstat prints the summary anyway */
+		o->summary = 1;
+		break;
 	case OPT_THRESHOLD:
 		xgrow((void **)&o->thresholds, &alloc->thresholds,
 		      o->nthresholds + 1, sizeof(*o->thresholds));
@@ -489,6 +585,8 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		msg_hint("see 'pstat --help'");
 		return -1;
 	default:
+		if (refused_option(optopt, argv[optind - 1]))
+			return -1;
 		if (optopt && optopt < 256)
 			msg_error("unknown option '-%c'", optopt);
 		else
@@ -595,7 +693,7 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 	o->repeat = 1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:AaBC:D:de:G:hiI:jno:p:r:t:vVx:",
+	while ((c = getopt_long(argc, argv, "+:AaBC:D:de:G:hiI:jno:p:r:St:vVx:",
 				long_opts, NULL)) != -1)
 		if ((r = option_set(o, c, argv, &alloc)))
 			return r;

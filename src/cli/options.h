@@ -22,6 +22,9 @@ struct pstat_opts {
 	int quiet;               /* --quiet: no report */
 	const char *pre_cmd;     /* --pre CMD: before each run */
 	const char *post_cmd;    /* --post CMD: after each run */
+	int summary;             /* --summary: accepted, always so */
+	int no_csv_summary;      /* --no-csv-summary */
+	int sync;                /* -S: sync(2) before each run */
 	int no_inherit;          /* -i */
 	const char *output;      /* -o FILE */
 	int append;              /* --append */

@@ -136,6 +136,7 @@ struct pstat_print_cfg {
 	enum pstat_om_dialect om_dialect;  /* FORMAT_OPENMETRICS's */
 	int started_header;         /* "# started on <date>" (with -o) */
 	int is_tty;                 /* output is a terminal */
+	int no_csv_summary;         /* CSV: no "summary" column after -I */
 	/*
 	 * -r N: the runs asked for (0 or 1: one). CSV puts the noise column
 	 * on every line, interval lines too, when it is above 1; without

@@ -248,14 +248,16 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 
 /*
  * After intervals, perf --summary puts "summary" in the time column,
- * right-aligned like the timestamps, so the field count stays the same.
+ * right-aligned like the timestamps, so the field count stays the same;
+ * with --no-csv-summary, the summary's lines have no such column.
  */
 static void csv_summary(struct pstat_printer *p,
 			const struct pstat_report *r)
 {
 	struct print_csv *pc = csv_priv(p);
 
-	csv_rows(p, r, pc->intervals ? "         summary" : NULL);
+	csv_rows(p, r, pc->intervals && !p->cfg.no_csv_summary ?
+			       "         summary" : NULL);
 }
 
 /* Seconds since the start, "%6lu.%09lu" as perf pads them. */

@@ -426,7 +426,7 @@ static int run_hook(struct session *s, const char *opt, const char *cmd)
 }
 
 /*
- * One run between its --pre and --post commands. Returns 0, -1 when it
+ * One run between its --pre and --post commands (and after -S's sync). Returns 0, -1 when it
  * failed (reported) or 1 when a signal came during --pre: no run then.
  */
 static int run_hooked(struct session *s, int record, struct run_result *res)
@@ -438,6 +438,9 @@ static int run_hooked(struct session *s, int record, struct run_result *res)
 	/* a signal during --pre: no run */
 	if (cfg->pre_cmd && s->got_signal)
 		return 1;
+	/* -S: flush dirty pages now rather than during the run */
+	if (cfg->sync)
+		sync();
 	if (run_once(s, record, res))
 		return -1;
 	if (cfg->post_cmd && !res->exec_err &&

@@ -55,6 +55,7 @@ struct pstat_session_cfg {
 	int wait_close;                    /* --wait-close */
 	int keep_on_exit;                  /* --keep-on-exit */
 	const char *pre_cmd, *post_cmd;    /* --pre, --post: sh -c, uncounted */
+	int sync;                          /* -S: sync(2) before each run */
 	struct pstat_printer *printer;     /* borrowed */
 	const char *output_name;           /* for write errors */
 };
