@@ -292,3 +292,32 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 	run "$py" "$ROOT/tests/lib/om-check.py" prometheus "$om"
 	assert_success
 }
+
+@test "aggregation: live counts add up by PSTAT_SYSFS_ROOT's topology" {
+	need_cpu_wide
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs two CPUs"
+	local t="$BATS_TEST_TMPDIR/sys" c j="$BATS_TEST_TMPDIR/s.json"
+	# this machine's CPUs 0 and 1, as if in two sockets and two nodes
+	mkdir -p "$t/devices/system/cpu" "$t/devices/system/node/node0" \
+		"$t/devices/system/node/node1"
+	echo 0-1 >"$t/devices/system/cpu/online"
+	for c in 0 1; do
+		mkdir -p "$t/devices/system/cpu/cpu$c/topology"
+		echo $c >"$t/devices/system/cpu/cpu$c/topology/physical_package_id"
+		echo 0 >"$t/devices/system/cpu/cpu$c/topology/core_id"
+		echo $c >"$t/devices/system/node/node$c/cpulist"
+	done
+	PSTAT_SYSFS_ROOT=$t run "$PSTAT" -a --per-socket -j -o "$j" -e cpu-clock sleep 0.05
+	assert_success
+	jq_assert '[.counters[] | .aggr.id] == ["S0", "S1"]' "$j"
+	jq_assert '[.counters[] | .aggr.cpus] == [1, 1]' "$j"
+	# each socket's one CPU ran its clock for the whole run
+	jq_assert '[.counters[] | .value / (.time_enabled_ns / 1e6)] | all(. > 0.9 and . < 1.1)' "$j"
+	PSTAT_SYSFS_ROOT=$t run "$PSTAT" -a --per-node -e cpu-clock sleep 0.01
+	assert_line --regexp '^N0        1 '
+	assert_line --regexp '^N1        1 '
+	# core 0 of socket 0 and core 0 of socket 1 are two cores
+	PSTAT_SYSFS_ROOT=$t run "$PSTAT" -a --per-core -x, -e cpu-clock sleep 0.01
+	assert_line --regexp '^S0-D0-C0,1,'
+	assert_line --regexp '^S1-D0-C0,1,'
+}
