@@ -38,8 +38,9 @@ _pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
 -S --shell --threshold -w --warmup '
 _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
 # The options of `pstat serve`, as its --help shows them.
-_pstat_serve_opts='-A -a -C -e -h -I -p -v --all-cpus --cpu --event --help
---interval --listen --no-aggr --per-thread --pid --timeout --verbose'
+_pstat_serve_opts='-A -a -C -e -G -h -I -p -v --all-cpus --cgroup --cpu --event
+--for-each-cgroup --help --interval --listen --no-aggr --per-thread --pid
+--timeout --verbose'
 # The short options that take a value, as getopt reads a cluster.
 _pstat_short_arg='CDeGIoprtx'
 
@@ -220,7 +221,8 @@ _pstat_subcommand()
 			compgen -W "$(_pstat_event_names "${cur##*,}")" -- "$cur"
 			return
 			;;
-		-C | --cpu | -p | --pid | -I | --interval | --listen | --timeout)
+		-C | --cpu | -p | --pid | -I | --interval | --listen | --timeout | \
+			-G | --cgroup | --for-each-cgroup)
 			return
 			;;
 		esac

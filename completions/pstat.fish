@@ -265,6 +265,8 @@ complete -c pstat -n '__fish_pstat_sub bench' -s w -l warmup -x -d 'Uncounted ro
 complete -c pstat -f -n '__fish_pstat_sub serve' -s a -l all-cpus -d 'Count on every online CPU'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s C -l cpu -x -a '(__fish_pstat_cpus)' -d 'Count on these CPUs'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s e -l event -x -a '(__fish_pstat_events)' -d 'Events to count'
+complete -c pstat -f -n '__fish_pstat_sub serve' -s G -l cgroup -x -d 'The events before it count only these cgroups'
+complete -c pstat -f -n '__fish_pstat_sub serve' -l for-each-cgroup -x -d 'Every event once per cgroup'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s h -l help -d 'Show the usage'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s I -l interval -x -d 'Read the counters every MS milliseconds'
 complete -c pstat -f -n '__fish_pstat_sub serve' -l listen -x -d 'Where to answer, ADDR:PORT'

@@ -287,3 +287,18 @@ om_check() {
 	assert_output --regexp "^pstat: cannot open output file '.*/ro/x.prom': Permission denied"
 	[ ! -e "$BATS_TEST_TMPDIR/ro/x.prom" ]
 }
+
+@test "openmetrics: -G labels each series with its cgroup, in every interval" {
+	need_om_parser
+	need_cpu_wide
+	"$PSTAT" -a -e task-clock -G / --timeout 50 >/dev/null 2>&1 ||
+		skip "cgroup events cannot be counted here"
+	"$PSTAT" --openmetrics -a -e task-clock -G / -e context-switches \
+		-I 100 --timeout 350 2>"$BATS_TEST_TMPDIR/om"
+	run om_check openmetrics-stream "$BATS_TEST_TMPDIR/om"
+	assert_success
+	# the running totals keep the label, and tell the two series apart
+	assert_line --regexp '^1 sample pstat_event_seconds_total\{cgroup="/",event="task-clock",pmu="software"\} '
+	assert_line --regexp '^3 sample pstat_event_seconds_total\{cgroup="/",event="task-clock",pmu="software"\} '
+	assert_line --regexp '^3 sample pstat_events_total\{event="context-switches",pmu="software"\} '
+}

@@ -182,6 +182,23 @@ metric() {
 	[ "$st" = 0 ]
 }
 
+@test "serve: -G, as for a run: series labelled with their cgroup" {
+	need_serve
+	need_cpu_wide
+	"$PSTAT" -a -e task-clock -G / --timeout 50 >/dev/null 2>&1 ||
+		skip "cgroup events cannot be counted here"
+	serve_bg -e task-clock -G / -e context-switches -I 50
+	for _ in $(seq 50); do
+		curl -sf -o "$BATS_TEST_TMPDIR/m" "$url/metrics"
+		grep -q 'cgroup="/"' "$BATS_TEST_TMPDIR/m" && break
+		sleep 0.1
+	done
+	grep -q '^pstat_event_seconds_total{event="task-clock",pmu="software",cgroup="/"} ' "$BATS_TEST_TMPDIR/m"
+	grep -q '^pstat_events_total{event="context-switches",pmu="software"} ' "$BATS_TEST_TMPDIR/m"
+	stop_serve
+	[ "$st" = 0 ]
+}
+
 @test "serve: SIGTERM and SIGINT stop it with 0, --timeout too" {
 	need_serve
 	serve_bg -e task-clock

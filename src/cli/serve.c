@@ -41,7 +41,7 @@ struct serve {
 };
 
 static const char SERVE_USAGE[] =
-	"usage: pstat serve [--listen ADDR:PORT] [-e LIST]... [-a | -C LIST | -p PID] [-A] [--per-thread] [-I MS] [--timeout MS]";
+	"usage: pstat serve [--listen ADDR:PORT] [-e LIST [-G CGROUPS]]... [-a | -C LIST | -p PID] [-A] [--per-thread] [-I MS] [--timeout MS]";
 
 static void serve_help(void)
 {
@@ -54,6 +54,10 @@ static void serve_help(void)
 	       "      --listen ADDR:PORT   where to answer (default " SERVE_DEFAULT_LISTEN ");\n"
 	       "                           0.0.0.0:PORT or [::]:PORT for every address\n"
 	       "  -e, --event LIST         events to count (repeatable)\n"
+	       "  -G, --cgroup LIST        the events before it count only tasks in\n"
+	       "                           these cgroups, in order\n"
+	       "      --for-each-cgroup LIST  every event once per cgroup (names or\n"
+	       "                           regular expressions)\n"
 	       "  -a, --all-cpus           count on every online CPU (the default)\n"
 	       "  -C, --cpu LIST           count on these CPUs (0-3,5)\n"
 	       "  -p, --pid PID[,PID...]   count these processes\n"
@@ -72,8 +76,10 @@ static void serve_help(void)
 /* Sorted by long name. */
 static const struct option serve_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cgroup", required_argument, NULL, 'G' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "event", required_argument, NULL, 'e' },
+	{ "for-each-cgroup", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "listen", required_argument, NULL, 'L' },
@@ -101,6 +107,10 @@ static const char *serve_spelling(int c)
 		return "-C";
 	case 'e':
 		return "-e";
+	case 'F':
+		return "--for-each-cgroup";
+	case 'G':
+		return "-G";
 	case 'I':
 		return "-I";
 	case 'p':
@@ -126,7 +136,7 @@ int serve_options_parse(int argc, char **argv, struct pstat_opts *o,
 	s->argv[0] = (char *)"pstat";
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:aAC:e:hI:p:v", serve_opts,
+	while ((c = getopt_long(argc, argv, "+:aAC:e:G:hI:p:v", serve_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h':

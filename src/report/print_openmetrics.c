@@ -24,7 +24,8 @@
  * are the user's own text ("cpu/event=0x3c,umask=0/u", "msr/tsc/") that a
  * metric name could only hold after a lossy rewrite, where two events may
  * collide; as a label it stays what the other outputs print. Labels:
- * event and pmu always, cpu with -A, thread with --per-thread, the
+ * event and pmu always, cpu with -A, thread with --per-thread, cgroup
+ * with -G and --for-each-cgroup, the
  * unit's ids (socket, die, cluster, cache_level and cache, core, node)
  * with --per-socket and the like.
  *
@@ -275,6 +276,11 @@ static void om_labels(FILE *out, const struct pstat_row *r)
 		om_escaped(out, r->thread, 1);
 		putc('"', out);
 	}
+	if (r->cgroup) {
+		fputs(",cgroup=\"", out);
+		om_escaped(out, r->cgroup, 1);
+		putc('"', out);
+	}
 	putc('}', out);
 }
 
@@ -323,6 +329,9 @@ static int om_row_cmp(const void *a, const void *b, void *arg)
 		c = strcmp(x->thread ? x->thread : "",
 			   y->thread ? y->thread : "");
 	if (!c)
+		c = strcmp(x->cgroup ? x->cgroup : "",
+			   y->cgroup ? y->cgroup : "");
+	if (!c)
 		c = (*(const size_t *)a > *(const size_t *)b) -
 		    (*(const size_t *)a < *(const size_t *)b);
 	return c;
@@ -356,7 +365,9 @@ static char *om_select(const struct pstat_row *rows, size_t n)
 				    q->pmu ? q->pmu : "") &&
 			    r->cpu == q->cpu && !om_aggr_cmp(r, q) &&
 			    !strcmp(r->thread ? r->thread : "",
-				    q->thread ? q->thread : ""))
+				    q->thread ? q->thread : "") &&
+			    !strcmp(r->cgroup ? r->cgroup : "",
+				    q->cgroup ? q->cgroup : ""))
 				continue;
 		}
 		keep[idx[i]] = 1;

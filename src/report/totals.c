@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/totals.h"
+#include "base/topology.h"
 #include "base/util.h"
+#include "report/totals.h"
 
 struct pstat_totals {
 	struct pstat_row *rows;
@@ -61,7 +62,9 @@ static int totals_same(const struct pstat_row *a, const struct pstat_row *b)
 {
 	return a->cpu == b->cpu && a->group == b->group &&
 	       str_eq(a->event, b->event) && str_eq(a->pmu, b->pmu) &&
-	       str_eq(a->thread, b->thread);
+	       str_eq(a->thread, b->thread) && str_eq(a->cgroup, b->cgroup) &&
+	       (a->aggr == b->aggr ||
+		(a->aggr && b->aggr && !topo_aggr_cmp(a->aggr, b->aggr)));
 }
 
 /*
@@ -87,6 +90,11 @@ static size_t totals_find(struct pstat_totals *t, const struct pstat_row *r,
 	nr->unit = totals_keep(t, r->unit);
 	nr->thread = totals_keep(t, r->thread);
 	nr->note = totals_keep(t, r->note);
+	nr->cgroup = totals_keep(t, r->cgroup);
+	nr->group_name = totals_keep(t, r->group_name);
+	/* the session's, which outlives every report of it */
+	nr->aggr = r->aggr;
+	nr->aggr_nr = r->aggr_nr;
 	nr->cpu = r->cpu;
 	nr->group = r->group;
 	nr->status = PSTAT_NOT_COUNTED;

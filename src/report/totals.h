@@ -20,8 +20,10 @@ void totals_free(struct pstat_totals *t);
 
 /*
  * Add one interval's rows (the deltas of a report with is_interval set).
- * A row is matched to its total by event, PMU, group, CPU and thread; a
- * row seen for the first time starts a total. The strings are copied.
+ * A row is matched to its total by event, PMU, group, CPU, aggregation
+ * unit, thread and cgroup; a row seen for the first time starts a total.
+ * The strings are copied; the aggregation unit (row->aggr) is borrowed,
+ * as it is from the session that made the rows.
  */
 void totals_add(struct pstat_totals *t, const struct pstat_row *rows,
 		size_t n);
