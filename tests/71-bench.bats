@@ -370,3 +370,21 @@ print("ok")'
 	jq_assert '.commands[0].runs >= .rounds and
 		.commands[1].runs == .rounds' s.json
 }
+
+@test "bench: -S runs the commands with that shell, -N splits them into words" {
+	need_perf_events
+	command -v bash >/dev/null || skip "bash is not installed"
+	# [[ ]] is bash's: sh (dash) fails on it
+	run "$PSTAT" bench -r 1 -S 'bash --norc' -e task-clock \
+		'[[ 1 == 1 ]] && echo bash >>log'
+	assert_success
+	[ "$(cat log)" = bash ]
+	run "$PSTAT" bench -j -o n.json -r 1 -N -e task-clock \
+		"printf '%s|' 'a b' \"c\\\"d\" e\\ f"
+	assert_success
+	jq_assert '.commands[0].argv == ["printf", "%s|", "a b", "c\"d", "e f"]
+		and .shell == null' n.json
+	run "$PSTAT" bench -j -o s.json -r 1 -e task-clock true
+	jq_assert '.commands[0].argv == ["sh", "-c", "true"] and
+		.shell == "sh"' s.json
+}

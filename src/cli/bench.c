@@ -539,7 +539,8 @@ static int compare_input(const struct pstat_bench_cmd *c,
 /*
  * --fail-on-regression: every command against the first, through
  * pstat compare's logic; its tables go to out. Returns the status: 3
- * when one regressed, else 4 when one could not be compared, else 0.
+ * when one regressed, else pstat compare's status of the first that
+ * could not be compared (4, 6), else 0.
  */
 static int check_regression(const struct bench_opts *o, struct pstat_bench *b,
 			    FILE *out)
@@ -581,8 +582,8 @@ static int check_regression(const struct bench_opts *o, struct pstat_bench *b,
 				st = cmp.status;
 			}
 		}
-		if (st == COMPARE_EXIT_REGRESSION ||
-		    (st == COMPARE_EXIT_INCOMPARABLE && !status))
+		/* a regression wins; else the first other failure */
+		if (st == COMPARE_EXIT_REGRESSION || !status)
 			status = st;
 		compare_free(&cmp);
 		compare_run_free(&run);
