@@ -155,6 +155,13 @@ csv_value() {
 	run "$PSTAT" -a -e cs -G ../etc true
 	assert_failure 125
 	assert_line --index 0 --partial "invalid cgroup '../etc'"
+	# each of them one line
+	for args in "-e cs -G x" "-a -e cs -G x,y" "-a -G x -e cs" \
+		"-a -e cs -G x --for-each-cgroup y" "-a -e cs -G pstat-missing-$$"; do
+		run "$PSTAT" $args true
+		assert_failure 125
+		[ "${#lines[@]}" = 1 ]
+	done
 }
 
 @test "cgroup mount: v1 perf_event first, else cgroup2, escapes undone" {

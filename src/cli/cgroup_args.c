@@ -52,7 +52,7 @@ static int apply_cgroup_opts(const struct pstat_opts *o, const size_t *ends,
 
 		for (size_t i = 0; i < n && !r; i++, next++) {
 			if (next >= nev) {
-				msg_usage("-G %s: more cgroups than the %zu event%s before it: each cgroup goes with one event, in order (-e a,b -G x,y)",
+				msg_error("-G %s: more cgroups than the %zu event%s before it: each cgroup goes with one event, in order (-e a,b -G x,y)",
 					  a->list, nev, nev == 1 ? "" : "s");
 				r = -1;
 			} else if (names[i][0]) {
@@ -84,7 +84,7 @@ static char **for_each_names(const char *list, size_t *n)
 		size_t nm = 0;
 
 		if (!items[i][0]) {
-			msg_usage("--for-each-cgroup %s: an empty cgroup name", list);
+			msg_error("--for-each-cgroup %s: an empty cgroup name", list);
 			r = -1;
 		} else if (!cgroup_is_pattern(items[i])) {
 			xgrow((void **)&out, &alloc, *n + 1, sizeof(*out));

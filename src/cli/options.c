@@ -415,7 +415,7 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case 'G':
 		/* perf: "must define events before cgroups" */
 		if (!o->nevents) {
-			msg_usage("-G %s: no events before it: -G names the cgroups of the events listed before it (-e a,b -G x,y)",
+			msg_error("-G %s: no events before it: -G names the cgroups of the events listed before it (-e a,b -G x,y)",
 				  optarg);
 			return -1;
 		}
@@ -601,12 +601,12 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 static int options_check(const struct pstat_opts *o)
 {
 	if (o->ncgroups && o->for_each_cgroup) {
-		msg_usage("-G and --for-each-cgroup cannot be combined");
+		msg_error("-G and --for-each-cgroup cannot be combined");
 		return -1;
 	}
 	if ((o->ncgroups || o->for_each_cgroup) && !o->all_cpus &&
 	    !o->cpu_list && !o->dry_run) {
-		msg_usage("%s needs -a or -C: cgroups are counted on whole CPUs",
+		msg_error("%s needs -a or -C: cgroups are counted on whole CPUs",
 			  o->ncgroups ? "-G" : "--for-each-cgroup");
 		return -1;
 	}
