@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_METRIC_H
+#define PSTAT_METRIC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "base/msg.h"
+#include "events/metric_expr.h"
+
+/*
+ * Metric definitions, the set of them a run evaluates, and the built-in
+ * library. One spelling serves the command line (--metric), a file
+ * (--metrics-file, one definition a line, '#' comments) and the library:
+ *
+ *   NAME = EXPR [; KEY = VALUE]...
+ *
+ * KEY is unit (text; "%" for a percentage), scale (a number: the value
+ * shown is EXPR x scale), higher (yes or no: whether a higher value is
+ * better, for pstat compare), threshold (an expression, usually over
+ * NAME itself: when true, the value is flagged) or desc (text).
+ */
+struct pstat_metric_def {
+	char *name;
+	char *text;             /* EXPR as written */
+	char *unit;             /* "" when none */
+	char *desc;             /* or NULL */
+	char *source;           /* where the formula comes from, or NULL */
+	char *group;            /* library group ("TopdownL1"), or NULL */
+	char *threshold_text;   /* or NULL */
+	double scale;
+	int higher;             /* 1 higher is better, 0 lower, -1 unsaid */
+	struct pstat_mexpr *expr;
+	struct pstat_mexpr *threshold;
+};
+
+/*
+ * Parse one definition line into d (zeroed by the caller; freed with
+ * metric_def_free also on failure). Returns 0, or -1 with err filled,
+ * err->offset the byte in line.
+ */
+int metric_def_parse(const char *line, struct pstat_metric_def *d,
+		     struct pstat_error *err);
+void metric_def_free(struct pstat_metric_def *d);
+
+/* What a NAME in a metric's formula stands for. */
+enum metric_ref_kind {
+	METRIC_REF_INPUT,       /* an event: index into set->inputs */
+	METRIC_REF_METRIC,      /* another metric: index into set->defs */
+	METRIC_REF_DURATION,    /* duration_time: the elapsed seconds */
+};
+
+struct metric_ref {
+	enum metric_ref_kind kind;
+	size_t idx;
+};
+
+/* One metric of a set: its definition and how its names resolve. */
+struct pstat_metric_entry {
+	struct pstat_metric_def def;
+	int shown;              /* printed (else only referenced) */
+	struct metric_ref *refs;        /* one per name of def.expr */
+	struct metric_ref *trefs;       /* one per name of def.threshold */
+	int group;              /* index into set->groups, or -1 */
+};
+
+/*
+ * The events a set's metrics read. An input of a group is opened with
+ * the group's other events ({...}) so that they count over the same
+ * time; leader_first keeps the order (slots must lead on Intel).
+ */
+struct pstat_metric_group {
+	size_t *inputs;
+	size_t n;
+};
+
+struct pstat_metric_set {
+	struct pstat_metric_entry *m;
+	size_t n, alloc;
+	char **inputs;          /* distinct event specs, as -e takes them */
+	size_t ninputs, inputs_alloc;
+	struct pstat_metric_group *groups;
+	size_t ngroups;
+};
+
+/*
+ * Add d to set (which steals what d holds; d is zeroed), shown or only
+ * there for others to refer to. A name already in set is not added
+ * again: it becomes shown when shown is set. Returns 0.
+ */
+int metric_set_add_def(struct pstat_metric_set *set,
+		       struct pstat_metric_def *d, int shown,
+		       struct pstat_error *err);
+
+/*
+ * Add a definition line to set (a user's). Returns 0, or -1 with err
+ * filled (offset into line). A name already defined is an error.
+ */
+int metric_set_add_line(struct pstat_metric_set *set, const char *line,
+			struct pstat_error *err);
+
+/*
+ * Read FILE's definitions into set. Returns 0, or -1 with err filled:
+ * err->msg names the line; err->offset is -1.
+ */
+int metric_set_add_file(struct pstat_metric_set *set, const char *path,
+			struct pstat_error *err);
+
+/*
+ * Resolve every formula's names: a defined metric, a metric of lib (pulled
+ * in, not shown), duration_time, or else an event input. Refuses a
+ * metric that refers to itself through others. Returns 0 or -1 with err
+ * filled (offset -1).
+ */
+struct pstat_metric_lib;
+int metric_set_resolve(struct pstat_metric_set *set,
+		       const struct pstat_metric_lib *lib,
+		       struct pstat_error *err);
+
+/* Free what set holds; accepts NULL. */
+void metric_set_free(struct pstat_metric_set *set);
+
+/* The machine facts formulas use (#num_cores, ...); NAN when unknown. */
+struct pstat_metric_consts {
+	double v[MEXPR_NCONST];
+};
+
+/*
+ * Everything one evaluation needs: the value of each input (NAN when it
+ * has none, why[i] then says why), whether it was multiplexed, and the
+ * elapsed seconds.
+ */
+struct pstat_metric_inputs {
+	const double *value;
+	const char *const *why;
+	const int *multiplexed;
+	double duration_s;
+	const struct pstat_metric_consts *consts;
+};
+
+struct pstat_metric_result {
+	double value;           /* x scale; NAN: no value */
+	const char *why;        /* when NAN */
+	int multiplexed;        /* an input was multiplexed */
+	int threshold;          /* 1 crossed, 0 not, -1 none or unknown */
+};
+
+/*
+ * Evaluate every metric of set into out[set->n] (metrics referring to
+ * others see their values before scale).
+ */
+void metric_set_eval(const struct pstat_metric_set *set,
+		     const struct pstat_metric_inputs *in,
+		     struct pstat_metric_result *out);
+
+#endif

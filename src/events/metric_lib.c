@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The metric library for this machine: which of metric_lib_table's
+ * families its PMUs belong to, the constants formulas use, -M's choice
+ * of metrics and groups, and the event groups top-down needs.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/cpumap.h"
+#include "base/util.h"
+#include "events/metric_lib.h"
+
+/* <root>/<rel>, read whole and trimmed (new string), or NULL. */
+static char *read_rel(const char *root, const char *fmt, const char *arg)
+{
+	char rel[256], *path, *s;
+
+	snprintf(rel, sizeof(rel), fmt, arg);
+	path = xasprintf("%s/%s", root ? root : "/sys", rel);
+	s = read_file_str(path);
+	free(path);
+	return s;
+}
+
+static int pmu_has_event(struct pstat_pmus *pmus, const char *pmu,
+			 const char *event)
+{
+	const struct pstat_pmu *p = pmus_find(pmus, pmu);
+
+	return p && pmu_alias_find(p, event) != NULL;
+}
+
+/*
+ * #num_cores and #num_packages from each online CPU's topology: distinct
+ * (package, core) and package ids. Unknown (NAN) when any is unreadable.
+ */
+static void read_topology(const char *root, struct pstat_metric_consts *k)
+{
+	int *cpus = NULL, *pkg, *core;
+	size_t n = 0, ncores = 0, npkgs = 0;
+
+	if (cpumap_online(root, &cpus, &n) || !n) {
+		free(cpus);
+		return;
+	}
+	k->v[MEXPR_NUM_CPUS] = (double)n;
+	pkg = xcalloc(n, sizeof(*pkg));
+	core = xcalloc(n, sizeof(*core));
+	for (size_t i = 0; i < n; i++) {
+		char rel[96], *p, *c;
+
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology",
+			 cpus[i]);
+		p = read_rel(root, "%s/physical_package_id", rel);
+		c = read_rel(root, "%s/core_id", rel);
+		if (!p || !c) {
+			free(p);
+			free(c);
+			goto out;
+		}
+		pkg[i] = atoi(p);
+		core[i] = atoi(c);
+		free(p);
+		free(c);
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < i && !(pkg[j] == pkg[i] && core[j] == core[i]);
+		     j++)
+			;
+		ncores += j == i;
+		for (j = 0; j < i && pkg[j] != pkg[i]; j++)
+			;
+		npkgs += j == i;
+	}
+	k->v[MEXPR_NUM_CORES] = (double)ncores;
+	k->v[MEXPR_NUM_PACKAGES] = (double)npkgs;
+out:
+	free(pkg);
+	free(core);
+	free(cpus);
+}
+
+static void read_consts(struct pstat_metric_lib *lib, const char *root)
+{
+	struct pstat_metric_consts *k = &lib->consts;
+	char *s;
+
+	for (size_t i = 0; i < MEXPR_NCONST; i++)
+		k->v[i] = NAN;
+	read_topology(root, k);
+	lib->smt_on = -1;
+	s = read_rel(root, "%s", "devices/system/cpu/smt/active");
+	if (s && (!strcmp(s, "0") || !strcmp(s, "1")))
+		lib->smt_on = *s == '1';
+	free(s);
+	if (lib->smt_on >= 0)
+		k->v[MEXPR_SMT_ON] = lib->smt_on;
+	if (lib->core[0]) {
+		uint64_t v;
+
+		s = read_rel(root, "bus/event_source/devices/%s/caps/slots",
+			     lib->core);
+		if (s && !parse_u64(s, 1024, &v) && v)
+			k->v[MEXPR_SLOTS] = (double)v;
+		free(s);
+	}
+	/* Skylake's pipeline: 4 slots a cycle (Intel's Pipeline_Width) */
+	if (isnan(k->v[MEXPR_SLOTS]) && (lib->families & METRIC_FAM_INTEL_SKL))
+		k->v[MEXPR_SLOTS] = 4;
+}
+
+static const char *const arm_slot_events[] = {
+	"stall_slot_frontend", "stall_slot_backend", "stall_slot",
+	"op_spec", "op_retired", "br_mis_pred", "cpu_cycles",
+};
+
+/* Which Arm PMUv3 events top-down needs are missing, into buf. */
+static void arm_missing(struct pstat_pmus *pmus, const char *pmu, char *buf,
+			size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(arm_slot_events); i++)
+		if (!pmu_has_event(pmus, pmu, arm_slot_events[i]) &&
+		    o + 32 < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+					      o ? ", " : "",
+					      arm_slot_events[i]);
+}
+
+static void find_families(struct pstat_metric_lib *lib,
+			  struct pstat_pmus *pmus, const char *root)
+{
+	static const char *const cores[] = { "cpu_core", "cpu" };
+	const struct pstat_pmu **all = NULL;
+	size_t n = pmus_all(pmus, &all);
+	char *s;
+
+	lib->families = METRIC_FAM_SOFTWARE;
+	for (size_t i = 0; i < ARRAY_SIZE(cores) && !lib->core[0]; i++)
+		if (pmus_find(pmus, cores[i]))
+			snprintf(lib->core, sizeof(lib->core), "%s", cores[i]);
+	for (size_t i = 0; i < n && !lib->core[0]; i++)
+		if (str_starts_with(all[i]->name, "armv8_") ||
+		    str_starts_with(all[i]->name, "armv9_") ||
+		    (pmu_is_core(root, all[i]->name) &&
+		     pmu_alias_find(all[i], "cpu_cycles")))
+			snprintf(lib->core, sizeof(lib->core), "%s",
+				 all[i]->name);
+	for (size_t i = 0; i < n; i++)
+		if (str_starts_with(all[i]->name, "uncore_imc") &&
+		    pmu_alias_find(all[i], "cas_count_read"))
+			lib->families |= METRIC_FAM_INTEL_IMC;
+	free(all);
+	if (!lib->core[0]) {
+		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+			 "no core PMU under %s/bus/event_source/devices (a virtual machine without a virtual PMU?)",
+			 root ? root : "/sys");
+		return;
+	}
+	lib->families |= METRIC_FAM_ANY;
+	s = read_rel(root, "bus/event_source/devices/%s/caps/pmu_name",
+		     lib->core);
+	if (s)
+		lib->families |= METRIC_FAM_INTEL;
+	free(s);
+	if (pmu_has_event(pmus, lib->core, "slots") &&
+	    pmu_has_event(pmus, lib->core, "topdown-retiring")) {
+		lib->families |= METRIC_FAM_INTEL_ICL;
+		lib->topdown_levels = 1;
+		if (pmu_has_event(pmus, lib->core, "topdown-heavy-ops")) {
+			lib->families |= METRIC_FAM_INTEL_L2;
+			lib->topdown_levels = 2;
+		}
+	} else if (pmu_has_event(pmus, lib->core, "topdown-total-slots")) {
+		lib->families |= METRIC_FAM_INTEL_SKL;
+		lib->topdown_levels = 1;
+	} else if (pmu_has_event(pmus, lib->core, "cpu_cycles")) {
+		char missing[200];
+
+		lib->families |= METRIC_FAM_ARM;
+		arm_missing(pmus, lib->core, missing, sizeof(missing));
+		if (!missing[0]) {
+			lib->families |= METRIC_FAM_ARM_SLOTS;
+			lib->topdown_levels = 1;
+		} else {
+			snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+				 "the PMU %s has no %s events (slot counting came with Armv8.4's PMU, Neoverse V1/N2 and later)",
+				 lib->core, missing);
+		}
+	}
+	if (!lib->topdown_levels && !lib->no_topdown[0])
+		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+			 "the PMU %s has none of the top-down events pstat knows (Intel topdown-*/slots, Arm stall_slot_*)",
+			 lib->core);
+}
+
+void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
+		     const char *sysfs_root)
+{
+	char name[64], other[64];
+
+	memset(lib, 0, sizeof(*lib));
+	find_families(lib, pmus, sysfs_root);
+	read_consts(lib, sysfs_root);
+	if (lib->families & METRIC_FAM_ARM_SLOTS &&
+	    isnan(lib->consts.v[MEXPR_SLOTS])) {
+		lib->families &= ~(unsigned)METRIC_FAM_ARM_SLOTS;
+		lib->topdown_levels = 0;
+		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+			 "the PMU %s does not say its slots per cycle (caps/slots is 0 or missing)",
+			 lib->core);
+	}
+	lib->e = xcalloc(metric_lib_table_size, sizeof(*lib->e));
+	/* the first entry of a name that applies here wins */
+	for (size_t i = 0; i < metric_lib_table_size; i++) {
+		const struct metric_lib_entry *e = &metric_lib_table[i];
+		size_t k;
+
+		if (!(e->families & lib->families))
+			continue;
+		metric_lib_entry_name(e, name, sizeof(name));
+		for (k = 0; k < lib->n; k++)
+			if (!strcmp(metric_lib_entry_name(lib->e[k], other,
+							  sizeof(other)),
+				    name))
+				break;
+		if (k == lib->n)
+			lib->e[lib->n++] = e;
+	}
+}
+
+void metric_lib_free(struct pstat_metric_lib *lib)
+{
+	if (!lib)
+		return;
+	free(lib->e);
+	lib->e = NULL;
+	lib->n = 0;
+}
+
+const char *metric_lib_entry_name(const struct metric_lib_entry *e,
+				  char *buf, size_t len)
+{
+	size_t n = strcspn(e->def, " =");
+
+	snprintf(buf, len, "%.*s", (int)n, e->def);
+	return buf;
+}
+
+const struct metric_lib_entry *
+metric_lib_find(const struct pstat_metric_lib *lib, const char *name)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < lib->n; i++)
+		if (!strcmp(metric_lib_entry_name(lib->e[i], buf, sizeof(buf)),
+			    name))
+			return lib->e[i];
+	return NULL;
+}
+
+/* def with each "$core" replaced by core (new string). */
+static char *subst_core(const char *def, const char *core)
+{
+	size_t n = 0, clen = strlen(core);
+	char *out;
+
+	for (const char *p = def; (p = strstr(p, "$core")); p += 5)
+		n++;
+	out = xmalloc(strlen(def) + n * clen + 1);
+	for (char *o = out;; ) {
+		const char *p = strstr(def, "$core");
+
+		if (!p) {
+			strcpy(o, def);
+			break;
+		}
+		memcpy(o, def, (size_t)(p - def));
+		o += p - def;
+		memcpy(o, core, clen);
+		o += clen;
+		def = p + 5;
+	}
+	return out;
+}
+
+int metric_lib_def(const struct pstat_metric_lib *lib,
+		   const struct metric_lib_entry *e,
+		   struct pstat_metric_def *d, struct pstat_error *err)
+{
+	char *line = subst_core(e->def, lib->core[0] ? lib->core : "cpu");
+	int r = metric_def_parse(line, d, err);
+
+	free(line);
+	if (r)
+		return -1;
+	d->group = xstrdup(e->group);
+	d->source = xstrdup(e->source);
+	return 0;
+}
+
+static int is_topdown(const char *group)
+{
+	return !strncasecmp(group, "TopdownL", 8);
+}
+
+/* A shown metric that cannot be counted here: no value, with why. */
+static void add_unsupported(struct pstat_metric_set *set, const char *name,
+			    const char *group, const char *why)
+{
+	struct pstat_metric_def d = { 0 };
+	struct pstat_error err;
+
+	d.name = xstrdup(name);
+	d.text = xstrdup("");
+	d.unit = xstrdup("%");
+	d.group = xstrdup(group);
+	d.desc = xstrdup(why);
+	d.scale = 100;
+	d.higher = -1;
+	metric_set_add_def(set, &d, 1, &err);
+}
+
+/* -M's word w: a metric name, or a group (case-insensitive). */
+static int select_one(const struct pstat_metric_lib *lib,
+		      struct pstat_metric_set *set, const char *w,
+		      int alone, struct pstat_error *err)
+{
+	static const char *const l1[] = { "frontend_bound", "bad_speculation",
+					  "backend_bound", "retiring" };
+	size_t found = 0;
+
+	for (size_t i = 0; i < lib->n; i++) {
+		char name[64];
+		const struct metric_lib_entry *e = lib->e[i];
+
+		metric_lib_entry_name(e, name, sizeof(name));
+		if (strcmp(name, w) && strcasecmp(e->group, w))
+			continue;
+		struct pstat_metric_def d = { 0 };
+
+		if (metric_lib_def(lib, e, &d, err)) {
+			metric_def_free(&d);
+			return -1;
+		}
+		metric_set_add_def(set, &d, 1, err);
+		found++;
+	}
+	if (found)
+		return 0;
+	if (is_topdown(w) && (w[8] == '1' || w[8] == '2') && !w[9]) {
+		const char *why = lib->no_topdown[0] ?
+					  lib->no_topdown :
+					  "this PMU has no level-2 top-down events (Intel's come with Sapphire Rapids)";
+
+		if (alone)
+			return error_set(err, -1, "cannot count %s here: %s",
+					 w, why);
+		/* in a list with other metrics: rows without a value */
+		for (size_t i = 0; i < ARRAY_SIZE(l1); i++)
+			add_unsupported(set, l1[i], "TopdownL1", why);
+		return 0;
+	}
+	return error_set(err, -1,
+			 "unknown metric or metric group '%s' (see 'pstat list metrics')",
+			 w);
+}
+
+int metric_lib_select(const struct pstat_metric_lib *lib,
+		      struct pstat_metric_set *set, const char *list,
+		      struct pstat_error *err)
+{
+	char *s = xstrdup(list), *save = NULL;
+	size_t nwords = 0;
+	int r = 0;
+
+	for (const char *p = list; *p; p++)
+		nwords += *p == ',';
+	nwords++;
+	for (char *w = strtok_r(s, ",", &save); w && !r;
+	     w = strtok_r(NULL, ",", &save))
+		r = select_one(lib, set, str_trim(w), nwords == 1, err);
+	if (!r && !set->n)
+		r = error_set(err, -1, "empty metric list '%s'", list);
+	free(s);
+	return r;
+}
+
+/* The input of set spelled like spec, or -1. */
+static ssize_t input_index(const struct pstat_metric_set *set,
+			   const char *spec)
+{
+	for (size_t i = 0; i < set->ninputs; i++)
+		if (!strcmp(set->inputs[i], spec))
+			return (ssize_t)i;
+	return -1;
+}
+
+void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
+			     struct pstat_metric_set *set)
+{
+	struct pstat_metric_group g = { 0 };
+	size_t alloc = 0;
+	char leader[96];
+	ssize_t li;
+
+	if (!(lib->families & (METRIC_FAM_INTEL_ICL | METRIC_FAM_INTEL_SKL)))
+		return;
+	/* the event every other counts in: it leads */
+	if (lib->families & METRIC_FAM_INTEL_ICL)
+		snprintf(leader, sizeof(leader), "%s/slots/", lib->core);
+	else
+		snprintf(leader, sizeof(leader), "topdown-total-slots");
+	for (size_t i = 0; i < set->n; i++) {
+		const struct pstat_metric_entry *m = &set->m[i];
+
+		if (!m->def.group || !is_topdown(m->def.group) || !m->refs)
+			continue;
+		for (size_t k = 0; k < mexpr_nnames(m->def.expr); k++) {
+			size_t in = m->refs[k].idx, j;
+
+			if (m->refs[k].kind != METRIC_REF_INPUT)
+				continue;
+			for (j = 0; j < g.n && g.inputs[j] != in; j++)
+				;
+			if (j == g.n) {
+				xgrow((void **)&g.inputs, &alloc, g.n + 1,
+				      sizeof(*g.inputs));
+				g.inputs[g.n++] = in;
+			}
+		}
+	}
+	if (!g.n)
+		return;
+	li = input_index(set, leader);
+	if (li < 0 && (lib->families & METRIC_FAM_INTEL_ICL)) {
+		/* PERF_METRICS is read through slots: add it */
+		xgrow((void **)&set->inputs, &set->inputs_alloc,
+		      set->ninputs + 1, sizeof(*set->inputs));
+		set->inputs[set->ninputs] = xstrdup(leader);
+		li = (ssize_t)set->ninputs++;
+		xgrow((void **)&g.inputs, &alloc, g.n + 1, sizeof(*g.inputs));
+		g.inputs[g.n++] = (size_t)li;
+	}
+	/* the leader first, the others in their order */
+	for (size_t j = 0; li >= 0 && j < g.n; j++) {
+		if (g.inputs[j] == (size_t)li) {
+			memmove(&g.inputs[1], &g.inputs[0], j * sizeof(*g.inputs));
+			g.inputs[0] = (size_t)li;
+			break;
+		}
+	}
+	set->groups = xrealloc(set->groups,
+			       (set->ngroups + 1) * sizeof(*set->groups));
+	set->groups[set->ngroups++] = g;
+}

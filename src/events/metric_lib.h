@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_METRIC_LIB_H
+#define PSTAT_METRIC_LIB_H
+
+#include <stddef.h>
+
+#include "base/msg.h"
+#include "events/metric.h"
+#include "events/pmu.h"
+
+/*
+ * The built-in metric library (metric_lib_table.c): formulas from the
+ * vendors' public documentation, each with its source, for the CPU
+ * families pstat knows. metric_lib_load picks those of the machine (or
+ * of the PSTAT_SYSFS_ROOT tree) from its PMUs.
+ */
+
+/* Families, as bits: an entry applies where any of its bits is set. */
+#define METRIC_FAM_ANY          0x001   /* any core PMU: generic events */
+#define METRIC_FAM_SOFTWARE     0x002   /* everywhere: software events */
+#define METRIC_FAM_INTEL_SKL    0x004   /* topdown-total-slots and friends */
+#define METRIC_FAM_INTEL_ICL    0x008   /* slots + PERF_METRICS level 1 */
+#define METRIC_FAM_INTEL_L2     0x010   /* PERF_METRICS level 2 (SPR+) */
+#define METRIC_FAM_INTEL        0x020   /* any Intel core PMU */
+#define METRIC_FAM_INTEL_IMC    0x040   /* uncore_imc cas_count_* */
+#define METRIC_FAM_ARM          0x080   /* an Arm PMUv3 core PMU */
+#define METRIC_FAM_ARM_SLOTS    0x100   /* STALL_SLOT_* and OP_* events */
+
+struct metric_lib_entry {
+	unsigned families;
+	const char *group;      /* "TopdownL1", "TopdownL2", "Summary", ... */
+	/*
+	 * The definition (metric.h's syntax); "$core" stands for the core
+	 * PMU's name (cpu, cpu_core).
+	 */
+	const char *def;
+	const char *source;     /* document and section the formula is from */
+};
+
+extern const struct metric_lib_entry metric_lib_table[];
+extern const size_t metric_lib_table_size;
+
+struct pstat_metric_lib {
+	unsigned families;
+	char core[64];          /* the core PMU, "" when none */
+	const struct metric_lib_entry **e;  /* those that apply, by name */
+	size_t n;
+	struct pstat_metric_consts consts;
+	int smt_on;             /* 1, 0, -1 unknown */
+	/*
+	 * Why there is no top-down analysis here ("" when there is): what
+	 * the PMU lacks.
+	 */
+	char no_topdown[512];
+	int topdown_levels;     /* 0, 1 or 2 */
+};
+
+/*
+ * Fill lib for the PMUs of pmus under sysfs_root (NULL: /sys): which
+ * families apply, the constants (#num_cpus, #num_cores, #smt_on, #slots
+ * ... from <root>/devices/system/cpu and the PMU's caps/). Never fails:
+ * what cannot be read is unknown.
+ */
+void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
+		     const char *sysfs_root);
+void metric_lib_free(struct pstat_metric_lib *lib);
+
+/* The entry called name that applies here, or NULL (borrowed). */
+const struct metric_lib_entry *
+metric_lib_find(const struct pstat_metric_lib *lib, const char *name);
+
+/* The name of entry e (up to its '='), into buf. */
+const char *metric_lib_entry_name(const struct metric_lib_entry *e,
+				  char *buf, size_t len);
+
+/*
+ * e parsed into d (zeroed by the caller, freed with metric_def_free also
+ * on failure), $core replaced, group and source filled. Returns 0 or -1
+ * with err filled.
+ */
+int metric_lib_def(const struct pstat_metric_lib *lib,
+		   const struct metric_lib_entry *e,
+		   struct pstat_metric_def *d, struct pstat_error *err);
+
+/*
+ * -M LIST: add the metrics or groups named in list (comma-separated,
+ * case-insensitive for groups) to set, shown. A top-down group this
+ * machine cannot count is refused with lib->no_topdown when refuse_topdown
+ * is set, else skipped (its rows then say not supported). Returns 0 or -1
+ * with err filled.
+ */
+int metric_lib_select(const struct pstat_metric_lib *lib,
+		      struct pstat_metric_set *set, const char *list,
+		      struct pstat_error *err);
+
+/*
+ * Put the inputs of set's metrics of a top-down group into one event
+ * group each (slots or the total-slots event first), as the PMU wants
+ * them counted.
+ */
+void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
+			     struct pstat_metric_set *set);
+
+#endif

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The built-in metrics, in pstat's own definition syntax (metric.h).
+ * Each formula is a fact from the vendor's public documentation named in
+ * its source; none is taken from perf's event tables. Where a formula is
+ * adapted from a permissively licensed vendor repository, its licence
+ * ships in metric_lib_licenses/ (Intel perfmon: BSD-3-Clause; Arm
+ * telemetry-solution: Apache-2.0).
+ *
+ * Top-down fractions are evaluated as fractions and shown x100 in %;
+ * other metrics refer to them unscaled. Thresholds follow the vendors'
+ * (Intel's TMA: frontend > 0.2, bad speculation > 0.15, backend > 0.2,
+ * retiring > 0.7 flags the area to look at).
+ */
+#include "base/util.h"
+#include "events/metric_lib.h"
+
+#define SRC_TMA "Intel perfmon TMA_Metrics (BSD-3-Clause), level 1; Yasin, 'A Top-Down Method for Performance Analysis', ISPASS 2014"
+#define SRC_PERF_METRICS "Intel SDM vol. 3B, 'Performance Metrics' (IA32_PERF_METRICS); Intel perfmon TMA_Metrics (BSD-3-Clause)"
+#define SRC_ARM_V2 "Arm Neoverse V2 telemetry specification, topdown level 1 (ARM-software/telemetry-solution, Apache-2.0)"
+#define SRC_ARM "Arm telemetry-solution (Apache-2.0), Neoverse metrics"
+#define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
+#define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_*; cas_count_* scaled to MiB by the kernel"
+
+const struct metric_lib_entry metric_lib_table[] = {
+	/* everywhere */
+	{ METRIC_FAM_SOFTWARE, "Summary",
+	  "cpus_utilized = task-clock / (duration_time * 1000); unit = CPUs; higher = yes; desc = CPUs busy on the task, on average",
+	  SRC_GENERIC },
+
+	/* any core PMU: the kernel's generic events */
+	{ METRIC_FAM_ANY, "Summary",
+	  "ipc = instructions / cycles; unit = insn/cycle; higher = yes; desc = Instructions retired per core cycle",
+	  SRC_GENERIC },
+	{ METRIC_FAM_ANY, "Summary",
+	  "cpi = cycles / instructions; unit = cycles/insn; higher = no; desc = Core cycles per instruction retired",
+	  SRC_GENERIC },
+	{ METRIC_FAM_ANY, "Summary",
+	  "frequency = cycles / task-clock / 1e6; unit = GHz; higher = yes; desc = Core cycles per second of task time",
+	  SRC_GENERIC },
+	{ METRIC_FAM_ANY, "Branches",
+	  "branch_miss_rate = branch-misses / branches; scale = 100; unit = %; higher = no; desc = Branches mispredicted, of all branches",
+	  SRC_GENERIC },
+	{ METRIC_FAM_ARM, "Cache",
+	  "l1d_mpki = l1d_cache_refill / inst_retired * 1000; unit = MPKI; higher = no; desc = L1 data cache refills per 1000 instructions",
+	  SRC_ARM " l1d_cache_mpki" },
+	{ METRIC_FAM_ANY, "Cache",
+	  "l1d_mpki = L1-dcache-load-misses / instructions * 1000; unit = MPKI; higher = no; desc = L1 data cache load misses per 1000 instructions",
+	  SRC_GENERIC },
+	{ METRIC_FAM_ARM, "Cache",
+	  "l2_mpki = l2d_cache_refill / inst_retired * 1000; unit = MPKI; higher = no; desc = L2 cache refills per 1000 instructions",
+	  SRC_ARM " l2_cache_mpki" },
+	{ METRIC_FAM_INTEL_SKL, "Cache",
+	  "l2_mpki = $core@event=0xf1,umask=0x1f@ / instructions * 1000; unit = MPKI; higher = no; desc = L2 lines filled (L2_LINES_IN.ALL) per 1000 instructions",
+	  "Intel perfmon SKX metrics (BSD-3-Clause): l2_mpi, L2_LINES_IN.ALL (event 0xf1, umask 0x1f)" },
+	{ METRIC_FAM_ARM, "Cache",
+	  "llc_mpki = ll_cache_miss_rd / inst_retired * 1000; unit = MPKI; higher = no; desc = Last-level cache read misses per 1000 instructions",
+	  SRC_ARM " ll_cache_read_mpki" },
+	{ METRIC_FAM_ANY, "Cache",
+	  "llc_mpki = LLC-load-misses / instructions * 1000; unit = MPKI; higher = no; desc = Last-level cache load misses per 1000 instructions",
+	  SRC_GENERIC },
+	{ METRIC_FAM_ARM, "TLB",
+	  "dtlb_walk_rate = dtlb_walk / inst_retired * 1000; unit = walks/kinsn; higher = no; desc = Data TLB walks per 1000 instructions",
+	  SRC_ARM " dtlb_mpki" },
+	{ METRIC_FAM_ANY, "TLB",
+	  "dtlb_walk_rate = dTLB-load-misses / instructions * 1000; unit = misses/kinsn; higher = no; desc = Data TLB load misses per 1000 instructions",
+	  SRC_GENERIC },
+
+	/* memory bandwidth from the integrated memory controllers */
+	{ METRIC_FAM_INTEL_IMC, "Memory",
+	  "memory_bandwidth_read = uncore_imc@cas_count_read@ / duration_time; unit = MiB/s; desc = DRAM read bandwidth",
+	  SRC_IMC },
+	{ METRIC_FAM_INTEL_IMC, "Memory",
+	  "memory_bandwidth_write = uncore_imc@cas_count_write@ / duration_time; unit = MiB/s; desc = DRAM write bandwidth",
+	  SRC_IMC },
+	{ METRIC_FAM_INTEL_IMC, "Memory",
+	  "memory_bandwidth = (uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@) / duration_time; unit = MiB/s; desc = DRAM bandwidth, reads and writes",
+	  SRC_IMC },
+
+	/*
+	 * Intel Skylake-class: the kernel's topdown-* events count issue
+	 * slots (their .scale makes them slots: 4 a cycle, 2 a thread with
+	 * SMT, where they count the core and need -a).
+	 */
+	{ METRIC_FAM_INTEL_SKL, "TopdownL1",
+	  "frontend_bound = topdown-fetch-bubbles / topdown-total-slots; scale = 100; unit = %; higher = no; threshold = frontend_bound > 0.2; desc = Slots the frontend delivered no uop to an idle backend",
+	  SRC_TMA },
+	{ METRIC_FAM_INTEL_SKL, "TopdownL1",
+	  "bad_speculation = (topdown-slots-issued - topdown-slots-retired + topdown-recovery-bubbles) / topdown-total-slots; scale = 100; unit = %; higher = no; threshold = bad_speculation > 0.15; desc = Slots of uops that never retired, and of recovering from them",
+	  SRC_TMA },
+	{ METRIC_FAM_INTEL_SKL, "TopdownL1",
+	  "retiring = topdown-slots-retired / topdown-total-slots; scale = 100; unit = %; higher = yes; threshold = retiring > 0.7; desc = Slots of uops that retired",
+	  SRC_TMA },
+	{ METRIC_FAM_INTEL_SKL, "TopdownL1",
+	  "backend_bound = 1 - (frontend_bound + bad_speculation + retiring); scale = 100; unit = %; higher = no; threshold = backend_bound > 0.2; desc = Slots with no uop issued for want of backend resources",
+	  SRC_TMA },
+
+	/*
+	 * Intel Ice Lake and later: PERF_METRICS, read through the slots
+	 * group leader; each topdown-* event is its share of slots.
+	 */
+	{ METRIC_FAM_INTEL_ICL, "TopdownL1",
+	  "frontend_bound = $core@topdown-fe-bound@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = frontend_bound > 0.2; desc = Slots the frontend delivered no uop to an idle backend",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_ICL, "TopdownL1",
+	  "bad_speculation = $core@topdown-bad-spec@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = bad_speculation > 0.15; desc = Slots of uops that never retired, and of recovering from them",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_ICL, "TopdownL1",
+	  "retiring = $core@topdown-retiring@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = yes; threshold = retiring > 0.7; desc = Slots of uops that retired",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_ICL, "TopdownL1",
+	  "backend_bound = $core@topdown-be-bound@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = backend_bound > 0.2; desc = Slots with no uop issued for want of backend resources",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "heavy_operations = $core@topdown-heavy-ops@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = heavy_operations > 0.1; desc = Retiring slots of instructions of more than one uop",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "light_operations = retiring - heavy_operations; scale = 100; unit = %; higher = yes; threshold = light_operations > 0.6; desc = Retiring slots of single-uop instructions",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "branch_mispredicts = $core@topdown-br-mispredict@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = branch_mispredicts > 0.1; desc = Bad speculation slots of mispredicted branches",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "machine_clears = bad_speculation - branch_mispredicts; scale = 100; unit = %; higher = no; threshold = machine_clears > 0.1; desc = Bad speculation slots of machine clears",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "fetch_latency = $core@topdown-fetch-lat@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = fetch_latency > 0.1; desc = Frontend slots lost to fetch latency (no uop at all)",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "fetch_bandwidth = frontend_bound - fetch_latency; scale = 100; unit = %; higher = no; threshold = fetch_bandwidth > 0.2; desc = Frontend slots lost to fetch bandwidth",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "memory_bound = $core@topdown-mem-bound@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = memory_bound > 0.2; desc = Backend slots waiting on the memory subsystem",
+	  SRC_PERF_METRICS },
+	{ METRIC_FAM_INTEL_L2, "TopdownL2",
+	  "core_bound = backend_bound - memory_bound; scale = 100; unit = %; higher = no; threshold = core_bound > 0.1; desc = Backend slots waiting on execution resources",
+	  SRC_PERF_METRICS },
+
+	/* Arm Neoverse with slot counting (V1, N2, V2 and later) */
+	{ METRIC_FAM_ARM_SLOTS, "TopdownL1",
+	  "frontend_bound = stall_slot_frontend / (cpu_cycles * #slots) - br_mis_pred / cpu_cycles; scale = 100; unit = %; higher = no; desc = Slots stalled in the frontend",
+	  SRC_ARM_V2 },
+	{ METRIC_FAM_ARM_SLOTS, "TopdownL1",
+	  "backend_bound = stall_slot_backend / (cpu_cycles * #slots) - br_mis_pred * 3 / cpu_cycles; scale = 100; unit = %; higher = no; desc = Slots stalled in the backend",
+	  SRC_ARM_V2 },
+	{ METRIC_FAM_ARM_SLOTS, "TopdownL1",
+	  "bad_speculation = (1 - op_retired / op_spec) * (1 - stall_slot / (cpu_cycles * #slots)) + br_mis_pred * 4 / cpu_cycles; scale = 100; unit = %; higher = no; desc = Slots of operations flushed from the pipeline",
+	  SRC_ARM_V2 },
+	{ METRIC_FAM_ARM_SLOTS, "TopdownL1",
+	  "retiring = op_retired / op_spec * (1 - stall_slot / (cpu_cycles * #slots)); scale = 100; unit = %; higher = yes; desc = Slots of operations that retired",
+	  SRC_ARM_V2 },
+};
+
+const size_t metric_lib_table_size = ARRAY_SIZE(metric_lib_table);
