@@ -8,16 +8,19 @@
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
 _pstat_opts_long='--all-cpus --append --big-num --cgroup --compare-output --control --cpu
 --delay --detailed --dry-run --event --fail-on --field-separator --for-each-cgroup --help --interval --interval-count
---json --keep-on-exit --no-aggr --no-big-num --no-csv-summary --no-inherit --null --openmetrics --output --per-cache
+--json --keep-on-exit --metric --metric-only --metrics --metrics-file --no-aggr --no-big-num
+--no-csv-summary --no-inherit --null --openmetrics --output --per-cache
 --per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
---post --pre --prometheus --quiet --repeat --summary --sync --tid --timeout --verbose --version --wait-close --warmup'
+--post --pre --prometheus --quiet --repeat --summary --sync --td-level --tid --timeout
+--topdown --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
 _pstat_opts_compare='--alpha --baseline --compare-format --format
 --threshold'
-_pstat_opts_short='-A -a -B -C -D -d -e -G -h -I -i -j -n -o -p -r -S -t -V -v -x'
+_pstat_opts_short='-A -a -B -C -D -d -e -G -h -I -i -j -M -n -o -p -r -S -t -V -v -x'
 _pstat_opts_arg=' --alpha --baseline --cgroup --compare-format --compare-output --control --cpu
---delay --event --fail-on --field-separator --for-each-cgroup --format --interval --interval-count --output --pid
---post --pre --repeat --threshold --tid --timeout --warmup -C -D -e -G -I -o -p -r -t -x '
+--delay --event --fail-on --field-separator --for-each-cgroup --format --interval --interval-count
+--metric --metrics --metrics-file --output --pid
+--post --pre --repeat --td-level --threshold --tid --timeout --warmup -C -D -e -G -I -M -o -p -r -t -x '
 _pstat_opts_arg=${_pstat_opts_arg//$'\n'/ }
 # The options of `pstat compare`, as its --help shows them.
 _pstat_compare_opts='--alpha --format -h --help -o --output --threshold'
@@ -42,7 +45,7 @@ _pstat_serve_opts='-A -a -C -e -G -h -I -p -v --all-cpus --cgroup --cpu --event
 --for-each-cgroup --help --interval --listen --no-aggr --per-thread --pid
 --timeout --verbose'
 # The short options that take a value, as getopt reads a cluster.
-_pstat_short_arg='CDeGIoprtx'
+_pstat_short_arg='CDeGIMoprtx'
 
 # Event names that may complete the fragment $1 (the text after the last
 # ',' or '{' of an event list), from the pstat on PATH.
@@ -141,8 +144,14 @@ _pstat_value()
 	--fail-on)
 		_pstat_list_words 'not-supported not-counted multiplexed' "$2"
 		;;
-	-o | --output | --compare-output)
+	-o | --output | --compare-output | --metrics-file)
 		compgen -f -- "$2"
+		;;
+	-M | --metrics)
+		_pstat_list_words "$(pstat list --names metrics 2>/dev/null)" "$2"
+		;;
+	--td-level)
+		compgen -W '1 2' -- "$2"
 		;;
 	--baseline)
 		compgen -d -S / -- "$2"

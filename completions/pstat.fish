@@ -6,6 +6,7 @@
 set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
     --compare-output --control -C --cpu -D --delay -e --event --fail-on \
     -x --field-separator --for-each-cgroup -G --cgroup --format -I --interval --interval-count \
+    -M --metrics --metric --metrics-file --td-level \
     -o --output -p --pid --post --pre -r --repeat --threshold -t --tid --timeout --warmup
 
 # Where the cursor is: "options" (among pstat's options), "sub NAME"
@@ -177,6 +178,10 @@ complete -c pstat -n __fish_pstat_in_options -s h -l help -d 'Show the usage'
 complete -c pstat -n __fish_pstat_in_options -s I -l interval -x -d 'Print deltas every MS milliseconds'
 complete -c pstat -n __fish_pstat_in_options -l interval-count -x -d 'Stop after N intervals'
 complete -c pstat -n __fish_pstat_in_options -s j -l json -d 'One JSON document (pstat/1)'
+complete -c pstat -n __fish_pstat_in_options -s M -l metrics -x -a '(pstat list --names metrics 2>/dev/null)' -d 'Built-in metrics or metric groups'
+complete -c pstat -n __fish_pstat_in_options -l metric -x -d 'A metric of your own: NAME = EXPR'
+complete -c pstat -n __fish_pstat_in_options -l metric-only -d 'Print the metrics alone, one column each'
+complete -c pstat -n __fish_pstat_in_options -l metrics-file -r -F -d 'Metrics of your own, one a line'
 complete -c pstat -n __fish_pstat_in_options -s A -l no-aggr -d 'One row per CPU'
 complete -c pstat -n __fish_pstat_in_options -l no-big-num -d 'No digit grouping'
 complete -c pstat -n __fish_pstat_in_options -l no-csv-summary -d "With -I and -x: no 'summary' column"
@@ -202,7 +207,9 @@ complete -c pstat -n __fish_pstat_in_options -s S -l sync -d 'Sync before each r
 complete -c pstat -n __fish_pstat_in_options -l summary -d 'The summary after the intervals (always printed)'
 complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_tids)' -d 'Attach to threads'
 complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change per event, with --baseline'
+complete -c pstat -n __fish_pstat_in_options -l td-level -x -a '1 2' -d 'Top-down levels 1 to N'
 complete -c pstat -n __fish_pstat_in_options -l timeout -x -d 'Stop after MS milliseconds'
+complete -c pstat -n __fish_pstat_in_options -l topdown -d 'Top-down analysis, level 1'
 complete -c pstat -n __fish_pstat_in_options -s v -l verbose -d 'Say how events were resolved'
 complete -c pstat -n __fish_pstat_in_options -s V -l version -d 'Print the version'
 complete -c pstat -n __fish_pstat_in_options -l wait-close -d 'Wait for the counters teardown before exiting'
@@ -211,7 +218,7 @@ complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs fir
 # The command pstat runs, then that command's own completion.
 complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
 complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
-complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -M --metrics --metric --metrics-file --td-level -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
 
 # pstat list [--tracepoints] [--names] [-j] [GLOB]
 complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'

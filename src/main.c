@@ -19,6 +19,7 @@
 #include "cli/doctor.h"
 #include "cli/event_lists.h"
 #include "cli/list.h"
+#include "cli/metrics_cli.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/serve.h"
@@ -53,8 +54,8 @@ static const char *const DETAILED_EVENTS[] = {
 
 /*
  * The event lists to encode, in order: the -e lists, or perf's defaults
- * without them (none with -n), then those of -d (not with -n, as in
- * perf). New array of borrowed strings; *n its length.
+ * without them (none with -n or with metrics), then those of -d (not
+ * with -n, as in perf). New array of borrowed strings; *n its length.
  */
 static const char **event_lists(const struct pstat_opts *o, size_t *n)
 {
@@ -67,7 +68,8 @@ static const char **event_lists(const struct pstat_opts *o, size_t *n)
 	*n = 0;
 	for (size_t i = 0; i < o->nevents; i++)
 		lists[(*n)++] = o->events[i];
-	if (!o->nevents && !o->null_run)
+	/* metrics without -e: their events alone, as perf -M */
+	if (!o->nevents && !o->null_run && !metrics_cli_wanted(o))
 		lists[(*n)++] = DEFAULT_EVENTS;
 	for (size_t i = 0; i < detailed; i++)
 		lists[(*n)++] = DETAILED_EVENTS[i];
@@ -219,7 +221,14 @@ static int cmd_list(int argc, char **argv)
 		msg_warn("tracefs is not mounted: no tracepoints are listed");
 		msg_hint("mount it (as root): mount -t tracefs nodev /sys/kernel/tracing");
 	}
-	r = list_run(&lo, stdout);
+	if (lo.glob && (!strcmp(lo.glob, "metric") ||
+			!strcmp(lo.glob, "metrics") ||
+			!strcmp(lo.glob, "metricgroup") ||
+			!strcmp(lo.glob, "metricgroups")))
+		r = metrics_cli_list(stdout, lo.json, lo.names_only,
+				     lo.sysfs_root);
+	else
+		r = list_run(&lo, stdout);
 	pfm_cleanup();
 	if (r) {
 		msg_error("cannot write the list: %s", strerror(-r));
@@ -340,6 +349,7 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 	pc.big_num = o->big_num >= 0 ? o->big_num : pc.is_tty;
 	pc.started_header = o->output && strcmp(o->output, "-");
 	pc.repeat = o->repeat > 1 ? (unsigned)o->repeat : 0;
+	pc.metric_only = o->metric_only;
 	return printer_new(&pc, out);
 }
 
@@ -364,6 +374,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 			     const struct pstat_opts *o,
 			     const struct targets *t,
 			     const struct pstat_evlist *evl,
+			     const struct metrics_cli *mc,
 			     struct pstat_printer *printer)
 {
 	cfg->evl = evl;
@@ -398,6 +409,11 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->fail_on = o->fail_on;
 	cfg->printer = printer;
 	cfg->output_name = output_name(o->output);
+	if (mc->active) {
+		cfg->metrics = &mc->set;
+		cfg->metric_input_row = mc->input_row;
+		cfg->metric_consts = &mc->lib.consts;
+	}
 }
 
 int main(int argc, char **argv)
@@ -412,6 +428,7 @@ int main(int argc, char **argv)
 	struct output out = { 0 };
 	struct pstat_baseline baseline = { 0 };
 	struct serve *serve = NULL;
+	struct metrics_cli mc = { 0 };
 	bool report_ok = false;
 	int r, status = EXIT_PSTAT_FAILED;
 
@@ -464,7 +481,9 @@ int main(int argc, char **argv)
 	ctx.pmus = pmus_new(env_root("PSTAT_SYSFS_ROOT"));
 	ctx.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
 	ctx.tracefs_mount = tracefs_ensure;
-	if (build_events(&o, &ctx, &evl))
+	if (build_events(&o, &ctx, &evl) ||
+	    metrics_cli_build(&mc, &o, &ctx, env_root("PSTAT_SYSFS_ROOT"),
+			      &evl))
 		goto out;
 	if (!o.dry_run && targets_build(&o, &t))
 		goto out;
@@ -501,7 +520,7 @@ int main(int argc, char **argv)
 		printer = output_rewrite_printer(&out, printer);
 	if (o.baseline)
 		printer = printer_capture_new(printer);
-	session_cfg_fill(&cfg, &o, &t, &evl, printer);
+	session_cfg_fill(&cfg, &o, &t, &evl, &mc, printer);
 	if (o.aggr)
 		cfg.topo = topo = load_topology();
 	if (o.start_disabled && !o.have_control)
@@ -522,6 +541,7 @@ out:
 	printer_free(printer);
 	targets_free(&t);
 	evlist_free(&evl);
+	metrics_cli_free(&mc);
 	pmus_free(ctx.pmus);
 	pfm_cleanup();
 	options_free(&o);

@@ -465,15 +465,20 @@ headings() {
 	assert_line --regexp '^  msr/tsc/ +\[Kernel PMU event\]$'
 	assert_line --regexp '^  uncore_imc_1/cas_count_write/ '
 	[ "$(headings "$output" | grep -vc '^Kernel PMU ')" -eq 0 ]
-	# pstat has no SDT events and no metrics: nothing, successfully
-	for w in sdt metric metrics metricgroup metricgroups; do
-		run "$PSTAT" list "$w"
-		assert_success
-		assert_output ''
+	# pstat has no SDT events: nothing, successfully
+	run "$PSTAT" list sdt
+	assert_success
+	assert_output ''
+	run "$PSTAT" list -j sdt
+	assert_success
+	run jq -c '.events' <<<"$output"
+	assert_output '[]'
+	# the metric keywords list the built-in metrics (32-metrics.bats)
+	for w in metric metrics metricgroup metricgroups; do
 		run "$PSTAT" list -j "$w"
 		assert_success
-		run jq -c '.events' <<<"$output"
-		assert_output '[]'
+		run jq -r '.schema' <<<"$output"
+		assert_output 'pstat-metrics/1'
 	done
 	# the same sections in JSON and as names
 	run "$PSTAT" list -j hw

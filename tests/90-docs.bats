@@ -273,7 +273,7 @@ squeeze() {
 	command -v jq >/dev/null || skip "jq is not installed"
 	local schema name names missing=
 	for schema in pstat pstat-dryrun pstat-list pstat-doctor \
-	    pstat-compare pstat-bench; do
+	    pstat-compare pstat-bench pstat-metrics; do
 		names=$(jq -r '[.. | objects | .properties? // empty |
 				keys[]] | unique[]' \
 				"$ROOT/schema/$schema.schema.json")

@@ -25,6 +25,9 @@ enum {
 	OPT_FORMAT,
 	OPT_INTERVAL_COUNT,
 	OPT_KEEP_ON_EXIT,
+	OPT_METRIC,
+	OPT_METRIC_ONLY,
+	OPT_METRICS_FILE,
 	OPT_NO_BIG_NUM,
 	OPT_NO_CSV_SUMMARY,
 	OPT_OPENMETRICS,
@@ -40,8 +43,10 @@ enum {
 	OPT_PROMETHEUS,
 	OPT_QUIET,
 	OPT_SUMMARY,
+	OPT_TD_LEVEL,
 	OPT_THRESHOLD,
 	OPT_TIMEOUT,
+	OPT_TOPDOWN,
 	OPT_WAIT_CLOSE,
 	OPT_WARMUP,
 };
@@ -71,6 +76,10 @@ static const struct option long_opts[] = {
 	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 	{ "json", no_argument, NULL, 'j' },
 	{ "keep-on-exit", no_argument, NULL, OPT_KEEP_ON_EXIT },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
+	{ "metrics", required_argument, NULL, 'M' },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 	{ "no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY },
@@ -93,9 +102,11 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "sync", no_argument, NULL, 'S' },
+	{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "tid", required_argument, NULL, 't' },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "topdown", no_argument, NULL, OPT_TOPDOWN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "wait-close", no_argument, NULL, OPT_WAIT_CLOSE },
@@ -119,6 +130,12 @@ void options_usage(void)
 	      "  -d, --detailed           add perf's cache events to the defaults\n"
 	      "                           (-dd: and TLB, -ddd: and prefetch)\n"
 	      "  -n, --null               no counters: elapsed, user and sys time\n"
+	      "  -M, --metrics LIST       built-in metrics or groups (pstat list metrics)\n"
+	      "      --metric 'NAME = EXPR'  a metric of your own (repeatable)\n"
+	      "      --metrics-file FILE  metrics of your own, one a line\n"
+	      "      --topdown            top-down analysis, level 1 (-M TopdownL1)\n"
+	      "      --td-level N         top-down levels 1 to N (1 or 2)\n"
+	      "      --metric-only        print the metrics alone, one column each\n"
 	      "  -i, --no-inherit         do not count the command's children\n"
 	      "  -p, --pid PID[,PID...]   attach to processes\n"
 	      "  -t, --tid TID[,TID...]   attach to threads\n"
@@ -320,7 +337,7 @@ static int refused_option(int short_name, const char *arg)
 
 /* Growable arrays of repeated options. */
 struct repeated {
-	size_t events, thresholds, cgroups;
+	size_t events, thresholds, cgroups, metrics, metric_defs, metric_files;
 };
 
 /*
@@ -437,6 +454,11 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case 'j':
 		o->json = 1;
 		break;
+	case 'M':
+		xgrow((void **)&o->metrics, &alloc->metrics, o->nmetrics + 1,
+		      sizeof(*o->metrics));
+		o->metrics[o->nmetrics++] = optarg;
+		break;
 	case 'n':
 		o->null_run = 1;
 		break;
@@ -523,6 +545,19 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_KEEP_ON_EXIT:
 		o->keep_on_exit = 1;
 		break;
+	case OPT_METRIC:
+		xgrow((void **)&o->metric_defs, &alloc->metric_defs,
+		      o->nmetric_defs + 1, sizeof(*o->metric_defs));
+		o->metric_defs[o->nmetric_defs++] = optarg;
+		break;
+	case OPT_METRIC_ONLY:
+		o->metric_only = 1;
+		break;
+	case OPT_METRICS_FILE:
+		xgrow((void **)&o->metric_files, &alloc->metric_files,
+		      o->nmetric_files + 1, sizeof(*o->metric_files));
+		o->metric_files[o->nmetric_files++] = optarg;
+		break;
 	case OPT_NO_BIG_NUM:
 		o->big_num = 0;
 		break;
@@ -563,6 +598,10 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		/* perf's, for -I: pstat prints the summary anyway */
 		o->summary = 1;
 		break;
+	case OPT_TD_LEVEL:
+		if (number("--td-level", optarg, 1, 2, &o->td_level))
+			return -1;
+		break;
 	case OPT_THRESHOLD:
 		xgrow((void **)&o->thresholds, &alloc->thresholds,
 		      o->nthresholds + 1, sizeof(*o->thresholds));
@@ -572,6 +611,10 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		if (number("--timeout", optarg, 1, UINT32_MAX,
 			   &o->timeout_ms))
 			return -1;
+		break;
+	case OPT_TOPDOWN:
+		if (!o->td_level)
+			o->td_level = 1;
 		break;
 	case OPT_WAIT_CLOSE:
 		o->wait_close = 1;
@@ -676,6 +719,11 @@ static int options_check(const struct pstat_opts *o)
 		msg_usage("--quiet prints no report: -o has nothing to write");
 		return -1;
 	}
+	if (o->metric_only && !o->nmetrics && !o->nmetric_defs &&
+	    !o->nmetric_files && !o->td_level) {
+		msg_usage("--metric-only needs metrics: -M, --metric, --metrics-file or --topdown");
+		return -1;
+	}
 	if (o->baseline && o->dry_run) {
 		msg_usage("--baseline and --dry-run cannot be combined");
 		return -1;
@@ -693,7 +741,7 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 	o->repeat = 1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:AaBC:D:de:G:hiI:jno:p:r:St:vVx:",
+	while ((c = getopt_long(argc, argv, "+:AaBC:D:de:G:hiI:jM:no:p:r:St:vVx:",
 				long_opts, NULL)) != -1)
 		if ((r = option_set(o, c, argv, &alloc)))
 			return r;
@@ -715,4 +763,10 @@ void options_free(struct pstat_opts *o)
 	free(o->cgroups);
 	o->cgroups = NULL;
 	control_spec_free(&o->control);
+	free(o->metrics);
+	o->metrics = NULL;
+	free(o->metric_defs);
+	o->metric_defs = NULL;
+	free(o->metric_files);
+	o->metric_files = NULL;
 }

@@ -25,6 +25,14 @@ struct pstat_opts {
 	int summary;             /* --summary: accepted, always so */
 	int no_csv_summary;      /* --no-csv-summary */
 	int sync;                /* -S: sync(2) before each run */
+	char **metrics;          /* each -M LIST */
+	size_t nmetrics;
+	char **metric_defs;      /* each --metric DEF */
+	size_t nmetric_defs;
+	char **metric_files;     /* each --metrics-file FILE */
+	size_t nmetric_files;
+	uint64_t td_level;       /* --topdown 1, --td-level N; 0: none */
+	int metric_only;         /* --metric-only */
 	int no_inherit;          /* -i */
 	const char *output;      /* -o FILE */
 	int append;              /* --append */

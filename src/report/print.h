@@ -38,6 +38,34 @@ struct pstat_metric {
 	int higher_is_better;
 };
 
+/*
+ * The value of a metric of the metric engine (-M, --metric) in one
+ * report: once per CPU (-A) or thread (--per-thread) when the rows are
+ * split so.
+ */
+struct pstat_metric_value {
+	const char *name;
+	const char *unit;           /* "" when none; "%" for percentages */
+	const char *expr;           /* the formula as written */
+	const char *group;          /* its library group, or NULL */
+	const char *const *inputs;  /* the events it reads */
+	size_t ninputs;
+	double value;               /* NAN: no value, why says why */
+	const char *why;
+	int multiplexed;            /* from counts that were multiplexed */
+	int threshold;              /* 1 crossed, 0 not, -1 none */
+	int higher_is_better;       /* 1, 0, or -1 unsaid */
+	const struct pstat_aggr_id *aggr;   /* --per-socket...: its unit */
+	int aggr_nr;
+	int cpu;                    /* -A: the CPU; else -1 */
+	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
+	size_t anchor;              /* the table prints it after rows[anchor] */
+	/* repeats (-r N, N > 1): NULL / 0 otherwise */
+	const struct pstat_summary *stats;
+	const double *samples;
+	size_t nsamples;
+};
+
 struct pstat_row {
 	const char *event;          /* as written, or its name= */
 	const char *pmu;            /* "software", "cpu", "msr", ... */
@@ -93,6 +121,8 @@ struct pstat_report {
 
 	const struct pstat_row *rows;
 	size_t nrows;
+	const struct pstat_metric_value *metrics;
+	size_t nmetrics;
 
 	uint64_t elapsed_ns, user_ns, sys_ns;
 	const struct pstat_summary *elapsed_stats;  /* repeats only */
@@ -143,6 +173,7 @@ struct pstat_print_cfg {
 	 * it the column follows the first report's runs.
 	 */
 	unsigned repeat;
+	int metric_only;            /* --metric-only: the metrics alone */
 };
 
 struct pstat_printer;
@@ -289,6 +320,27 @@ struct pstat_list {
 
 /* Print `pstat list -j` as one document. Returns 0 or -errno. */
 int print_json_list(FILE *out, const struct pstat_list *l);
+
+/* One built-in metric, for `pstat list metrics -j`. */
+struct pstat_list_metric {
+	const char *name;
+	const char *group;
+	const char *expr;       /* the formula, as this machine spells it */
+	const char *unit;
+	const char *desc;       /* or NULL */
+	const char *threshold;  /* or NULL */
+	int higher_is_better;   /* 1, 0, -1 unsaid */
+	const char *source;
+};
+
+/*
+ * Print the pstat-metrics/1 document: the n metrics, and whether
+ * top-down can be counted here (levels 0 to 2; why_not when 0, else
+ * NULL). Returns 0 or -errno.
+ */
+int print_json_list_metrics(FILE *out, const struct pstat_list_metric *m,
+			    size_t n, int topdown_levels,
+			    const char *why_not);
 
 /* One check of `pstat doctor`, for `pstat doctor -j`. */
 struct pstat_doctor_check {

@@ -33,6 +33,7 @@ struct print_csv {
 	 */
 	locale_t c_locale;
 	bool header_done;
+	bool metric_header_done;    /* --metric-only's names */
 	/*
 	 * The -r noise column, decided at the first report so that every
 	 * line of the output has the same fields.
@@ -184,6 +185,118 @@ static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 	putc('\n', p->out);
 }
 
+/*
+ * A metric of the metric engine: a line of its own after the first
+ * event it reads, as perf prints a metric group's: the count fields
+ * empty, the value (empty when it has none) and "unit name" in the
+ * metric columns.
+ */
+static void csv_metric_line(struct pstat_printer *p, bool noise,
+			    bool cgroups, const char *lead,
+			    const struct pstat_metric_value *m)
+{
+	struct csv_line l = {
+		.out = p->out,
+		.sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",",
+	};
+
+	if (lead)
+		csv_field(&l, lead);
+	if (m->aggr) {
+		char name[64];
+
+		csv_field(&l, topo_aggr_name(m->aggr->mode, m->aggr, name,
+					     sizeof(name)));
+		csv_fieldf(&l, "%d", m->aggr_nr);
+	}
+	if (m->cpu >= 0)
+		csv_fieldf(&l, "CPU%d", m->cpu);
+	if (m->thread)
+		csv_field(&l, m->thread);
+	/* value, unit, event, [cgroup], [noise], run time, running */
+	for (int i = 0; i < 5 + noise + cgroups; i++)
+		csv_field(&l, "");
+	if (isfinite(m->value))
+		csv_fieldf(&l, "%.3f", m->value);
+	else
+		csv_field(&l, "");
+	if (*m->unit)
+		csv_fieldf(&l, "%s %s", m->unit, m->name);
+	else
+		csv_field(&l, m->name);
+	putc('\n', p->out);
+}
+
+/*
+ * --metric-only: a line of the metrics' names ("unit name"), then for
+ * each report one line of their values per CPU or thread, after the
+ * time and label columns.
+ */
+static void csv_metric_only(struct pstat_printer *p, bool header,
+			    const char *lead, const struct pstat_report *r)
+{
+	const char *sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",";
+	struct csv_line l = { .out = p->out, .sep = sep };
+	const struct pstat_metric_value *first = r->nmetrics ? r->metrics
+							      : NULL;
+
+	if (header && first) {
+		if (lead)
+			csv_field(&l, "time");
+		if (first->aggr) {
+			csv_field(&l, "unit");
+			csv_field(&l, "cpus");
+		}
+		if (first->cpu >= 0)
+			csv_field(&l, "cpu");
+		if (first->thread)
+			csv_field(&l, "thread");
+		for (size_t k = 0; k < r->nmetrics; k++) {
+			const struct pstat_metric_value *m = &r->metrics[k];
+
+			if (k && (m->cpu != first->cpu ||
+				  m->thread != first->thread ||
+				  m->aggr != first->aggr))
+				break;
+			if (*m->unit)
+				csv_fieldf(&l, "%s %s", m->unit, m->name);
+			else
+				csv_field(&l, m->name);
+		}
+		putc('\n', p->out);
+	}
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct pstat_metric_value *m = &r->metrics[k];
+
+		if (!k || m->cpu != m[-1].cpu || m->thread != m[-1].thread ||
+		    m->aggr != m[-1].aggr) {
+			if (k)
+				putc('\n', p->out);
+			l.nfields = 0;
+			if (lead)
+				csv_field(&l, lead);
+			if (m->aggr) {
+				char name[64];
+
+				csv_field(&l, topo_aggr_name(m->aggr->mode,
+							     m->aggr, name,
+							     sizeof(name)));
+				csv_fieldf(&l, "%d", m->aggr_nr);
+			}
+			if (m->cpu >= 0)
+				csv_fieldf(&l, "CPU%d", m->cpu);
+			if (m->thread)
+				csv_field(&l, m->thread);
+		}
+		if (isfinite(m->value))
+			csv_fieldf(&l, "%.3f", m->value);
+		else
+			csv_field(&l, "");
+	}
+	if (r->nmetrics)
+		putc('\n', p->out);
+}
+
 static struct print_csv *csv_priv(struct pstat_printer *p)
 {
 	struct print_csv *pc = p->priv;
@@ -235,8 +348,17 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 		pc->noise = p->cfg.repeat > 1 || r->runs > 1;
 	}
 	csv_header(p, pc, r);
-	for (size_t i = 0; i < r->nrows; i++)
+	if (p->cfg.metric_only) {
+		csv_metric_only(p, !pc->metric_header_done, lead, r);
+		pc->metric_header_done = true;
+	}
+	for (size_t i = 0; i < r->nrows && !p->cfg.metric_only; i++) {
 		csv_row(p, pc->noise, r->cgroups, lead, &r->rows[i]);
+		for (size_t k = 0; k < r->nmetrics; k++)
+			if (r->metrics[k].anchor == i)
+				csv_metric_line(p, pc->noise, r->cgroups, lead,
+						&r->metrics[k]);
+	}
 	if (r->is_interval && r->interval_partial)
 		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",
 			r->interval_index,

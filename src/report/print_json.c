@@ -474,8 +474,50 @@ static json_t *json_counter(const struct pstat_row *row)
 	return c;
 }
 
+/*
+ * A metric of the metric engine. Its value is null when it has none
+ * (a division by zero, an input not counted), with why saying so.
+ */
+static json_t *json_metric_value(const struct pstat_metric_value *m)
+{
+	json_t *o = json_object(), *in = json_array();
+
+	json_object_set_new(o, "name", jstr(m->name));
+	if (m->cpu >= 0)
+		json_object_set_new(o, "cpu", json_integer(m->cpu));
+	if (m->thread)
+		json_object_set_new(o, "thread", jstr(m->thread));
+	json_object_set_new(o, "value", jreal(m->value));
+	json_object_set_new(o, "unit", jstr(m->unit));
+	json_object_set_new(o, "expr", jstr(m->expr));
+	json_object_set_new(o, "group", jstr(m->group));
+	for (size_t i = 0; i < m->ninputs; i++)
+		json_array_append_new(in, jstr(m->inputs[i]));
+	json_object_set_new(o, "inputs", in);
+	json_object_set_new(o, "threshold_crossed",
+			    m->threshold < 0 ? json_null() :
+					       json_boolean(m->threshold));
+	json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
+	json_object_set_new(o, "higher_is_better",
+			    m->higher_is_better < 0 ?
+				    json_null() :
+				    json_boolean(m->higher_is_better));
+	json_object_set_new(o, "why", isfinite(m->value) ? json_null() :
+							   jstr(m->why));
+	if (m->stats) {
+		json_t *samples = json_array();
+
+		for (size_t i = 0; m->samples && i < m->nsamples; i++)
+			json_array_append_new(samples, jreal(m->samples[i]));
+		json_object_set_new(o, "samples", samples);
+		json_set_summary(o, m->stats->n ? m->stats : NULL);
+	}
+	return o;
+}
+
 /* The whole run document; type is "summary" or "interval". */
-static json_t *json_report(const struct pstat_report *r, bool interval)
+static json_t *json_report(const struct pstat_report *r, bool interval,
+			   bool metric_only)
 {
 	json_t *doc, *counters;
 
@@ -493,9 +535,17 @@ static json_t *json_report(const struct pstat_report *r, bool interval)
 	json_object_set_new(doc, "exit", interval ? json_null() : json_exit(r));
 	json_object_set_new(doc, "time", json_time(r));
 	counters = json_array();
-	for (size_t i = 0; i < r->nrows; i++)
+	for (size_t i = 0; i < r->nrows && !metric_only; i++)
 		json_array_append_new(counters, json_counter(&r->rows[i]));
 	json_object_set_new(doc, "counters", counters);
+	if (r->nmetrics || metric_only) {
+		json_t *metrics = json_array();
+
+		for (size_t i = 0; i < r->nmetrics; i++)
+			json_array_append_new(metrics,
+					      json_metric_value(&r->metrics[i]));
+		json_object_set_new(doc, "metrics", metrics);
+	}
 	return doc;
 }
 
@@ -516,7 +566,7 @@ static void json_summary(struct pstat_printer *p,
 	struct print_json *pj = json_priv(p);
 
 	json_init();
-	p->err = json_write(p->out, json_report(r, false),
+	p->err = json_write(p->out, json_report(r, false, p->cfg.metric_only),
 			    pj->intervals ? JSON_LINE : JSON_PRETTY);
 }
 
@@ -526,7 +576,7 @@ static void json_interval_doc(struct pstat_printer *p,
 	struct print_json *pj = json_priv(p);
 
 	json_init();
-	p->err = json_write(p->out, json_report(r, true), JSON_LINE);
+	p->err = json_write(p->out, json_report(r, true, p->cfg.metric_only), JSON_LINE);
 	pj->intervals++;
 }
 

@@ -21,6 +21,7 @@
 #define JSON_SCHEMA_DRYRUN "pstat-dryrun/1"
 #define JSON_SCHEMA_LIST "pstat-list/1"
 #define JSON_SCHEMA_DOCTOR "pstat-doctor/1"
+#define JSON_SCHEMA_METRICS "pstat-metrics/1"
 
 /* 64-bit attr fields as "0x..." text: not every reader keeps 64 bits. */
 static json_t *jhex(uint64_t v)
@@ -156,6 +157,37 @@ int print_json_list(FILE *out, const struct pstat_list *l)
 		json_array_append_new(events,
 				      json_list_entry(&l->entries[i]));
 	json_object_set_new(doc, "events", events);
+	return json_write(out, doc, JSON_PRETTY);
+}
+
+int print_json_list_metrics(FILE *out, const struct pstat_list_metric *m,
+			    size_t n, int topdown_levels, const char *why_not)
+{
+	json_t *doc, *arr, *td;
+
+	doc = json_doc_new(JSON_SCHEMA_METRICS, NULL, NULL, true);
+	arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", jstr(m[i].name));
+		json_object_set_new(o, "group", jstr(m[i].group));
+		json_object_set_new(o, "expr", jstr(m[i].expr));
+		json_object_set_new(o, "unit", jstr(m[i].unit));
+		json_object_set_new(o, "desc", jstr(m[i].desc));
+		json_object_set_new(o, "threshold", jstr(m[i].threshold));
+		json_object_set_new(o, "higher_is_better",
+				    m[i].higher_is_better < 0 ?
+					    json_null() :
+					    json_boolean(m[i].higher_is_better));
+		json_object_set_new(o, "source", jstr(m[i].source));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(doc, "metrics", arr);
+	td = json_object();
+	json_object_set_new(td, "levels", json_integer(topdown_levels));
+	json_object_set_new(td, "why_not", jstr(why_not));
+	json_object_set_new(doc, "topdown", td);
 	return json_write(out, doc, JSON_PRETTY);
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "report/print.h"
+#include "report/print_table_priv.h"
 
 /*
  * perf stat's layout, column for column: an 18-wide value, the unit in
@@ -206,27 +207,32 @@ static void print_value(struct pstat_printer *p, const struct pstat_row *row)
  * the tid left-aligned in 8; then a space. A thread name without a
  * numeric tid ("system-wide") fills the same 25 columns.
  */
-static void print_row_label(FILE *out, const struct pstat_row *row)
+void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
+		       int aggr_nr, int cpu, const char *thread)
 {
 	const char *dash;
 	char label[64];
 
 	/* perf 6.1's --per-socket...: "S0        2 ", the unit and its CPUs */
-	if (row->aggr)
+	if (aggr)
 		fprintf(out, "%s %4d ",
-			topo_aggr_label(row->aggr, label, sizeof(label)),
-			row->aggr_nr);
-	if (row->cpu >= 0)
-		fprintf(out, "CPU%-7d ", row->cpu);
-	if (!row->thread)
+			topo_aggr_label(aggr, label, sizeof(label)), aggr_nr);
+	if (cpu >= 0)
+		fprintf(out, "CPU%-7d ", cpu);
+	if (!thread)
 		return;
-	dash = strrchr(row->thread, '-');
+	dash = strrchr(thread, '-');
 	if (dash && dash[1] && strspn(dash + 1, "0123456789") ==
 				       strlen(dash + 1))
-		fprintf(out, "%16.*s-%-8s ", (int)(dash - row->thread),
-			row->thread, dash + 1);
+		fprintf(out, "%16.*s-%-8s ", (int)(dash - thread), thread,
+			dash + 1);
 	else
-		fprintf(out, "%25s ", row->thread);
+		fprintf(out, "%25s ", thread);
+}
+
+static void print_row_label(FILE *out, const struct pstat_row *row)
+{
+	print_table_label(out, row->aggr, row->aggr_nr, row->cpu, row->thread);
 }
 
 static void print_row(struct pstat_printer *p, const struct pstat_row *row)
@@ -404,8 +410,14 @@ static void table_summary(struct pstat_printer *p,
 	print_started(p, r);
 	fputc('\n', p->out);
 	print_target(p->out, r);
-	for (size_t i = 0; i < r->nrows; i++)
-		print_row(p, &r->rows[i]);
+	if (p->cfg.metric_only) {
+		print_table_metric_only(p->out, r, NULL, 1);
+	} else {
+		for (size_t i = 0; i < r->nrows; i++) {
+			print_row(p, &r->rows[i]);
+			print_table_metric_lines(p->out, r, i, NULL);
+		}
+	}
 	print_times(p->out, r);
 	print_sparklines(p, r);
 	leave_user_locale(loc);
@@ -459,6 +471,16 @@ static void table_interval(struct pstat_printer *p,
 	uint64_t t = r->interval_end_ns;
 
 	print_started(p, r);
+	if (p->cfg.metric_only) {
+		char ts[48];
+
+		snprintf(ts, sizeof(ts), "%6llu.%09llu ",
+			 (unsigned long long)(t / 1000000000ull),
+			 (unsigned long long)(t % 1000000000ull));
+		print_table_metric_only(p->out, r, ts, p->lines == 0);
+		leave_user_locale(loc);
+		return;
+	}
 	remember_rates(p, r);
 	/*
 	 * The header once, and on a terminal again before the interval
@@ -472,10 +494,14 @@ static void table_interval(struct pstat_printer *p,
 	}
 	state(p)->since_header += r->nrows;
 	for (size_t i = 0; i < r->nrows; i++) {
-		fprintf(p->out, "%6llu.%09llu ",
-			(unsigned long long)(t / 1000000000ull),
-			(unsigned long long)(t % 1000000000ull));
+		char ts[48];
+
+		snprintf(ts, sizeof(ts), "%6llu.%09llu ",
+			 (unsigned long long)(t / 1000000000ull),
+			 (unsigned long long)(t % 1000000000ull));
+		fputs(ts, p->out);
 		print_row(p, &r->rows[i]);
+		print_table_metric_lines(p->out, r, i, ts);
 	}
 	if (r->interval_partial)
 		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",

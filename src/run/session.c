@@ -333,6 +333,8 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 		    cfg->per_thread ? s->ntids : 1);
 	s->rows = xcalloc(s->nrows + 1, sizeof(*s->rows));
 	s->row_attrs = xcalloc(s->nrows + 1, sizeof(*s->row_attrs));
+	s->row_src = xcalloc(s->nrows + 1, sizeof(*s->row_src));
+	session_metrics_setup(s);
 	s->samples = xcalloc(s->nrows * (cfg->repeat ? cfg->repeat : 1) + 1,
 			     sizeof(*s->samples));
 	s->nruns = cfg->repeat ? cfg->repeat : 1;
@@ -361,6 +363,8 @@ void session_free(struct session *s)
 	free(s->row_attrs);
 	free(s->units);
 	free(s->unit_of);
+	free(s->row_src);
+	session_metrics_free(s);
 	free(s->samples);
 	free(s->elapsed);
 	free(s->run_status);
@@ -386,6 +390,7 @@ static size_t record_run(struct session *s, const struct run_result *res,
 							       : NAN;
 		s->row_states[i] |= 1u << s->rows[i].status;
 	}
+	session_metrics_record(s, s->runs_done, nruns);
 	s->user_ns += timeval_ns(&res->ru.ru_utime);
 	s->sys_ns += timeval_ns(&res->ru.ru_stime);
 	s->elapsed[s->runs_done] = (double)res->elapsed_ns;

@@ -10,6 +10,7 @@
 
 #include "base/topology.h"
 #include "events/encode.h"
+#include "events/metric.h"
 #include "report/print.h"
 #include "run/control.h"
 
@@ -58,6 +59,10 @@ struct pstat_session_cfg {
 	int sync;                          /* -S: sync(2) before each run */
 	struct pstat_printer *printer;     /* borrowed */
 	const char *output_name;           /* for write errors */
+	/* metrics (-M, --metric): NULL when none */
+	const struct pstat_metric_set *metrics;     /* borrowed */
+	const int *metric_input_row;       /* evlist row of each input */
+	const struct pstat_metric_consts *metric_consts;
 };
 
 /*

@@ -23,6 +23,26 @@ struct run_result {
 	struct rusage ru;
 };
 
+/*
+ * The metrics of the run (cfg->metrics): the inputs of one evaluation,
+ * the values of the last report, and under -r each value's samples.
+ */
+struct session_metrics {
+	double *value;               /* [input] */
+	const char **why;            /* [input] */
+	int *mux;                    /* [input] */
+	size_t *input_at;            /* [input]: its report row */
+	char **why_text;             /* [input * 3]: not counted, ... */
+	const char ***inputs;        /* [metric]: the events it reads */
+	size_t *ninputs;
+	struct pstat_metric_result *res;    /* [metric] */
+	struct pstat_metric_value *v;       /* the values reported */
+	size_t nv, alloc;
+	double *samples;             /* [value][run] */
+	size_t nslots;
+	struct pstat_summary *sums;  /* [value] */
+};
+
 struct session {
 	const struct pstat_session_cfg *cfg;
 	const struct pstat_evlist *evl;
@@ -55,6 +75,8 @@ struct session {
 	size_t nrows;                /* output rows per report */
 	struct pstat_row *rows;
 	const struct perf_event_attr **row_attrs;
+	int *row_src;                /* report row -> evlist row */
+	struct session_metrics met;
 	sigset_t waitmask;
 	struct timespec started_at;
 	/* repeats */
@@ -106,6 +128,28 @@ void session_free(struct session *s);
  */
 size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 			  uint64_t elapsed_ns);
+
+/* Set up and free s->met for cfg->metrics (nothing when none). */
+void session_metrics_setup(struct session *s);
+void session_metrics_free(struct session *s);
+
+/*
+ * Evaluate the metrics over the first nrows of s->rows, measured over
+ * elapsed_ns: once per CPU or thread the rows are split by. Fills
+ * s->met.v; returns how many values.
+ */
+size_t session_metrics_eval(struct session *s, size_t nrows,
+			    uint64_t elapsed_ns);
+
+/* Keep the values of counted run `run` of `runs` as samples. */
+void session_metrics_record(struct session *s, unsigned run, unsigned runs);
+
+/*
+ * After runs counted runs of want planned (runs > 1): each value's
+ * statistics and samples, attached to s->met.v.
+ */
+void session_metrics_summarize(struct session *s, unsigned runs,
+			       unsigned want);
 
 /* A report for s: target, rows, environment (for JSON) filled in. */
 void session_report_init(struct session *s, struct pstat_report *rep);

@@ -37,6 +37,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	enum pstat_scale_status st;
 
 	memset(row, 0, sizeof(*row));
+	s->row_src[row - s->rows] = (int)r;
 	row->event = first->name;
 	row->pmu = first->pmu;
 	row->group = first->group;
@@ -186,6 +187,7 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 		}
 	}
 	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns);
+	session_metrics_eval(s, n, elapsed_ns);
 	return n;
 }
 
@@ -248,6 +250,8 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 		rep->ncpus = s->ncpus;
 	}
 	rep->rows = s->rows;
+	rep->metrics = s->met.v;
+	rep->nmetrics = s->met.nv;
 	rep->started_at = s->started_at;
 	rep->runs = 1;
 }
@@ -277,6 +281,8 @@ int session_print_interval(struct session *s, unsigned long index,
 	session_report_init(s, &rep);
 	rep.is_interval = 1;
 	rep.nrows = session_build_rows(s, delta, end_ns - start_ns);
+	rep.metrics = s->met.v;
+	rep.nmetrics = s->met.nv;
 	rep.interval_index = index;
 	rep.interval_start_ns = start_ns;
 	rep.interval_end_ns = end_ns;
@@ -333,6 +339,11 @@ int session_print_summary(struct session *s, size_t nrows,
 		rep.elapsed_ns = (uint64_t)esum->mean;
 		/* the metrics of the means, not of the last run (as perf) */
 		metrics_compute(s->rows, nrows, s->row_attrs, rep.elapsed_ns);
+		session_metrics_eval(s, nrows, rep.elapsed_ns);
+		session_metrics_summarize(s, runs, s->cfg->repeat ?
+							   s->cfg->repeat : 1);
+		rep.metrics = s->met.v;
+		rep.nmetrics = s->met.nv;
 	}
 	r = printer_summary(s->cfg->printer, &rep);
 	return r ? session_print_failed(s, r) : 0;

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From the metric options to a metric set and the events it reads:
+ * -M and --topdown pick from the built-in library, --metric and
+ * --metrics-file add the user's own; every event a formula names is
+ * resolved as -e would, shared with the -e events that count the same
+ * thing, or added (a top-down group whole, its slots event first).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/msg.h"
+#include "base/util.h"
+#include "cli/metrics_cli.h"
+#include "events/evspec.h"
+#include "report/print.h"
+
+int metrics_cli_wanted(const struct pstat_opts *o)
+{
+	return o->nmetrics || o->nmetric_defs || o->nmetric_files ||
+	       o->td_level;
+}
+
+/*
+ * An error in expression text at offset: the message, then the text
+ * with a caret under the column (as the hint, on two lines).
+ */
+static void report_at(const char *text, long offset, const char *what,
+		      const char *whose, const char *msg)
+{
+	msg_error("%s '%s': %s", what, whose, msg);
+	if (offset < 0 || (size_t)offset > strlen(text) || strlen(text) > 200 ||
+	    strpbrk(text, "\n\r\t"))
+		return;
+	msg_hint("%s", text);
+	/* under the text of the hint: "pstat: hint: " is 13 columns */
+	fprintf(stderr, "%*s^\n", 13 + (int)offset, "");
+	fflush(stderr);
+}
+
+static int add_user_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
+{
+	struct pstat_error err = { "", -1 };
+
+	for (size_t i = 0; i < o->nmetric_defs; i++) {
+		if (metric_set_add_line(&mc->set, o->metric_defs[i], &err)) {
+			report_at(o->metric_defs[i], err.offset,
+				  "invalid --metric",
+				  o->metric_defs[i], err.msg);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < o->nmetric_files; i++) {
+		if (metric_set_add_file(&mc->set, o->metric_files[i], &err)) {
+			msg_error("%s", err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* -M lists and --topdown/--td-level, from the library. */
+static int add_lib_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
+{
+	struct pstat_error err = { "", -1 };
+
+	for (size_t i = 0; i < o->nmetrics; i++) {
+		if (metric_lib_select(&mc->lib, &mc->set, o->metrics[i],
+				      &err)) {
+			msg_error("-M %s: %s", o->metrics[i], err.msg);
+			return -1;
+		}
+	}
+	for (uint64_t l = 1; l <= o->td_level; l++) {
+		char group[16];
+
+		snprintf(group, sizeof(group), "TopdownL%u", (unsigned)l);
+		if (metric_lib_select(&mc->lib, &mc->set, group, &err)) {
+			msg_error("%s: %s",
+				  o->td_level > 1 ? "--td-level" : "--topdown",
+				  err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whether the set counts Skylake's topdown events, which with SMT on
+ * count the whole core (any=1): only -a's sum over all CPUs is right. */
+static int check_skl_smt(struct metrics_cli *mc, const struct pstat_opts *o,
+			 struct pstat_pmus *pmus)
+{
+	const struct pstat_pmu *core = pmus_find(pmus, mc->lib.core);
+	const struct pstat_pmu_alias *a;
+
+	if (!(mc->lib.families & METRIC_FAM_INTEL_SKL) || !core)
+		return 0;
+	a = pmu_alias_find(core, "topdown-total-slots");
+	if (!a || a->scale != 2)
+		return 0;
+	for (size_t i = 0; i < mc->set.ninputs; i++) {
+		if (strncmp(mc->set.inputs[i], "topdown-", 8))
+			continue;
+		if ((o->all_cpus || o->cpu_list) && !o->no_aggr)
+			return 0;
+		msg_error("top-down with SMT on needs -a without -A: topdown-total-slots counts both threads of a core");
+		msg_hint("count system-wide, summed over the CPUs: pstat -a --topdown ...");
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether two attrs count the same thing. */
+static int same_event(const struct perf_event_attr *a,
+		      const struct perf_event_attr *b)
+{
+	return a->type == b->type && a->config == b->config &&
+	       a->config1 == b->config1 && a->config2 == b->config2 &&
+	       a->exclude_user == b->exclude_user &&
+	       a->exclude_kernel == b->exclude_kernel &&
+	       a->exclude_hv == b->exclude_hv;
+}
+
+/* The metric and offset where input i is first written, for a caret. */
+static void input_origin(const struct pstat_metric_set *set, size_t i,
+			 const char **name, const char **text, long *off)
+{
+	*name = "?";
+	*text = "";
+	*off = -1;
+	for (size_t m = 0; m < set->n; m++) {
+		const struct pstat_metric_entry *e = &set->m[m];
+
+		for (size_t k = 0; e->def.expr && k < mexpr_nnames(e->def.expr);
+		     k++) {
+			if (e->refs[k].kind != METRIC_REF_INPUT ||
+			    e->refs[k].idx != i)
+				continue;
+			*name = e->def.name;
+			*text = e->def.text;
+			*off = mexpr_name_offset(e->def.expr, k);
+			return;
+		}
+	}
+}
+
+/*
+ * Encode list (one event, or a {group}) onto evl. Returns the number of
+ * rows it added, their first in *first, or -1 after reporting.
+ */
+static int encode_list(const char *list, struct pstat_encode_ctx *ctx,
+		       struct pstat_evlist *evl, size_t *first,
+		       const struct pstat_metric_set *set, size_t input)
+{
+	struct pstat_error err = { "", -1 };
+	struct pstat_evtree tree = { 0 };
+	int before = evl->nrows, r = 0;
+	const char *name, *text;
+	long off;
+
+	if (evspec_parse(list, &tree, &err) ||
+	    encode_evlist(&tree, ctx, evl, &err)) {
+		input_origin(set, input, &name, &text, &off);
+		report_at(text, off, "metric", name, err.msg);
+		r = -1;
+	}
+	evspec_tree_free(&tree);
+	*first = (size_t)before;
+	return r ? -1 : evl->nrows - before;
+}
+
+/* The row of an event of evl counting what spec counts, or -1. */
+static int shared_row(const char *spec, struct pstat_encode_ctx *ctx,
+		      const struct pstat_evlist *evl)
+{
+	struct pstat_error err = { "", -1 };
+	struct pstat_evtree tree = { 0 };
+	struct pstat_evlist one = { 0 };
+	int row = -1;
+
+	if (!evspec_parse(spec, &tree, &err) &&
+	    !encode_evlist(&tree, ctx, &one, &err) && one.n == 1) {
+		for (size_t i = 0; i < evl->n && row < 0; i++)
+			if (same_event(&evl->ev[i].attr, &one.ev[0].attr))
+				row = evl->ev[i].row;
+	}
+	evspec_tree_free(&tree);
+	evlist_free(&one);
+	return row;
+}
+
+static int add_group(struct metrics_cli *mc, const struct pstat_metric_group *g,
+		     struct pstat_encode_ctx *ctx, struct pstat_evlist *evl)
+{
+	char *list = xstrdup("{");
+	size_t first;
+	int n;
+
+	for (size_t k = 0; k <= g->n; k++) {
+		char *t = k < g->n ? xasprintf("%s%s%s", list, k ? "," : "",
+					       mc->set.inputs[g->inputs[k]]) :
+				     xasprintf("%s}", list);
+
+		free(list);
+		list = t;
+	}
+	n = encode_list(list, ctx, evl, &first, &mc->set, g->inputs[0]);
+	free(list);
+	if (n < 0)
+		return -1;
+	/* one row per event of the group, in its order */
+	for (size_t k = 0; k < g->n && (int)k < n; k++)
+		mc->input_row[g->inputs[k]] = (int)(first + k);
+	return 0;
+}
+
+static int add_inputs(struct metrics_cli *mc, struct pstat_encode_ctx *ctx,
+		      struct pstat_evlist *evl)
+{
+	const struct pstat_metric_set *set = &mc->set;
+
+	mc->input_row = xmalloc((set->ninputs + 1) * sizeof(*mc->input_row));
+	for (size_t i = 0; i < set->ninputs; i++)
+		mc->input_row[i] = -1;
+	for (size_t g = 0; g < set->ngroups; g++)
+		if (add_group(mc, &set->groups[g], ctx, evl))
+			return -1;
+	for (size_t i = 0; i < set->ninputs; i++) {
+		size_t first;
+		int n;
+
+		if (mc->input_row[i] >= 0)
+			continue;
+		mc->input_row[i] = shared_row(set->inputs[i], ctx, evl);
+		if (mc->input_row[i] >= 0)
+			continue;
+		n = encode_list(set->inputs[i], ctx, evl, &first, set, i);
+		if (n < 0)
+			return -1;
+		if (n != 1) {
+			const char *name, *text;
+			long off;
+
+			input_origin(set, i, &name, &text, &off);
+			report_at(text, off, "metric", name,
+				  "an input must be one event, not a pattern");
+			return -1;
+		}
+		mc->input_row[i] = (int)first;
+	}
+	return 0;
+}
+
+int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
+		      struct pstat_encode_ctx *ctx, const char *sysfs_root,
+		      struct pstat_evlist *evl)
+{
+	struct pstat_error err = { "", -1 };
+
+	memset(mc, 0, sizeof(*mc));
+	if (!metrics_cli_wanted(o))
+		return 0;
+	mc->active = 1;
+	metric_lib_load(&mc->lib, ctx->pmus, sysfs_root);
+	if (add_user_metrics(mc, o) || add_lib_metrics(mc, o))
+		return -1;
+	if (metric_set_resolve(&mc->set, &mc->lib, &err)) {
+		msg_error("%s", err.msg);
+		return -1;
+	}
+	if (check_skl_smt(mc, o, ctx->pmus))
+		return -1;
+	metric_lib_group_inputs(&mc->lib, &mc->set);
+	return add_inputs(mc, ctx, evl);
+}
+
+void metrics_cli_free(struct metrics_cli *mc)
+{
+	if (!mc)
+		return;
+	metric_set_free(&mc->set);
+	metric_lib_free(&mc->lib);
+	free(mc->input_row);
+	memset(mc, 0, sizeof(*mc));
+}
+
+/* The library's groups, each once, then its metrics: one name a line. */
+static void list_names(FILE *out, const struct pstat_metric_lib *lib)
+{
+	char name[64];
+
+	for (size_t i = 0; i < lib->n; i++) {
+		size_t j;
+
+		for (j = 0; j < i && strcmp(lib->e[j]->group, lib->e[i]->group);
+		     j++)
+			;
+		if (j == i)
+			fprintf(out, "%s\n", lib->e[i]->group);
+	}
+	for (size_t i = 0; i < lib->n; i++)
+		fprintf(out, "%s\n",
+			metric_lib_entry_name(lib->e[i], name, sizeof(name)));
+}
+
+/* Each metric under its group's heading, with its formula. */
+static void list_text(FILE *out, const struct pstat_metric_lib *lib,
+		      const struct pstat_metric_def *d)
+{
+	const char *group = NULL;
+
+	for (size_t i = 0; i < lib->n; i++) {
+		if (!group || strcmp(group, d[i].group)) {
+			group = d[i].group;
+			fprintf(out, "%s%s:\n", i ? "\n" : "", group);
+		}
+		fprintf(out, "  %-24s %s%s%s\n", d[i].name, d[i].text,
+			*d[i].unit ? "  in " : "", d[i].unit);
+		if (d[i].desc)
+			fprintf(out, "  %-24s %s\n", "", d[i].desc);
+	}
+	if (!lib->topdown_levels)
+		fprintf(out, "%sno top-down analysis here: %s\n",
+			lib->n ? "\n" : "", lib->no_topdown);
+}
+
+int metrics_cli_list(FILE *out, int json, int names_only,
+		     const char *sysfs_root)
+{
+	struct pstat_pmus *pmus = pmus_new(sysfs_root);
+	struct pstat_metric_lib lib;
+	struct pstat_metric_def *d;
+	struct pstat_list_metric *lm;
+	struct pstat_error err = { "", -1 };
+	int r = 0;
+
+	metric_lib_load(&lib, pmus, sysfs_root);
+	d = xcalloc(lib.n + 1, sizeof(*d));
+	lm = xcalloc(lib.n + 1, sizeof(*lm));
+	for (size_t i = 0; i < lib.n; i++) {
+		/* the table's own entries parse: tests/32-metrics.bats */
+		if (metric_lib_def(&lib, lib.e[i], &d[i], &err))
+			d[i].text = xstrdup(err.msg);
+		lm[i] = (struct pstat_list_metric){
+			.name = d[i].name, .group = d[i].group,
+			.expr = d[i].text, .unit = d[i].unit,
+			.desc = d[i].desc, .threshold = d[i].threshold_text,
+			.higher_is_better = d[i].higher, .source = d[i].source,
+		};
+	}
+	if (json)
+		r = print_json_list_metrics(out, lm, lib.n, lib.topdown_levels,
+					    lib.topdown_levels ? NULL :
+								 lib.no_topdown);
+	else if (names_only)
+		list_names(out, &lib);
+	else
+		list_text(out, &lib, d);
+	if (!r && fflush(out) == EOF)
+		r = -errno;
+	for (size_t i = 0; i < lib.n; i++)
+		metric_def_free(&d[i]);
+	free(d);
+	free(lm);
+	metric_lib_free(&lib);
+	pmus_free(pmus);
+	return r;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_METRICS_CLI_H
+#define PSTAT_METRICS_CLI_H
+
+#include <stdio.h>
+
+#include "cli/options.h"
+#include "events/encode.h"
+#include "events/metric.h"
+#include "events/metric_lib.h"
+
+/*
+ * The metrics of a run, from -M, --topdown/--td-level, --metric and
+ * --metrics-file: the built-in library of this machine (or of the
+ * PSTAT_SYSFS_ROOT tree), the set of metrics, and for each event they
+ * read the evlist row that counts it.
+ */
+struct metrics_cli {
+	int active;                     /* any metric was asked for */
+	struct pstat_metric_lib lib;
+	struct pstat_metric_set set;
+	int *input_row;                 /* evlist row of each set input */
+};
+
+/* Whether o asks for metrics (and the default events are then left out). */
+int metrics_cli_wanted(const struct pstat_opts *o);
+
+/*
+ * Build mc from o and add the events the metrics read to evl (those
+ * already in it are shared; a top-down group is added whole, slots
+ * first). system_wide: -a or -C. Errors are reported here, with a
+ * caret under the column of an expression. Returns 0 or -1.
+ */
+int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
+		      struct pstat_encode_ctx *ctx, const char *sysfs_root,
+		      struct pstat_evlist *evl);
+
+void metrics_cli_free(struct metrics_cli *mc);
+
+/*
+ * `pstat list metrics [-j|--names]`: the metrics of the library that
+ * apply to this machine (or the sysfs_root tree), with their formulas,
+ * to out; with names_only their groups' names and theirs, one a line.
+ * Returns 0 or -errno.
+ */
+int metrics_cli_list(FILE *out, int json, int names_only,
+		     const char *sysfs_root);
+
+#endif

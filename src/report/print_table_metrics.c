@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The table's metric lines: a metric of the metric engine (-M,
+ * --metric) is printed after the first event it reads, on a line of its
+ * own whose "#" lines up with those of the counters, as perf prints the
+ * metrics of a group; and --metric-only's columns.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/print_table_priv.h"
+#include "report/stats.h"
+
+/* The value column and the count columns before "#": 18 + 1 + 4 + 1 + 32 */
+#define COUNT_COLS 56
+#define METRIC_W 23
+
+/* "12.34%" or "0.617", or "-" without a value, in 8 columns. */
+static void metric_number(char *buf, size_t len,
+			  const struct pstat_metric_value *m, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "%8s", "-");
+	else if (!strcmp(m->unit, "%"))
+		snprintf(buf, len, "%7.2f%%", v);
+	else if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%8.4g", v);
+	else
+		snprintf(buf, len, "%8.3f", v);
+}
+
+/* "name" or "unit name" as the line names the metric. */
+static void metric_title(char *buf, size_t len,
+			 const struct pstat_metric_value *m)
+{
+	if (*m->unit && strcmp(m->unit, "%"))
+		snprintf(buf, len, "%s %s", m->unit, m->name);
+	else
+		snprintf(buf, len, "%s", m->name);
+}
+
+static void metric_line(FILE *out, const struct pstat_metric_value *m,
+			const char *lead)
+{
+	char val[48], title[160];
+
+	if (lead)
+		fputs(lead, out);
+	print_table_label(out, m->aggr, m->aggr_nr, m->cpu, m->thread);
+	metric_number(val, sizeof(val), m, m->value);
+	metric_title(title, sizeof(title), m);
+	fprintf(out, "%*s # %s %-*s", COUNT_COLS, "", val, METRIC_W, title);
+	if (m->stats && m->stats->n > 1 && !isnan(m->value) &&
+	    stats_rel_stderr_pct(m->stats) != 0 &&
+	    isfinite(stats_rel_stderr_pct(m->stats)))
+		fprintf(out, "  ( +-%6.2f%% )", stats_rel_stderr_pct(m->stats));
+	if (isnan(m->value))
+		fprintf(out, "  (no value: %s)", m->why ? m->why : "unknown");
+	else if (m->multiplexed)
+		fputs("  (from multiplexed counts)", out);
+	fputc('\n', out);
+}
+
+void print_table_metric_lines(FILE *out, const struct pstat_report *r,
+			      size_t i, const char *lead)
+{
+	for (size_t k = 0; k < r->nmetrics; k++)
+		if (r->metrics[k].anchor == i)
+			metric_line(out, &r->metrics[k], lead);
+}
+
+/* Whether metric k starts a new CPU or thread among r's metrics. */
+static int starts_key(const struct pstat_report *r, size_t k)
+{
+	const struct pstat_metric_value *a = &r->metrics[k], *b;
+
+	if (!k)
+		return 1;
+	b = &r->metrics[k - 1];
+	if (a->cpu != b->cpu || a->aggr != b->aggr)
+		return 1;
+	if (!a->thread || !b->thread)
+		return a->thread != b->thread;
+	return strcmp(a->thread, b->thread) != 0;
+}
+
+/* A column is as wide as its title, at least 10. */
+static int column_width(const struct pstat_metric_value *m)
+{
+	char title[160];
+	size_t n;
+
+	metric_title(title, sizeof(title), m);
+	n = strlen(title);
+	return n < 10 ? 10 : (int)n;
+}
+
+void print_table_metric_only(FILE *out, const struct pstat_report *r,
+			     const char *lead, int header)
+{
+	size_t ncols = 0;
+
+	/* the columns: the metrics of the first CPU or thread */
+	while (ncols < r->nmetrics && (!ncols || !starts_key(r, ncols)))
+		ncols++;
+	if (header) {
+		char title[160];
+
+		if (lead)
+			fprintf(out, "#%*s", (int)strlen(lead) - 1, "time ");
+		/* as wide as the labels: "CPU%-7d " and 25 + 1 */
+		if (r->nmetrics)
+			fprintf(out, "%*s",
+				(r->metrics[0].cpu >= 0 ? 11 : 0) +
+					(r->metrics[0].thread ? 26 : 0),
+				"");
+		for (size_t k = 0; k < ncols; k++) {
+			metric_title(title, sizeof(title), &r->metrics[k]);
+			fprintf(out, " %*s", column_width(&r->metrics[k]),
+				title);
+		}
+		fputc('\n', out);
+	}
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct pstat_metric_value *m = &r->metrics[k];
+		char val[48];
+
+		if (starts_key(r, k)) {
+			if (k)
+				fputc('\n', out);
+			if (lead)
+				fputs(lead, out);
+			print_table_label(out, m->aggr, m->aggr_nr, m->cpu, m->thread);
+		}
+		metric_number(val, sizeof(val), m, m->value);
+		fprintf(out, " %*s",
+			column_width(&r->metrics[k % (ncols ? ncols : 1)]),
+			val + strspn(val, " "));
+	}
+	if (r->nmetrics)
+		fputc('\n', out);
+}

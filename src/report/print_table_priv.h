@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_PRINT_TABLE_PRIV_H
+#define PSTAT_PRINT_TABLE_PRIV_H
+
+/*
+ * What print_table.c and print_table_metrics.c share. Not for other
+ * modules.
+ */
+
+#include <stdio.h>
+
+#include "report/print.h"
+
+/*
+ * perf's --per-socket..., -A and --per-thread labels before a line's
+ * value: "S0        2 ", "CPU3 " or "comm-tid" in 25 columns; nothing
+ * for aggr NULL, cpu -1 and thread NULL.
+ */
+void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
+		       int aggr_nr, int cpu, const char *thread);
+
+/*
+ * The metric lines that follow row i of r (those anchored to it), each
+ * after lead (the interval's time column, or NULL).
+ */
+void print_table_metric_lines(FILE *out, const struct pstat_report *r,
+			      size_t i, const char *lead);
+
+/*
+ * --metric-only: a header of the metrics' names when header is set,
+ * then one line of values per CPU or thread, after lead.
+ */
+void print_table_metric_only(FILE *out, const struct pstat_report *r,
+			     const char *lead, int header);
+
+#endif

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The metrics of a run (--metric, --metrics-file, -M, --topdown): their
+ * formulas (events/metric.h) evaluated over the report rows, once per
+ * CPU (-A) or thread (--per-thread) when the rows are split so, with
+ * per-run samples and their statistics under -r.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "run/session_priv.h"
+
+/* Whether a report row belongs to the CPU, thread and aggregate unit. */
+static int same_key(const struct pstat_row *a, const struct pstat_row *k)
+{
+	const char *thread = k->thread;
+
+	if (a->cpu != k->cpu || a->aggr != k->aggr)
+		return 0;
+	if (!a->thread || !thread)
+		return a->thread == thread;
+	return !strcmp(a->thread, thread);
+}
+
+/* The input events of metric i, through the metrics it refers to. */
+static void collect_inputs(const struct pstat_metric_set *set, size_t i,
+			   unsigned char *seen, unsigned char *visited)
+{
+	const struct pstat_metric_entry *m = &set->m[i];
+
+	if (visited[i] || !m->def.expr)
+		return;
+	visited[i] = 1;
+	for (size_t k = 0; k < mexpr_nnames(m->def.expr); k++) {
+		if (m->refs[k].kind == METRIC_REF_INPUT)
+			seen[m->refs[k].idx] = 1;
+		else if (m->refs[k].kind == METRIC_REF_METRIC)
+			collect_inputs(set, m->refs[k].idx, seen, visited);
+	}
+}
+
+void session_metrics_setup(struct session *s)
+{
+	const struct pstat_metric_set *set = s->cfg->metrics;
+	struct session_metrics *sm = &s->met;
+	size_t ni;
+
+	memset(sm, 0, sizeof(*sm));
+	if (!set || !set->n)
+		return;
+	ni = set->ninputs;
+	sm->value = xcalloc(ni + 1, sizeof(*sm->value));
+	sm->why = xcalloc(ni + 1, sizeof(*sm->why));
+	sm->mux = xcalloc(ni + 1, sizeof(*sm->mux));
+	sm->res = xcalloc(set->n, sizeof(*sm->res));
+	sm->why_text = xcalloc(ni * 3 + 1, sizeof(*sm->why_text));
+	for (size_t i = 0; i < ni; i++) {
+		sm->why_text[3 * i] = xasprintf("'%s' was not counted",
+						set->inputs[i]);
+		sm->why_text[3 * i + 1] = xasprintf("'%s' is not supported",
+						    set->inputs[i]);
+		sm->why_text[3 * i + 2] = xasprintf("'%s' failed",
+						    set->inputs[i]);
+	}
+	sm->inputs = xcalloc(set->n, sizeof(*sm->inputs));
+	sm->ninputs = xcalloc(set->n, sizeof(*sm->ninputs));
+	for (size_t m = 0; m < set->n; m++) {
+		unsigned char *seen = xcalloc(ni + 1, 1);
+		unsigned char *visited = xcalloc(set->n, 1);
+
+		collect_inputs(set, m, seen, visited);
+		sm->inputs[m] = xcalloc(ni + 1, sizeof(**sm->inputs));
+		for (size_t i = 0; i < ni; i++)
+			if (seen[i])
+				sm->inputs[m][sm->ninputs[m]++] =
+					set->inputs[i];
+		free(seen);
+		free(visited);
+	}
+}
+
+void session_metrics_free(struct session *s)
+{
+	struct session_metrics *sm = &s->met;
+	const struct pstat_metric_set *set = s->cfg->metrics;
+
+	if (!sm->res)
+		return;
+	for (size_t i = 0; set && i < set->ninputs * 3; i++)
+		free(sm->why_text[i]);
+	for (size_t m = 0; set && m < set->n; m++)
+		free(sm->inputs[m]);
+	free(sm->inputs);
+	free(sm->ninputs);
+	free(sm->why_text);
+	free(sm->value);
+	free(sm->why);
+	free(sm->mux);
+	free(sm->res);
+	free(sm->v);
+	free(sm->samples);
+	free(sm->sums);
+	memset(sm, 0, sizeof(*sm));
+}
+
+/*
+ * The report row of input i for the key's CPU, thread and unit: the one of the
+ * same CPU and thread, or else the input's only row (an uncore event
+ * is one "system-wide" row among threads). NULL when there is none.
+ */
+static const struct pstat_row *input_row(const struct session *s,
+					 size_t nrows, size_t i,
+					 const struct pstat_row *key, size_t *at)
+{
+	const struct pstat_row *only = NULL;
+	int want = s->cfg->metric_input_row[i];
+	size_t count = 0;
+
+	for (size_t r = 0; r < nrows; r++) {
+		if (s->row_src[r] != want)
+			continue;
+		if (same_key(&s->rows[r], key)) {
+			*at = r;
+			return &s->rows[r];
+		}
+		if (!count++) {
+			only = &s->rows[r];
+			*at = r;
+		}
+	}
+	return count == 1 ? only : NULL;
+}
+
+static void fill_inputs(struct session *s, size_t nrows,
+			const struct pstat_row *key)
+{
+	const struct pstat_metric_set *set = s->cfg->metrics;
+	struct session_metrics *sm = &s->met;
+
+	for (size_t i = 0; i < set->ninputs; i++) {
+		size_t at = 0;
+		const struct pstat_row *row =
+			input_row(s, nrows, i, key, &at);
+
+		sm->value[i] = NAN;
+		sm->why[i] = sm->why_text[3 * i];
+		sm->mux[i] = 0;
+		sm->input_at[i] = SIZE_MAX;
+		if (!row)
+			continue;
+		sm->input_at[i] = at;
+		switch (row->status) {
+		case PSTAT_COUNTED:
+		case PSTAT_MULTIPLEXED:
+			sm->value[i] = row->value;
+			sm->mux[i] = row->status == PSTAT_MULTIPLEXED;
+			break;
+		case PSTAT_NOT_SUPPORTED:
+			sm->why[i] = sm->why_text[3 * i + 1];
+			break;
+		case PSTAT_ERROR:
+			sm->why[i] = sm->why_text[3 * i + 2];
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* The first event metric m reads, through the metrics it refers to. */
+static ssize_t first_input(const struct pstat_metric_set *set, size_t m,
+			   int depth)
+{
+	const struct pstat_metric_entry *e = &set->m[m];
+
+	for (size_t k = 0; e->def.expr && depth < 64 &&
+			   k < mexpr_nnames(e->def.expr); k++) {
+		ssize_t r;
+
+		if (e->refs[k].kind == METRIC_REF_INPUT)
+			return (ssize_t)e->refs[k].idx;
+		if (e->refs[k].kind != METRIC_REF_METRIC)
+			continue;
+		r = first_input(set, e->refs[k].idx, depth + 1);
+		if (r >= 0)
+			return r;
+	}
+	return -1;
+}
+
+/* The row a metric is printed after: its first input's, else the last. */
+static size_t anchor_of(const struct session *s, size_t m, size_t last)
+{
+	ssize_t i = first_input(s->cfg->metrics, m, 0);
+
+	if (i < 0 || s->met.input_at[i] == SIZE_MAX)
+		return last;
+	return s->met.input_at[i];
+}
+
+static void add_value(struct session *s, size_t m,
+		      const struct pstat_row *key, size_t last)
+{
+	const struct pstat_metric_entry *e = &s->cfg->metrics->m[m];
+	struct session_metrics *sm = &s->met;
+	struct pstat_metric_value *v;
+
+	xgrow((void **)&sm->v, &sm->alloc, sm->nv + 1, sizeof(*sm->v));
+	v = &sm->v[sm->nv++];
+	memset(v, 0, sizeof(*v));
+	v->name = e->def.name;
+	v->unit = e->def.unit;
+	v->expr = e->def.text;
+	v->group = e->def.group;
+	v->inputs = sm->inputs[m];
+	v->ninputs = sm->ninputs[m];
+	v->value = sm->res[m].value;
+	v->why = sm->res[m].why;
+	v->multiplexed = sm->res[m].multiplexed;
+	v->threshold = sm->res[m].threshold;
+	v->higher_is_better = e->def.higher;
+	v->aggr = key->aggr;
+	v->aggr_nr = key->aggr_nr;
+	v->cpu = key->cpu;
+	v->thread = key->thread;
+	v->anchor = anchor_of(s, m, last);
+}
+
+size_t session_metrics_eval(struct session *s, size_t nrows,
+			    uint64_t elapsed_ns)
+{
+	const struct pstat_metric_set *set = s->cfg->metrics;
+	struct session_metrics *sm = &s->met;
+	struct pstat_metric_inputs in = { 0 };
+
+	sm->nv = 0;
+	if (!set || !set->n || !nrows)
+		return 0;
+	if (!sm->input_at)
+		sm->input_at = xcalloc(set->ninputs + 1,
+				       sizeof(*sm->input_at));
+	in.value = sm->value;
+	in.why = sm->why;
+	in.multiplexed = sm->mux;
+	in.duration_s = (double)elapsed_ns / 1e9;
+	in.consts = s->cfg->metric_consts;
+	/* one evaluation per CPU or thread the rows are split by */
+	for (size_t r = 0; r < nrows; r++) {
+		const struct pstat_row *row = &s->rows[r];
+		size_t first, last = r;
+
+		for (first = 0; first < r; first++)
+			if (same_key(&s->rows[first], row))
+				break;
+		if (first < r)
+			continue;
+		for (size_t k = r; k < nrows; k++)
+			if (same_key(&s->rows[k], row))
+				last = k;
+		fill_inputs(s, nrows, row);
+		metric_set_eval(set, &in, sm->res);
+		for (size_t m = 0; m < set->n; m++)
+			if (set->m[m].shown)
+				add_value(s, m, row, last);
+	}
+	return sm->nv;
+}
+
+void session_metrics_record(struct session *s, unsigned run, unsigned runs)
+{
+	struct session_metrics *sm = &s->met;
+
+	if (!sm->nv)
+		return;
+	if (!sm->samples) {
+		sm->nslots = sm->nv;
+		sm->samples = xcalloc(sm->nslots * runs + 1,
+				      sizeof(*sm->samples));
+		for (size_t i = 0; i < sm->nslots * runs; i++)
+			sm->samples[i] = NAN;
+	}
+	for (size_t i = 0; i < sm->nv && i < sm->nslots; i++)
+		sm->samples[i * runs + run] = sm->v[i].value;
+}
+
+void session_metrics_summarize(struct session *s, unsigned runs,
+			       unsigned want)
+{
+	struct session_metrics *sm = &s->met;
+	double *counted;
+
+	if (!sm->samples || runs < 2)
+		return;
+	/* interrupted: the samples are those of the runs done */
+	if (runs < want)
+		for (size_t i = 0; i < sm->nslots; i++)
+			memmove(&sm->samples[i * runs], &sm->samples[i * want],
+				runs * sizeof(*sm->samples));
+	free(sm->sums);
+	sm->sums = xcalloc(sm->nslots + 1, sizeof(*sm->sums));
+	counted = xmalloc(runs * sizeof(*counted));
+	for (size_t i = 0; i < sm->nv && i < sm->nslots; i++) {
+		size_t k = 0;
+
+		for (unsigned j = 0; j < runs; j++)
+			if (!isnan(sm->samples[i * runs + j]))
+				counted[k++] = sm->samples[i * runs + j];
+		stats_summarize(counted, k, &sm->sums[i]);
+		sm->v[i].stats = &sm->sums[i];
+		sm->v[i].samples = &sm->samples[i * runs];
+		sm->v[i].nsamples = runs;
+	}
+	free(counted);
+}

@@ -1,0 +1,388 @@
+#!/usr/bin/env bats
+# The metric engine: the expression language and definitions (pure tier,
+# tests/data/metric-*.test), the built-in formulas against values
+# computed here from synthetic counts, top-down's event groups on the
+# fixture trees (--dry-run) and its refusal on this machine, and user
+# metrics counted live from software events and tracepoints in the
+# table, CSV, JSON, -r, -I and --metric-only.
+
+load test_helper
+load json_helper
+
+MFIX="$FIX/metrics"
+
+@test "metric expressions: precedence, names, constants, no value, errors" {
+	run_table metric-expr metric-expr.test
+}
+
+@test "metric definitions: NAME = EXPR and its keys, errors with a caret" {
+	run_table metric-def metric-def.test
+}
+
+# The value of metric NAME in pstat-test metric-eval output.
+mval() {
+	awk -v n="$1" '$1 == n { print $2; exit }' <<<"$output"
+}
+
+# Whether |a - b| <= 1e-6 (the helper prints 6 decimals).
+close_to() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d;
+		exit !(a != "" && d <= 1e-6) }'
+}
+
+@test "Skylake TopdownL1 formulas on synthetic counts, summing to 100%" {
+	local slots=40000 fb=9000 iss=23000 ret=20000 rec=1500
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M TopdownL1 topdown-total-slots=$slots topdown-fetch-bubbles=$fb topdown-slots-issued=$iss topdown-slots-retired=$ret topdown-recovery-bubbles=$rec"
+	assert_success
+	# the first line names the group, total slots first
+	assert_line "group: topdown-total-slots topdown-fetch-bubbles topdown-slots-issued topdown-slots-retired topdown-recovery-bubbles"
+	fe=$(awk -v a=$fb -v s=$slots 'BEGIN { printf "%.6f", 100 * a / s }')
+	bs=$(awk -v i=$iss -v r=$ret -v c=$rec -v s=$slots 'BEGIN { printf "%.6f", 100 * (i - r + c) / s }')
+	re=$(awk -v r=$ret -v s=$slots 'BEGIN { printf "%.6f", 100 * r / s }')
+	close_to "$(mval frontend_bound)" "$fe"
+	close_to "$(mval bad_speculation)" "$bs"
+	close_to "$(mval retiring)" "$re"
+	sum=$(awk '$3 == "%" { s += $2 } END { printf "%.6f", s }' <<<"$output")
+	close_to "$sum" 100
+}
+
+@test "Sapphire Rapids TopdownL1 and L2: slots leads, children sum to parents" {
+	local fe=200 bs=100 re=400 be=300 heavy=150 brm=60 fl=120 mem=180
+	run "$PT" metric-eval "$MFIX/intel-spr -M TopdownL1,TopdownL2 cpu/topdown-fe-bound/=$fe cpu/topdown-bad-spec/=$bs cpu/topdown-retiring/=$re cpu/topdown-be-bound/=$be cpu/topdown-heavy-ops/=$heavy cpu/topdown-br-mispredict/=$brm cpu/topdown-fetch-lat/=$fl cpu/topdown-mem-bound/=$mem"
+	assert_success
+	assert_line --regexp '^group: cpu/slots/ '
+	total=$((fe + bs + re + be))
+	for m in frontend_bound:$fe bad_speculation:$bs retiring:$re \
+	    backend_bound:$be heavy_operations:$heavy \
+	    branch_mispredicts:$brm fetch_latency:$fl memory_bound:$mem; do
+		want=$(awk -v a=${m#*:} -v t=$total 'BEGIN { printf "%.6f", 100 * a / t }')
+		close_to "$(mval ${m%%:*})" "$want"
+	done
+	l1=$(awk '$1 ~ /^(frontend_bound|bad_speculation|retiring|backend_bound)$/ { s += $2 } END { printf "%.6f", s }' <<<"$output")
+	close_to "$l1" 100
+	for pair in retiring:heavy_operations:light_operations \
+	    bad_speculation:branch_mispredicts:machine_clears \
+	    frontend_bound:fetch_latency:fetch_bandwidth \
+	    backend_bound:memory_bound:core_bound; do
+		IFS=: read -r parent a b <<<"$pair"
+		kids=$(awk -v x="$(mval $a)" -v y="$(mval $b)" 'BEGIN { printf "%.6f", x + y }')
+		close_to "$kids" "$(mval $parent)"
+	done
+}
+
+@test "Neoverse V2 TopdownL1 (slots from caps/slots = 8) sums to 100%" {
+	local cyc=1000 sf=2000 sb=3000 ss=5000 spec=2500 retd=2000 brm=10
+	run "$PT" metric-eval "$MFIX/arm-neoverse-v2 -M TopdownL1 cpu_cycles=$cyc stall_slot_frontend=$sf stall_slot_backend=$sb stall_slot=$ss op_spec=$spec op_retired=$retd br_mis_pred=$brm"
+	assert_success
+	want=$(awk -v f=$sf -v c=$cyc -v b=$brm 'BEGIN { printf "%.6f", 100 * (f / (c * 8) - b / c) }')
+	close_to "$(mval frontend_bound)" "$want"
+	want=$(awk -v s=$sb -v c=$cyc -v b=$brm 'BEGIN { printf "%.6f", 100 * (s / (c * 8) - 3 * b / c) }')
+	close_to "$(mval backend_bound)" "$want"
+	want=$(awk -v r=$retd -v p=$spec -v s=$ss -v c=$cyc 'BEGIN { printf "%.6f", 100 * r / p * (1 - s / (c * 8)) }')
+	close_to "$(mval retiring)" "$want"
+	sum=$(awk '$3 == "%" { s += $2 } END { printf "%.6f", s }' <<<"$output")
+	close_to "$sum" 100
+}
+
+@test "library metrics: IPC, CPI, miss rates and MPKI from their counts" {
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M ipc,cpi,branch_miss_rate,l1d_mpki,llc_mpki,dtlb_walk_rate,frequency instructions=3000 cycles=1500 branches=400 branch-misses=10 L1-dcache-load-misses=30 LLC-load-misses=6 dTLB-load-misses=3 task-clock=2"
+	assert_success
+	close_to "$(mval ipc)" 2
+	close_to "$(mval cpi)" 0.5
+	close_to "$(mval branch_miss_rate)" 2.5
+	close_to "$(mval l1d_mpki)" 10
+	close_to "$(mval llc_mpki)" 2
+	close_to "$(mval dtlb_walk_rate)" 1
+	# cycles over task-clock in msec: 1500 / 2 ms = 0.00075 GHz
+	close_to "$(mval frequency)" 0.00075
+	run "$PT" metric-eval "$SYSFS/arm64-neoverse -M l1d_mpki,l2_mpki inst_retired=2000 l1d_cache_refill=8 l2d_cache_refill=2"
+	assert_success
+	close_to "$(mval l1d_mpki)" 4
+	close_to "$(mval l2_mpki)" 1
+}
+
+@test "memory bandwidth from the IMC cas counts, over duration_time" {
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M memory_bandwidth duration=2 uncore_imc/cas_count_read/=300 uncore_imc/cas_count_write/=100"
+	assert_success
+	close_to "$(mval memory_bandwidth)" 200
+}
+
+@test "top-down is refused where the PMU lacks it, naming what is missing" {
+	run "$PT" metric-eval "$SYSFS/arm64-neoverse -M TopdownL1"
+	assert_failure
+	assert_output --partial "no stall_slot_frontend, stall_slot_backend, stall_slot, op_spec, op_retired events"
+	run "$PT" metric-eval "$SYSFS/vm-nopmu -M TopdownL1"
+	assert_failure
+	assert_output --partial "no core PMU"
+	# among other metrics: rows without a value, the others computed
+	run "$PT" metric-eval "$SYSFS/vm-nopmu -M TopdownL1,cpus_utilized task-clock=500 duration=1"
+	assert_success
+	assert_line --regexp '^frontend_bound none: no core PMU'
+	close_to "$(mval cpus_utilized)" 0.5
+}
+
+@test "a metric referring to another, and to itself through others" {
+	run "$PT" metric-eval "- -M - --metric 'a = x / y' --metric 'b = a * 2; unit = %' x=3 y=4"
+	assert_success
+	close_to "$(mval b)" 1.5
+	run "$PT" metric-eval "- -M - --metric 'a = b + 1' --metric 'b = a * 2'"
+	assert_failure
+	assert_output --partial "refers to itself through other metrics"
+}
+
+# --- the command line -------------------------------------------------
+
+@test "--topdown is refused here with exit 125, naming what is missing" {
+	if [ -e /sys/bus/event_source/devices/cpu/events/topdown-retiring ] ||
+	    [ -e /sys/bus/event_source/devices/cpu/events/topdown-total-slots ]; then
+		skip "this machine has top-down events"
+	fi
+	run "$PSTAT" --topdown true
+	assert_failure 125
+	assert_output --partial "pstat: --topdown: cannot count TopdownL1 here:"
+	run "$PSTAT" --td-level 2 true
+	assert_failure 125
+}
+
+@test "--dry-run: Skylake's topdown group, total slots leading; SMT needs -a" {
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run -a --topdown
+	assert_success
+	assert_line "topdown-total-slots: resolver sysfs, pmu cpu, group 0 (leader)"
+	for e in topdown-fetch-bubbles topdown-slots-issued topdown-slots-retired topdown-recovery-bubbles; do
+		assert_line "$e: resolver sysfs, pmu cpu, group 0"
+	done
+	# the fixture's topdown events are the SMT variants (.scale 2)
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run --topdown
+	assert_failure 125
+	assert_output --partial "needs -a"
+}
+
+@test "--dry-run: Sapphire Rapids' slots leads the PERF_METRICS group" {
+	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" --dry-run -j --td-level 2
+	assert_success
+	jq_assert '.events | map(select(.group == 0)) |
+		(.[0].name == "cpu/slots/" and .[0].leader == true and
+		 length == 9 and (.[1:] | all(.leader == false)))' <<<"$output"
+}
+
+@test "--dry-run: Neoverse V2 top-down events; N1 refused" {
+	PSTAT_SYSFS_ROOT="$MFIX/arm-neoverse-v2" run "$PSTAT" --dry-run -M TopdownL1
+	assert_success
+	for e in stall_slot_frontend stall_slot_backend stall_slot op_spec op_retired br_mis_pred cpu_cycles; do
+		assert_line --regexp "^$e: resolver sysfs, pmu armv8_pmuv3_0"
+	done
+	PSTAT_SYSFS_ROOT="$SYSFS/arm64-neoverse" run "$PSTAT" --dry-run -M TopdownL1
+	assert_failure 125
+	assert_output --partial "has no stall_slot_frontend"
+}
+
+@test "a user metric's events are added, and shared with -e" {
+	run "$PSTAT" --dry-run --metric 'cs_per_ms = cs / task-clock'
+	assert_success
+	assert_line --regexp '^cs: '
+	assert_line --regexp '^task-clock: '
+	run "$PSTAT" --dry-run -e task-clock,cs --metric 'cs_per_ms = cs / task-clock'
+	assert_success
+	[ "$(grep -c '^task-clock: ' <<<"$output")" = 1 ]
+	[ "$(grep -c '^cs: ' <<<"$output")" = 1 ]
+}
+
+@test "--metric errors: a caret under the column, an unknown event, exit 125" {
+	run "$PSTAT" --metric 'x = task-clock +* 2' true
+	assert_failure 125
+	assert_line --index 0 "pstat: invalid --metric 'x = task-clock +* 2': unexpected '*': expected a number, a name or '('"
+	assert_line --index 1 "pstat: hint: x = task-clock +* 2"
+	# the caret under the '*': 13 columns of "pstat: hint: " and 16
+	assert_line --index 2 "$(printf '%29s^' '')"
+	run "$PSTAT" --metric 'x = no-such-event / task-clock' true
+	assert_failure 125
+	assert_line --index 0 --partial "pstat: metric 'x': "
+	assert_line --index 0 --partial "no-such-event"
+	run "$PSTAT" -M no_such_metric true
+	assert_failure 125
+	assert_output --partial "unknown metric or metric group 'no_such_metric'"
+	run "$PSTAT" --metric-only true
+	assert_failure 125
+	assert_output --partial "--metric-only needs metrics"
+}
+
+# Live: writes counted by a tracepoint over task-clock.
+WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
+
+@test "live: --metric in the table, after its first event" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	run "$PSTAT" --metric "$WPM" "$w" 1000
+	assert_success
+	writes=$(value_of syscalls:sys_enter_write <<<"$output")
+	[ "$writes" = 1000 ]
+	msec=$(awk '/ msec task-clock/ { print $1 }' <<<"$output")
+	got=$(awk '/# .* writes_per_ms/ { print $2 }' <<<"$output")
+	want=$(awk -v w=$writes -v t=$msec 'BEGIN { printf "%.3f", w / t }')
+	# task-clock is printed with 2 decimals: allow for its rounding
+	awk -v g="$got" -v w="$want" 'BEGIN { d = (g - w) / w; if (d < 0) d = -d; exit !(g > 0 && d < 0.01) }'
+	# the metric's line follows the tracepoint's
+	grep -A1 'syscalls:sys_enter_write' <<<"$output" | grep -q 'writes_per_ms'
+}
+
+@test "live: a division by zero is no value, never inf, in table and JSON" {
+	need_perf_events
+	run "$PSTAT" --metric 'zero = task-clock / (task-clock - task-clock)' true
+	assert_success
+	assert_output --regexp '# +- zero .*\(no value: division by zero\)'
+	run "$PSTAT" -j -o "$BATS_TEST_TMPDIR/z.json" \
+		--metric 'zero = task-clock / (task-clock - task-clock)' true
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/z.json"
+	jq_assert '.metrics[0] | .value == null and .why == "division by zero"' "$BATS_TEST_TMPDIR/z.json"
+}
+
+@test "live: --metric in CSV, a line of the same fields after its event" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	run "$PSTAT" -x, --metric "$WPM" "$w" 500
+	assert_success
+	line=$(grep ',writes_per_ms$' <<<"$output")
+	row=$(grep ',syscalls:sys_enter_write,' <<<"$output")
+	[ "$(awk -F, '{ print NF }' <<<"$line")" = "$(awk -F, '{ print NF }' <<<"$row")" ]
+	msec=$(awk -F, '$3 == "task-clock" { print $1 }' <<<"$output")
+	awk -F, -v t="$msec" '{ d = ($6 - 500 / t) / (500 / t); if (d < 0) d = -d; exit !(d < 0.01) }' <<<"$line"
+}
+
+@test "live: --metric in JSON: value, expr, inputs; valid against the schema" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	run "$PSTAT" -j -o "$BATS_TEST_TMPDIR/m.json" --metric "$WPM; higher = yes" "$w" 700
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/m.json"
+	jq_assert '
+		(.counters | map({(.event): .value}) | add) as $c |
+		.metrics[0] | .name == "writes_per_ms" and
+		.expr == "syscalls:sys_enter_write / task-clock" and
+		.inputs == ["syscalls:sys_enter_write", "task-clock"] and
+		.higher_is_better == true and .multiplexed == false and
+		.group == null and .why == null and
+		((.value - $c["syscalls:sys_enter_write"] / $c["task-clock"]) | fabs) < 1e-9' \
+		"$BATS_TEST_TMPDIR/m.json"
+}
+
+@test "live: -r 3 gives a metric its per-run samples and statistics" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	run "$PSTAT" -j -r 3 -o "$BATS_TEST_TMPDIR/r.json" --metric "$WPM" "$w" 300
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/r.json"
+	jq_assert '.metrics[0] | (.samples | length) == 3 and
+		(.samples | all(. > 0)) and .min <= .median and
+		.median <= .max and .mean > 0' "$BATS_TEST_TMPDIR/r.json"
+	run "$PSTAT" -r 3 --metric "$WPM" "$w" 300
+	assert_success
+	assert_output --regexp '# +[0-9.]+ writes_per_ms'
+}
+
+@test "live: -I gives each interval its metric value" {
+	need_perf_events
+	s=$(prog spinner)
+	run "$PSTAT" -j -I 100 --interval-count 3 -o "$BATS_TEST_TMPDIR/i.json" \
+		--metric 'busy = task-clock / (duration_time * 1000)' "$s" 1 2000
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/i.json"
+	[ "$(grep -c '"type":"interval"' "$BATS_TEST_TMPDIR/i.json")" = 3 ]
+	jq_assert -s 'map(select(.type == "interval")) |
+		all(.metrics[0].name == "busy" and (.metrics[0].value | type) == "number")' \
+		"$BATS_TEST_TMPDIR/i.json"
+	run "$PSTAT" -I 100 --interval-count 2 \
+		--metric 'busy = task-clock / (duration_time * 1000)' "$s" 1 2000
+	assert_success
+	[ "$(grep -cE '^ +[0-9]+\.[0-9]+ +# +[0-9.]+ busy' <<<"$output")" = 2 ]
+}
+
+@test "live: --metric-only in the table, CSV and JSON" {
+	need_perf_events
+	run "$PSTAT" --metric-only --metric 'a = task-clock / task-clock' \
+		--metric 'b = 2 * task-clock / task-clock' true
+	assert_success
+	assert_line --regexp '^ +a +b$'
+	assert_line --regexp '^ +1\.000 +2\.000$'
+	refute_output --partial 'msec task-clock'
+	run "$PSTAT" -x';' --metric-only --metric 'a = task-clock / task-clock' \
+		--metric 'b = 2 * task-clock / task-clock' true
+	assert_success
+	assert_line 'a;b'
+	assert_line '1.000;2.000'
+	run "$PSTAT" -j -o "$BATS_TEST_TMPDIR/mo.json" --metric-only \
+		--metric 'a = task-clock / task-clock' true
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/mo.json"
+	jq_assert '.counters == [] and .metrics[0].value == 1' "$BATS_TEST_TMPDIR/mo.json"
+}
+
+@test "live: -M cpus_utilized from the library, and TopdownL1 among others" {
+	need_perf_events
+	run "$PSTAT" -M cpus_utilized true
+	assert_success
+	assert_output --regexp '# +[0-9.]+ CPUs cpus_utilized'
+	run "$PSTAT" -M TopdownL1,cpus_utilized true
+	if [ -e /sys/bus/event_source/devices/cpu/events/topdown-retiring ]; then
+		skip "this machine counts top-down"
+	fi
+	assert_success
+	assert_output --regexp 'frontend_bound +\(no value: '
+	assert_output --regexp '# +[0-9.]+ CPUs cpus_utilized'
+}
+
+@test "live: --metrics-file, comments and blank lines; errors name the line" {
+	need_perf_events
+	f="$BATS_TEST_TMPDIR/m.metrics"
+	printf '# my metrics\n\ntwice = 2 * task-clock / task-clock ; unit = x\n' >"$f"
+	run "$PSTAT" --metrics-file "$f" true
+	assert_success
+	assert_output --regexp '# +2\.000 x twice'
+	printf 'ok = 1\nbad = 1 +\n' >"$f"
+	run "$PSTAT" --metrics-file "$f" true
+	assert_failure 125
+	assert_output --partial "m.metrics:2:10: unexpected end of the expression"
+	run "$PSTAT" --metrics-file "$BATS_TEST_TMPDIR/none" true
+	assert_failure 125
+	assert_output --partial "cannot read metrics file"
+}
+
+@test "list metrics: what this machine or tree supports, with formulas" {
+	run "$PSTAT" list metrics
+	assert_success
+	assert_line --regexp '^  cpus_utilized +task-clock / \(duration_time \* 1000\)'
+	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" list --names metrics
+	assert_success
+	assert_line TopdownL1
+	assert_line TopdownL2
+	assert_line memory_bound
+	PSTAT_SYSFS_ROOT="$SYSFS/arm64-neoverse" run "$PSTAT" list metrics
+	assert_success
+	assert_line --regexp '^  l1d_mpki +l1d_cache_refill / inst_retired \* 1000'
+	assert_output --partial "no top-down analysis here: the PMU armv8_pmuv3_0 has no stall_slot_frontend"
+}
+
+@test "list metrics -j: valid, every formula of every tree parses" {
+	for tree in "$SYSFS/intel-skylake" "$SYSFS/amd-zen3" "$SYSFS/arm64-neoverse" \
+	    "$SYSFS/vm-nopmu" "$MFIX/intel-spr" "$MFIX/arm-neoverse-v2"; do
+		PSTAT_SYSFS_ROOT="$tree" run "$PSTAT" list -j metrics
+		assert_success
+		echo "$output" >"$BATS_TEST_TMPDIR/l.json"
+		validate_json "$BATS_TEST_TMPDIR/l.json" "$ROOT/schema/pstat-metrics.schema.json"
+		# an entry that failed to parse would show its error as expr
+		jq_assert '.metrics | length > 0 and
+			all(.expr | test("^(unexpected|invalid|expected)") | not)' \
+			"$BATS_TEST_TMPDIR/l.json"
+		# each one is documented in pstat(1)
+		for n in $(jq -r '.metrics[].name' "$BATS_TEST_TMPDIR/l.json"); do
+			grep -q "^\.It Li $n Pq" "$ROOT/man/pstat.1" ||
+				{ echo "$n is not in pstat.1" >&2; return 1; }
+		done
+	done
+	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" list -j metrics
+	jq_assert '.topdown == {"levels": 2, "why_not": null}' <<<"$output"
+}
