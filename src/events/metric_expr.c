@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,9 +83,13 @@ static long off(const struct parser *ps)
 	return (long)(ps->p - ps->text);
 }
 
-static int fail(struct parser *ps, const char *fmt, const char *what)
+/* An error at the parser's position: a message of its own words. */
+static int fail(struct parser *ps, const char *msg, const char *what)
 {
-	return error_set(ps->err, off(ps), fmt, what);
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s%s", msg, what);
+	return error_set(ps->err, off(ps), "%s", buf);
 }
 
 static void skip_blanks(struct parser *ps)
@@ -137,7 +142,7 @@ static char *lex_name(struct parser *ps)
 
 		if (c == '\\') {
 			if (!ps->p[1]) {
-				fail(ps, "a backslash at the end of the expression%s",
+				fail(ps, "a backslash at the end of the expression",
 				     "");
 				free(buf);
 				return NULL;
@@ -207,7 +212,7 @@ static int parse_number(struct parser *ps)
 	else
 		v = strtod(ps->p, &end);
 	if (end == ps->p || errno == ERANGE || !isfinite(v))
-		return fail(ps, "invalid number%s", "");
+		return fail(ps, "invalid number", "");
 	if (is_name_char((unsigned char)*end))
 		return error_set(ps->err, (long)(end - ps->text),
 				 "invalid number: '%c' after its digits",
@@ -246,7 +251,7 @@ static int expect(struct parser *ps, char c)
 
 	skip_blanks(ps);
 	if (*ps->p != c)
-		return fail(ps, "expected %s", what);
+		return fail(ps, "expected ", what);
 	ps->p++;
 	return 0;
 }
@@ -287,7 +292,7 @@ static int parse_prim(struct parser *ps)
 
 		if (at_word(ps->p, "if") || at_word(ps->p, "else") ||
 		    at_word(ps->p, "and") || at_word(ps->p, "or"))
-			return fail(ps, "expected a number, a name or '(', not the keyword%s",
+			return fail(ps, "expected a number, a name or '(', not the keyword",
 				    "");
 		name = lex_name(ps);
 		if (!name)
@@ -297,7 +302,7 @@ static int parse_prim(struct parser *ps)
 		return n;
 	}
 	if (!*ps->p)
-		return fail(ps, "unexpected end of the expression: expected a number, a name or '('%s",
+		return fail(ps, "unexpected end of the expression: expected a number, a name or '('",
 			    "");
 	return error_set(ps->err, off(ps),
 			 "unexpected '%c': expected a number, a name or '('",
@@ -310,7 +315,7 @@ static int parse_unary(struct parser *ps)
 
 	skip_blanks(ps);
 	if (++ps->depth > MAX_DEPTH)
-		return fail(ps, "the expression is nested too deeply%s", "");
+		return fail(ps, "the expression is nested too deeply", "");
 	if (*ps->p == '-' || *ps->p == '!' || at_word(ps->p, "not")) {
 		enum node_kind k = *ps->p == '-' ? N_NEG : N_NOT;
 
@@ -438,7 +443,7 @@ static int parse_expr(struct parser *ps)
 	int a, cond, b;
 
 	if (++ps->depth > MAX_DEPTH)
-		return fail(ps, "the expression is nested too deeply%s", "");
+		return fail(ps, "the expression is nested too deeply", "");
 	a = parse_or(ps);
 	if (a >= 0) {
 		skip_blanks(ps);
@@ -448,7 +453,7 @@ static int parse_expr(struct parser *ps)
 				return -1;
 			skip_blanks(ps);
 			if (!at_word(ps->p, "else"))
-				return fail(ps, "expected 'else'%s", "");
+				return fail(ps, "expected 'else'", "");
 			ps->p += 4;
 			if ((b = parse_expr(ps)) < 0)
 				return -1;

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,15 @@
 #include "events/metric_lib.h"
 
 /* <root>/<rel>, read whole and trimmed (new string), or NULL. */
-static char *read_rel(const char *root, const char *fmt, const char *arg)
+__attribute__((format(printf, 2, 3)))
+static char *read_rel(const char *root, const char *fmt, ...)
 {
 	char rel[256], *path, *s;
+	va_list ap;
 
-	snprintf(rel, sizeof(rel), fmt, arg);
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
 	path = xasprintf("%s/%s", root ? root : "/sys", rel);
 	s = read_file_str(path);
 	free(path);
