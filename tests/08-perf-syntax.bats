@@ -294,3 +294,20 @@ attr_of() {
 	# the trees' aliases: every one was tried
 	[ "$n" -gt 100 ]
 }
+
+@test "a breakpoint with terms counts writes under its name=, len= its length" {
+	need_perf_events
+	local b addr n w
+	b="$BATS_TEST_TMPDIR/bpvar"
+	cc -O1 -no-pie -o "$b" "$ROOT/tests/progs/bpvar.c" ||
+		skip "cannot build a non-PIE program"
+	addr=0x$(nm "$b" | awk '$3 == "target" { print $1 }')
+	run "$PSTAT" -x, -e "mem:$addr:w/name=watch,len=8/u,mem:$addr/8:w" "$b" 777
+	assert_success
+	n=$(awk -F, '$3 == "watch" { print $1 }' <<<"$output")
+	w=$(awk -F, -v e="mem:$addr/8:w" '$3 == e { print $1 }' <<<"$output")
+	[ -n "$n" ] && [ -n "$w" ] || fail "$output"
+	[ "$n" = "<not supported>" ] && skip "breakpoints cannot be counted here"
+	# the loop's 777 stores in user space
+	[ "$n" -ge 777 ] && [ "$n" -le "$w" ]
+}
