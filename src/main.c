@@ -300,11 +300,21 @@ static int cmd_doctor(int argc, char **argv)
  */
 static void close_stdout(void)
 {
-	if (fclose(stdout) == 0 || errno == EBADF)
+	/*
+	 * A text longer than stdio's buffer (--help) fails while it is
+	 * written, not at the close: the error flag remembers it, and
+	 * errno still says why.
+	 */
+	int failed = ferror(stdout);
+
+	if ((fclose(stdout) == 0 || errno == EBADF) && !failed)
 		return;
 	if (errno == EPIPE)
 		_exit(EXIT_BROKEN_PIPE);
-	msg_error("cannot write to the standard output: %s", strerror(errno));
+	/* one error line: what failed to write may have said so already */
+	if (!msg_errors)
+		msg_error("cannot write to the standard output: %s",
+			  strerror(errno));
 	_exit(EXIT_PSTAT_FAILED);
 }
 

@@ -243,7 +243,7 @@ load test_helper
 
 @test "usage errors end with a pointer to --help" {
 	for args in "-x , -B true" "--append true" "-A true" "-x , -j true" \
-		"--fail-on=bogus true" "--per-thread true" "-p 1 true" \
+		"--fail-on=bogus true" "--per-thread true" "-p 1 -t 1" \
 		"--interval-count 3 true" "-x '\"' true"; do
 		eval "run \"\$PSTAT\" $args"
 		assert_failure 125

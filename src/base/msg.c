@@ -6,6 +6,7 @@
 
 int msg_verbose;
 int msg_quiet;
+int msg_errors;
 
 static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
 				   va_list ap)
@@ -43,6 +44,7 @@ void msg_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	msg_errors++;
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
@@ -52,6 +54,7 @@ void msg_usage(const char *fmt, ...)
 {
 	va_list ap;
 
+	msg_errors++;
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);

@@ -23,6 +23,8 @@ extern int msg_verbose;
  * would break the document there, and it carries the same facts.
  */
 extern int msg_quiet;
+/* How many errors msg_error and msg_usage have printed. */
+extern int msg_errors;
 
 /* Print "pstat: <fmt>\n" to stderr. */
 void msg_error(const char *fmt, ...) PSTAT_FMT(1, 2);
