@@ -159,6 +159,8 @@ static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
 		d[i].unit = evl->ev[i].unit ? evl->ev[i].unit : "";
 		d[i].cpus = evl->ev[i].cpus;
 		d[i].ncpus = evl->ev[i].ncpus;
+		d[i].core_cpus = evl->ev[i].core_cpus;
+		d[i].ncore_cpus = evl->ev[i].ncore_cpus;
 		d[i].attr = &evl->ev[i].attr;
 	}
 	r = print_json_dryrun(out, d, evl->n);

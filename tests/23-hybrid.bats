@@ -156,6 +156,8 @@ cpu/cycles/ type 0 config 0"
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/d.json"
 	jq_assert '[.events[] | .pmu] == ["cpu_atom", "cpu_core"]' "$BATS_TEST_TMPDIR/d.json"
 	jq_assert '[.events[] | .name] == ["cpu_atom/cycles/", "cpu_core/cycles/"]' "$BATS_TEST_TMPDIR/d.json"
+	jq_assert '[.events[] | .core_cpus] == [[4, 5, 6, 7], [0, 1, 2, 3]]' "$BATS_TEST_TMPDIR/d.json"
+	jq_assert '[.events[] | .cpus] == [null, null]' "$BATS_TEST_TMPDIR/d.json"
 }
 
 @test "hybrid: compare refuses a run split per core PMU against one that was not" {

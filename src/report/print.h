@@ -279,6 +279,8 @@ struct pstat_dryrun_event {
 	size_t ncpus;
 	const struct perf_event_attr *attr;
 	const char *group_name; /* a named group's name, or NULL */
+	const int *core_cpus;   /* one of several core PMUs: its CPUs */
+	size_t ncore_cpus;
 };
 
 /* The version of the jansson library in use ("2.14"; static). */

@@ -95,6 +95,10 @@ int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 		json_object_set_new(e, "cpus", ev[i].cpus ?
 				    json_cpus(ev[i].cpus, ev[i].ncpus) :
 				    json_null());
+		if (ev[i].core_cpus)
+			json_object_set_new(e, "core_cpus",
+					    json_cpus(ev[i].core_cpus,
+						      ev[i].ncore_cpus));
 		json_object_set_new(e, "attr", ev[i].attr ?
 				    json_attr(ev[i].attr) : json_null());
 		json_array_append_new(events, e);
