@@ -388,3 +388,7 @@ print("ok")'
 	jq_assert '.commands[0].argv == ["sh", "-c", "true"] and
 		.shell == "sh"' s.json
 }
+
+@test "bench: the statistics of two commands' samples (pure)" {
+	run_table bench bench.test
+}

@@ -15,6 +15,7 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "accept", t_accept },
 	{ "aggr", t_aggr },
+	{ "bench", t_bench },
 	{ "cgroup-mount", t_cgroup_mount },
 	{ "control", t_control },
 	{ "control-arg", t_control_arg },

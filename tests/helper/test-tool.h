@@ -36,5 +36,6 @@ int t_control(int argc, char **argv);
 int t_control_arg(int argc, char **argv);
 int t_cgroup_mount(int argc, char **argv);
 int t_accept(int argc, char **argv);
+int t_bench(int argc, char **argv);
 
 #endif
