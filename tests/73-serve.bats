@@ -337,9 +337,13 @@ EOF
 	assert_line --regexp '^scrapes 1200 errors 0 '
 	before=$(sed -n 's/.* rss_before \([0-9]*\) .*/\1/p' <<<"$output")
 	after=$(sed -n 's/.* rss_after \([0-9]*\)$/\1/p' <<<"$output")
-	# flat: 1000 scrapes leave at most 25% or 2 MiB more, whichever is more
-	awk -v b="$before" -v a="$after" \
-		'BEGIN { slack = b / 4 > 2048 ? b / 4 : 2048; exit !(a <= b + slack) }'
+	# flat: 1000 scrapes leave at most 25% or 2 MiB more, whichever is
+	# more (not under AddressSanitizer, whose quarantine keeps what is
+	# freed: there LeakSanitizer checks the memory instead)
+	if ! ldd "$ROOT/pstat" | grep -q 'libasan'; then
+		awk -v b="$before" -v a="$after" \
+			'BEGIN { slack = b / 4 > 2048 ? b / 4 : 2048; exit !(a <= b + slack) }'
+	fi
 	stop_serve
 	[ "$st" = 0 ]
 }
