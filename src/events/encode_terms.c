@@ -23,8 +23,8 @@ bool encode_is_numeric(const char *name, uint32_t *type, uint64_t *config)
 	if (!colon || !evspec_is_numeric(name, strlen(name)))
 		return false;
 	head = xstrndup(name, (size_t)(colon - name));
-	r = parse_u64(head, UINT32_MAX, &t) || parse_u64(colon + 1, UINT64_MAX,
-							 config);
+	r = parse_u64(head, UINT32_MAX, &t) ||
+	    parse_u64(colon + 1, UINT64_MAX, config);
 	free(head);
 	if (r)
 		return false;
@@ -69,9 +69,10 @@ static int term_number(struct encoder *e, const struct pstat_evspec *sp,
 		return 0;
 	}
 	if (parse_u64(t->val, UINT64_MAX, v))
-		return error_set(e->err, t->off,
-				 "invalid value '%s' for '%s' in '%s' (expected decimal or 0x hex)",
-				 t->val, t->key, sp->text);
+		return error_set(
+			e->err, t->off,
+			"invalid value '%s' for '%s' in '%s' (expected decimal or 0x hex)",
+			t->val, t->key, sp->text);
 	return 0;
 }
 
@@ -88,9 +89,10 @@ int encode_event_terms(struct encoder *e, struct pstat_event *ev,
 
 		if (!strcmp(t->key, "name")) {
 			if (!t->val || !*t->val)
-				return error_set(e->err, t->off,
-						 "term 'name' in '%s' needs a value",
-						 sp->text);
+				return error_set(
+					e->err, t->off,
+					"term 'name' in '%s' needs a value",
+					sp->text);
 			free(ev->name);
 			ev->name = xstrdup(t->val);
 			continue;
@@ -121,14 +123,16 @@ int encode_event_terms(struct encoder *e, struct pstat_event *ev,
 		case PMU_TERM_IGNORED:
 			continue;
 		case PMU_TERM_SAMPLING:
-			return error_set(e->err, t->off,
-					 "term '%s' in '%s' is for sampling, and pstat counts (perf stat refuses it too)",
-					 t->key, sp->text);
+			return error_set(
+				e->err, t->off,
+				"term '%s' in '%s' is for sampling, and pstat counts (perf stat refuses it too)",
+				t->key, sp->text);
 		}
-		return error_set(e->err, t->off,
-				 "unknown term '%s' in '%s' (valid terms: name, %s, period, freq, percore, metric-id)",
-				 t->key, sp->text,
-				 bp ? "len" : "config, config1, config2");
+		return error_set(
+			e->err, t->off,
+			"unknown term '%s' in '%s' (valid terms: name, %s, period, freq, percore, metric-id)",
+			t->key, sp->text,
+			bp ? "len" : "config, config1, config2");
 	}
 	return 0;
 }
