@@ -386,3 +386,35 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" list -j metrics
 	jq_assert '.topdown == {"levels": 2, "why_not": null}' <<<"$output"
 }
+
+@test "compare: metrics are compared in their own direction, with -r samples" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	b="$BATS_TEST_TMPDIR/base.json"
+	run "$PSTAT" -j -r 3 -o "$b" --metric "$WPM; higher = yes" \
+		--metric 'tc = task-clock / task-clock' "$w" 300
+	assert_success
+	# the same run against itself: unchanged
+	run "$PSTAT" compare "$b" "$b"
+	assert_success
+	assert_line --regexp '^writes_per_ms +.* unchanged$'
+	# half the writes per ms: worse, as higher is better
+	jq '.metrics |= map(if .name == "writes_per_ms" then
+		.value /= 2 | .samples |= map(. / 2) | .mean /= 2 else . end)' \
+		"$b" >"$BATS_TEST_TMPDIR/worse.json"
+	run "$PSTAT" compare "$b" "$BATS_TEST_TMPDIR/worse.json"
+	assert_failure 3
+	assert_line --regexp '^writes_per_ms +.* regressed( \(limit 5%\))?$'
+	# a metric without a direction is lower-is-better, as a counter
+	jq '.metrics |= map(if .name == "tc" then
+		.value /= 2 | .samples |= map(. / 2) else . end)' \
+		"$b" >"$BATS_TEST_TMPDIR/less.json"
+	run "$PSTAT" compare --format json "$b" "$BATS_TEST_TMPDIR/less.json"
+	assert_success
+	jq_assert '.entries | map(select(.name == "tc")) | .[0].verdict == "improved"' <<<"$output"
+	# --threshold by the metric's name
+	run "$PSTAT" compare --threshold 'writes_per_ms=60%' "$b" "$BATS_TEST_TMPDIR/worse.json"
+	assert_success
+	assert_line --regexp '^writes_per_ms +.* unchanged$'
+}

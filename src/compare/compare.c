@@ -35,10 +35,32 @@ struct pstat_compare_counter *compare_run_add(struct pstat_compare_run *run)
 	return c;
 }
 
+struct pstat_compare_metric *
+compare_run_add_metric(struct pstat_compare_run *run)
+{
+	struct pstat_compare_metric *m;
+
+	xgrow((void **)&run->metrics, &run->metrics_alloc, run->nmetrics + 1,
+	      sizeof(*run->metrics));
+	m = &run->metrics[run->nmetrics++];
+	memset(m, 0, sizeof(*m));
+	m->cpu = -1;
+	m->value = NAN;
+	m->higher_is_better = -1;
+	return m;
+}
+
 void compare_run_free(struct pstat_compare_run *run)
 {
 	if (!run)
 		return;
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		free(run->metrics[i].name);
+		free(run->metrics[i].thread);
+		free(run->metrics[i].unit);
+		free(run->metrics[i].samples);
+	}
+	free(run->metrics);
 	for (size_t i = 0; i < run->ncounters; i++) {
 		struct pstat_compare_counter *c = &run->counters[i];
 
@@ -414,6 +436,124 @@ static size_t add_metric(struct pstat_compare *c,
 	return 0;
 }
 
+/* Whether two metrics of the metric engine are the same one. */
+static int same_metric(const struct pstat_compare_metric *a,
+		       const struct pstat_compare_metric *b)
+{
+	if (strcmp(a->name, b->name) || a->cpu != b->cpu)
+		return 0;
+	if (!a->thread || !b->thread)
+		return a->thread == b->thread;
+	return !strcmp(a->thread, b->thread);
+}
+
+static char *metric_item_name(const struct pstat_compare_metric *m)
+{
+	char cpu[32] = "";
+
+	if (m->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " (CPU %d)", m->cpu);
+	return xasprintf("%s%s%s%s%s", m->name, cpu, m->thread ? " (" : "",
+			 m->thread ? m->thread : "", m->thread ? ")" : "");
+}
+
+/* One side of a metric entry; its samples' summary as side_set's. */
+static const struct pstat_summary *
+metric_side(struct pstat_compare_side *s, const struct pstat_compare_metric *m,
+	    struct pstat_summary *sum)
+{
+	s->present = 1;
+	s->status = m->multiplexed ? PSTAT_MULTIPLEXED : PSTAT_COUNTED;
+	s->value = m->value;
+	s->n = m->nsamples;
+	s->stddev = NAN;
+	if (m->nsamples < 2 || !all_finite(m->samples, m->nsamples))
+		return NULL;
+	stats_summarize(m->samples, m->nsamples, sum);
+	s->stddev = sum->stddev;
+	return sum;
+}
+
+/* Why a metric cannot be compared, or NULL. */
+static const char *metric_invalid(const struct pstat_compare_metric *m,
+				  int is_new)
+{
+	if (!isfinite(m->value))
+		return is_new ? "no value in new" : "no value in base";
+	if (m->multiplexed)
+		return is_new ? "multiplexed in new" : "multiplexed in base";
+	return NULL;
+}
+
+/*
+ * The metrics of the metric engine, matched by name, CPU and thread:
+ * compared like counters, in their own direction (lower is better when
+ * the definition does not say). Adds to *compared and *broken.
+ */
+static void compare_engine_metrics(struct pstat_compare *out,
+				   const struct pstat_compare_run *base,
+				   const struct pstat_compare_run *new,
+				   const struct pstat_compare_rules *rules,
+				   double alpha, size_t *compared,
+				   size_t *broken)
+{
+	char *matched = xcalloc(new->nmetrics + 1, 1);
+
+	for (size_t i = 0; i < base->nmetrics; i++) {
+		const struct pstat_compare_metric *b = &base->metrics[i], *n = NULL;
+		struct pstat_summary bsum, nsum;
+		const struct pstat_summary *bs, *ns;
+		struct pstat_compare_item *it;
+		const char *why;
+
+		for (size_t j = 0; j < new->nmetrics && !n; j++)
+			if (!matched[j] && same_metric(b, &new->metrics[j])) {
+				matched[j] = 1;
+				n = &new->metrics[j];
+			}
+		it = item_new(out, metric_item_name(b), b->name, b->unit);
+		it->metric = b->name;
+		it->higher_is_better = b->higher_is_better == 1;
+		item_limit(it, rules);
+		bs = metric_side(&it->base, b, &bsum);
+		if (!n) {
+			it->verdict = VERDICT_MISSING;
+			it->reason = "only in base";
+			(*broken)++;
+			continue;
+		}
+		ns = metric_side(&it->new, n, &nsum);
+		why = metric_invalid(b, 0);
+		if (!why)
+			why = metric_invalid(n, 1);
+		if (why) {
+			it->verdict = VERDICT_INVALID;
+			it->reason = why;
+			(*broken)++;
+			continue;
+		}
+		judge(it, bs, ns, alpha, 1);
+		(*compared)++;
+	}
+	for (size_t j = 0; j < new->nmetrics; j++) {
+		const struct pstat_compare_metric *n = &new->metrics[j];
+		struct pstat_compare_item *it;
+		struct pstat_summary nsum;
+
+		if (matched[j])
+			continue;
+		it = item_new(out, metric_item_name(n), n->name, n->unit);
+		it->metric = n->name;
+		it->higher_is_better = n->higher_is_better == 1;
+		item_limit(it, rules);
+		metric_side(&it->new, n, &nsum);
+		it->verdict = VERDICT_MISSING;
+		it->reason = "only in new";
+		(*broken)++;
+	}
+	free(matched);
+}
+
 void compare_runs(const struct pstat_compare_run *base,
 		  const struct pstat_compare_run *new,
 		  const struct pstat_compare_rules *rules, double alpha,
@@ -430,7 +570,8 @@ void compare_runs(const struct pstat_compare_run *base,
 	out->base_runs = base->runs;
 	out->new_runs = new->runs;
 	out->alpha = alpha;
-	out->items = xcalloc(2 * (nb + nn) + 1, sizeof(*out->items));
+	out->items = xcalloc(2 * (nb + nn) + base->nmetrics + new->nmetrics + 1,
+			     sizeof(*out->items));
 	compare_index_build(&bix, base);
 	compare_index_build(&nix, new);
 
@@ -486,6 +627,8 @@ void compare_runs(const struct pstat_compare_run *base,
 		it->reason = "only in new";
 		broken++;
 	}
+	compare_engine_metrics(out, base, new, rules, alpha, &compared,
+			       &broken);
 	for (size_t i = 0; i < out->nitems; i++)
 		out->count[out->items[i].verdict]++;
 

@@ -46,6 +46,22 @@ struct pstat_compare_counter {
 	double metric_value;    /* NaN when null */
 };
 
+/*
+ * A metric of the metric engine (-M, --metric) in a run document's
+ * "metrics" array, as read.
+ */
+struct pstat_compare_metric {
+	char *name;
+	int cpu;                /* -A: the CPU, else -1 */
+	char *thread;           /* --per-thread, else NULL */
+	char *unit;             /* "" when none */
+	double value;           /* NaN when the document has null */
+	double *samples;        /* with -r N: N values, else NULL */
+	size_t nsamples;
+	int higher_is_better;   /* 1, 0, or -1 unsaid (lower is better) */
+	int multiplexed;
+};
+
 /* A run document: what a comparison needs of it. */
 struct pstat_compare_run {
 	char *label;            /* the file name, or "this run" (new) */
@@ -60,6 +76,9 @@ struct pstat_compare_run {
 	struct pstat_compare_counter *counters;
 	size_t ncounters;
 	size_t alloc;
+	struct pstat_compare_metric *metrics;
+	size_t nmetrics;
+	size_t metrics_alloc;
 };
 
 /*
@@ -68,6 +87,9 @@ struct pstat_compare_run {
  * xmalloc'd strings and samples; compare_run_free frees them.
  */
 struct pstat_compare_counter *compare_run_add(struct pstat_compare_run *run);
+/* The same for a metric (cpu -1, value NaN, higher_is_better -1). */
+struct pstat_compare_metric *
+compare_run_add_metric(struct pstat_compare_run *run);
 /* Free what run holds (not run itself); NULL is fine. */
 void compare_run_free(struct pstat_compare_run *run);
 

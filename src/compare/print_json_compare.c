@@ -216,6 +216,66 @@ static int json_read_counter(json_t *o, size_t i,
 }
 
 /*
+ * One object of a run document's "metrics" array (the metric engine's)
+ * into m. Returns 0, or -1 with err set.
+ */
+static int json_read_metric(json_t *o, size_t i,
+			    struct pstat_compare_metric *m,
+			    struct pstat_error *err)
+{
+	json_t *v;
+
+	if (!json_is_object(o) ||
+	    !(m->name = json_read_str(json_object_get(o, "name"))))
+		return error_set(err, -1, "metrics[%zu] has no name", i);
+	v = json_object_get(o, "value");
+	if (!v || json_read_number(v, &m->value))
+		return error_set(err, -1,
+				 "metrics[%zu].value is not a number or null",
+				 i);
+	v = json_object_get(o, "unit");
+	m->unit = v ? json_read_str(v) : xstrdup("");
+	if (!m->unit)
+		return error_set(err, -1, "metrics[%zu].unit is not a string",
+				 i);
+	v = json_object_get(o, "cpu");
+	if (v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > INT32_MAX)
+			return error_set(err, -1,
+					 "metrics[%zu].cpu is not a CPU number",
+					 i);
+		m->cpu = (int)json_integer_value(v);
+	}
+	v = json_object_get(o, "thread");
+	if (v && !(m->thread = json_read_str(v)))
+		return error_set(err, -1, "metrics[%zu].thread is not a string",
+				 i);
+	v = json_object_get(o, "higher_is_better");
+	if (json_is_boolean(v))
+		m->higher_is_better = json_is_true(v);
+	m->multiplexed = json_is_true(json_object_get(o, "multiplexed"));
+	v = json_object_get(o, "samples");
+	if (v) {
+		size_t n = json_array_size(v);
+
+		if (!json_is_array(v))
+			return error_set(err, -1,
+					 "metrics[%zu].samples is not an array",
+					 i);
+		m->samples = xcalloc(n + 1, sizeof(*m->samples));
+		m->nsamples = n;
+		for (size_t k = 0; k < n; k++)
+			if (json_read_number(json_array_get(v, k),
+					     &m->samples[k]))
+				return error_set(err, -1,
+						 "metrics[%zu].samples[%zu] is not a number or null",
+						 i, k);
+	}
+	return 0;
+}
+
+/*
  * The "exit" object of run document doc into run: how its command ended
  * (a hand-made document may leave it out: nothing known then), and
  * whether it ran a command. Returns 0, or -1 with err set.
@@ -311,6 +371,15 @@ int print_json_read_run(const char *buf, size_t len,
 	for (size_t i = 0; i < json_array_size(counters); i++)
 		if (json_read_counter(json_array_get(counters, i), i,
 				      compare_run_add(run), err))
+			goto out;
+	v = json_object_get(doc, "metrics");
+	if (v && !json_is_array(v)) {
+		error_set(err, -1, "\"metrics\" is not an array");
+		goto out;
+	}
+	for (size_t i = 0; i < json_array_size(v); i++)
+		if (json_read_metric(json_array_get(v, i), i,
+				     compare_run_add_metric(run), err))
 			goto out;
 	ret = json_read_exit(doc, run, err);
 out:
