@@ -218,3 +218,20 @@ EOF
 	[ "$sum" = 1000 ]
 	assert_line --regexp '^ *summary,1000,,syscalls:sys_enter_write,'
 }
+
+@test "an ack channel nobody reads: one warning, and counting goes on" {
+	exec 7<>ctl
+	"$PSTAT" --control fifo:ctl,ack -e task-clock -- sleep 60 2>err &
+	bg=$!
+	# more acks than a pipe holds (5 bytes each, 64 KiB), then stop:
+	# commands are carried out in order, so all of them were
+	for _ in $(seq 1 14000); do echo ping; done >&7
+	echo stop >&7
+	st=0
+	wait "$bg" || st=$?
+	bg=
+	[ "$st" = 0 ]
+	[ "$(grep -c 'warning: control' err)" = 1 ]
+	grep -q 'the ack channel is full' err
+	grep -q ' task-clock ' err
+}

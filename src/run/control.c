@@ -273,17 +273,22 @@ int control_ack(struct pstat_control *c)
 	p = (struct pollfd){ c->ack_fd, POLLOUT, 0 };
 	if (poll(&p, 1, 0) < 0)
 		return -errno;
-	if (p.revents & (POLLERR | POLLHUP))
-		return -EPIPE;
-	if (!(p.revents & POLLOUT))
+	if (!(p.revents & POLLOUT) && !(p.revents & (POLLERR | POLLHUP)))
 		return -EAGAIN;
 	do
 		r = write(c->ack_fd, control_ack_bytes,
 			  sizeof(control_ack_bytes));
 	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return -errno;
-	return r == (ssize_t)sizeof(control_ack_bytes) ? 0 : -EIO;
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return -EAGAIN;
+	if (r == (ssize_t)sizeof(control_ack_bytes))
+		return 0;
+	/* a broken ack channel is given up: no more acks */
+	r = r < 0 ? -errno : -EIO;
+	if (c->own)
+		close(c->ack_fd);
+	c->ack_fd = -1;
+	return (int)r;
 }
 
 void control_close(struct pstat_control *c)

@@ -68,6 +68,7 @@ struct pstat_control {
 	char buf[CONTROL_LINE_MAX];
 	size_t len;         /* bytes of an unfinished line in buf */
 	int skipping;       /* dropping the rest of an overlong line */
+	unsigned long acks_dropped;  /* acks the full ack channel lost */
 };
 
 /*
@@ -100,7 +101,8 @@ int control_next(struct pstat_control *c, struct pstat_control_cmd *cmd);
 /*
  * Write the acknowledgement, without blocking: 0 (also when there is no
  * ack channel), -EAGAIN when its reader has let it fill up (the ack is
- * dropped), or -errno (-EPIPE: no reader any more).
+ * dropped), or -errno (-EPIPE: no reader any more), after which the ack
+ * channel is given up (c->ack_fd is -1).
  */
 int control_ack(struct pstat_control *c);
 
