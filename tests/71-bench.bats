@@ -261,9 +261,18 @@ writer_pair() {
 	run "$PSTAT" bench -j -o p.json -r 2 --per-unit writes=1000 \
 		-e syscalls:sys_enter_write -N "$w 1000"
 	assert_success
-	jq_assert '.per == {"value": 1000, "unit": "writes"} and
+	jq_assert '.per == {"values": [1000], "unit": "writes"} and
 		(.commands[0].measures[] | select(.name ==
 		"syscalls:sys_enter_write") | .mean == 1)' p.json
+	# runs of different size, once per command: the same per write
+	run "$PSTAT" bench -r 3 --per-unit writes=1000 --per-unit writes=3000 \
+		-e syscalls:sys_enter_write -N "$w 1000" "$w 3000"
+	assert_success
+	assert_line '  (counters per writes: each run divided by 3000)'
+	assert_line --regexp '^  syscalls:sys_enter_write +1\.000x +\[1\.000x, 1\.000x\] +1\.000 +no significant difference$'
+	run "$PSTAT" bench -r 1 --per 1 --per 2 --per 3 true false
+	assert_failure 125
+	assert_output --partial 'once per command (2)'
 }
 
 @test "bench: --plot writes an SVG with a panel per measure, a lane per command" {

@@ -53,7 +53,8 @@ struct bench_opts {
 	size_t nthresholds;
 	double alpha;
 	const char *output, *export_md, *export_csv, *export_json, *plot;
-	double per;
+	double per[64];             /* --per: once, or once per command */
+	size_t nper;
 	const char *per_unit;       /* the NAME of --per-unit, in per_name */
 	char per_name[64];
 };
@@ -93,7 +94,7 @@ static void bench_help(void)
 	       "                             (default: /dev/null)\n"
 	       "      --alpha A              significance level (default 0.05)\n"
 	       "      --per N                divide the counters by N, the work a\n"
-	       "                             run does\n"
+	       "                             run does (once, or once per command)\n"
 	       "      --per-unit NAME=N      the same, naming the unit\n"
 	       "      --fail-on-regression   exit 3 when a command regressed against\n"
 	       "                             the first, as pstat compare finds\n"
@@ -177,14 +178,18 @@ static int number(const char *opt, const char *arg, uint64_t min,
 		   0;
 }
 
-/* A positive number of units of work (--per), in the C locale. */
-static int per_number(const char *opt, const char *arg, double *out)
+/* A positive number of units of work (--per), appended to o->per. */
+static int per_number(struct bench_opts *o, const char *opt, const char *arg)
 {
 	uint64_t v;
 
 	if (parse_u64(arg, UINT64_MAX, &v) || v == 0)
 		return bad_value(opt, arg, "not a positive whole number");
-	*out = (double)v;
+	if (o->nper >= 64) {
+		msg_error("too many %s options (at most 64)", opt);
+		return -1;
+	}
+	o->per[o->nper++] = (double)v;
 	return 0;
 }
 
@@ -263,8 +268,7 @@ static int bench_opt(struct bench_opts *o, int c, const char *arg)
 		o->shuffle = !strcmp(arg, "shuffle");
 		return 0;
 	case OPT_PER:
-		o->per_unit = NULL;
-		return per_number("--per", arg, &o->per);
+		return per_number(o, "--per", arg);
 	case OPT_PER_UNIT:
 		eq = strrchr(arg, '=');
 		if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(o->per_name))
@@ -272,8 +276,11 @@ static int bench_opt(struct bench_opts *o, int c, const char *arg)
 					 "use NAME=N, NAME under 64 bytes");
 		snprintf(o->per_name, sizeof(o->per_name), "%.*s",
 			 (int)(eq - arg), arg);
+		if (o->per_unit && strcmp(o->per_unit, o->per_name))
+			return bad_value("--per-unit", arg,
+					 "every --per-unit names the same unit");
 		o->per_unit = o->per_name;
-		return per_number("--per-unit", eq + 1, &o->per);
+		return per_number(o, "--per-unit", eq + 1);
 	case OPT_PLOT:
 		o->plot = arg;
 		return 0;
@@ -352,6 +359,11 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	    (o->nsetup > 1 && o->nsetup != o->ncmds) ||
 	    (o->ncleanup > 1 && o->ncleanup != o->ncmds)) {
 		msg_error("--prepare, --setup and --cleanup are given once, or once per command (%zu)",
+			  o->ncmds);
+		return -1;
+	}
+	if (o->nper > 1 && o->nper != o->ncmds) {
+		msg_error("--per and --per-unit are given once, or once per command (%zu)",
 			  o->ncmds);
 		return -1;
 	}
@@ -720,11 +732,11 @@ int bench_main(int argc, char **argv)
 	b.seed = cfg.seed;
 	b.warmup = (unsigned)o.warmup;
 	b.shell = o.shell;
-	b.per = o.per;
 	b.per_unit = o.per_unit;
 	for (size_t c = 0; c < o.ncmds; c++)
 		bench_add_cmd(&b, c < o.nnames ? o.names[c] : NULL, o.cmds[c],
-			      cfg.argv[c]);
+			      cfg.argv[c])->per =
+			o.nper ? o.per[o.nper == 1 ? 0 : c] : 0;
 	status = bench_loop(&cfg, &b);
 	if (status) {
 		if (o.output)

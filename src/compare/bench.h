@@ -77,6 +77,7 @@ struct pstat_bench_cmd {
 	struct pstat_bench_row *rows;
 	size_t nrows;
 	char *doc;              /* its pstat/1 summary document, or NULL */
+	double per;             /* --per N: its counters divided; 0: off */
 	struct pstat_bench_outlier *outliers;
 	size_t noutliers;
 };
@@ -100,8 +101,7 @@ struct pstat_bench {
 	size_t rounds;          /* rounds recorded (each runs every command) */
 	struct timespec started_at;
 	const char *shell;      /* "sh", or NULL with --shell=none */
-	double per;             /* --per N: every counter divided; 0: off */
-	const char *per_unit;   /* its name ("requests"), or NULL */
+	const char *per_unit;   /* --per-unit NAME ("requests"), or NULL */
 	struct pstat_bench_cmd *cmds;
 	size_t ncmds;
 	struct pstat_bench_diff *diffs; /* [cmd * nrows + row]; cmd 0 none */
@@ -133,7 +133,7 @@ void bench_add_run(struct pstat_bench_cmd *cmd, uint64_t wall_ns,
 /*
  * The statistics: each row's summary, the outliers of each command,
  * and every command's rows against the first's (Welch's test at alpha).
- * With b->per, counters (not times) are divided by it first.
+ * A command with per divides its counters (not times) by it first.
  */
 void bench_analyze(struct pstat_bench *b);
 

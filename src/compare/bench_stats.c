@@ -263,9 +263,9 @@ void bench_analyze(struct pstat_bench *b)
 		if (cmd->nrows != nrows)
 			continue;   /* never ran: no rows */
 		for (size_t i = 0; i < cmd->nrows; i++) {
-			if (b->per > 0 && i >= BENCH_TIME_ROWS)
+			if (cmd->per > 0 && i >= BENCH_TIME_ROWS)
 				for (size_t k = 0; k < cmd->runs; k++)
-					cmd->rows[i].samples[k] /= b->per;
+					cmd->rows[i].samples[k] /= cmd->per;
 			row_summarize(&cmd->rows[i], cmd->runs);
 		}
 		find_outliers(cmd);

@@ -85,9 +85,9 @@ static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
 		fprintf(out, "  no run was recorded\n\n");
 		return;
 	}
-	if (b->per > 0)
-		fprintf(out, "  (counters per %s: each run divided by %g)\n",
-			b->per_unit ? b->per_unit : "unit of work", b->per);
+	if (c->per > 0)
+		fprintf(out, "  (counters per %s: each run divided by %.0f)\n",
+			b->per_unit ? b->per_unit : "unit of work", c->per);
 	fprintf(out, "  %-28s %14s   %-12s %14s %14s %14s\n", "", "mean",
 		"± stddev", "min", "median", "max");
 	for (size_t r = 0; r < c->nrows; r++)

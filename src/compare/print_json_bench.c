@@ -148,10 +148,12 @@ int print_json_bench(FILE *out, const struct pstat_bench *b)
 	json_object_set_new(doc, "rounds", json_integer((json_int_t)b->rounds));
 	json_object_set_new(doc, "shell", jstr(b->shell));
 	json_object_set_new(doc, "alpha", jreal(b->alpha));
-	if (b->per > 0) {
-		json_t *p = json_object();
+	if (b->ncmds && b->cmds[0].per > 0) {
+		json_t *p = json_object(), *v = json_array();
 
-		json_object_set_new(p, "value", jreal(b->per));
+		for (size_t c = 0; c < b->ncmds; c++)
+			json_array_append_new(v, jreal(b->cmds[c].per));
+		json_object_set_new(p, "values", v);
 		json_object_set_new(p, "unit", jstr(b->per_unit));
 		json_object_set_new(doc, "per", p);
 	} else {
