@@ -324,6 +324,8 @@ static void close_stdout(void)
 static int baseline_load(const struct pstat_opts *o,
 			 struct pstat_baseline *b)
 {
+	sigset_t ending;
+	struct outfile_wait wait = { &ending, o->timeout_ms, 0 };
 	struct pstat_baseline_cfg bc = {
 		.path = o->baseline,
 		.thresholds = o->thresholds,
@@ -332,8 +334,10 @@ static int baseline_load(const struct pstat_opts *o,
 		.format = o->compare_format,
 		.format_opt = o->compare_format_opt,
 		.output = o->compare_output,
+		.wait = &wait,
 	};
 
+	output_wait_signals(&ending);
 	return compare_cli_baseline_load(b, &bc);
 }
 
@@ -500,11 +504,14 @@ int main(int argc, char **argv)
 	if (!o.dry_run && targets_build(&o, &t))
 		goto out;
 	/* a dry run runs no command: stdout is free for its document */
-	if (o.openmetrics && o.interval_ms && o.output && !o.dry_run ?
-		    output_open_rewrite(&out, o.output) :
+	r = o.openmetrics && o.interval_ms && o.output && !o.dry_run ?
+		    output_open_rewrite(&out, o.output, o.timeout_ms) :
 		    output_open(&out, o.output ? o.output : o.dry_run ? "-" : NULL,
-				o.append, o.interval_ms > 0))
+				o.append, o.interval_ms > 0, o.timeout_ms);
+	if (r) {
+		status = r;
 		goto out;
+	}
 	if (o.dry_run) {
 		r = dry_run(&o, &evl, out.f);
 		if (r)

@@ -652,6 +652,24 @@ mb_lists() {
 	[ "$(stat -c %a u077.json)" = 600 ]
 }
 
+@test "bad input: -o a FIFO that no reader opens, with --timeout" {
+	mkfifo out.fifo
+	fails1 124 "cannot open output file 'out.fifo': no reader within the 200 ms of --timeout" \
+		--timeout 200 -o out.fifo -e task-clock -- touch ran
+	[ ! -e ran ] || fail "the command ran"
+}
+
+@test "bad input: --compare-output that cannot be written is refused before the command runs" {
+	base_json
+	mkdir d
+	fails1 125 "cannot open output file 'd': Is a directory" \
+		--baseline base.json --compare-output d -e task-clock -- touch ran
+	[ ! -e ran ] || fail "the command ran"
+	fails1 125 "cannot open output file 'no/dir/cmp.txt': No such file or directory" \
+		--baseline base.json --compare-output no/dir/cmp.txt -e task-clock -- touch ran
+	[ ! -e ran ] || fail "the command ran"
+}
+
 # --- the command -----------------------------------------------------
 
 @test "bad input: a command that is a directory" {

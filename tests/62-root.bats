@@ -82,6 +82,172 @@ wait_gone() {
 	fail "process $1 ($(cat /proc/"$1"/comm 2>/dev/null)) still runs"
 }
 
+# --- results files in a shared directory -----------------------------
+
+@test "root: a symlink planted by another user is not followed" {
+	need_perf_events
+	need_shared_tmp
+	echo secret >"$SHARED/root-only"
+	chmod 600 "$SHARED/root-only"
+	nobody ln -s "$SHARED/root-only" "$SHARED/tmp/out.txt"
+	rc=0
+	"$ROOT/pstat" -o "$SHARED/tmp/out.txt" -e task-clock -- touch ran 2>err || rc=$?
+	[ "$rc" = 125 ] || fail "exit $rc: $(cat err)"
+	grep -q "cannot open output file '$SHARED/tmp/out.txt': Permission denied" err ||
+		fail "$(cat err)"
+	[ ! -e ran ] || fail "the command ran"
+	[ "$(cat "$SHARED/root-only")" = secret ]
+	# the same for --append, -I, and pstat compare -o
+	for args in "--append" "-I 100"; do
+		rc=0
+		"$ROOT/pstat" $args -o "$SHARED/tmp/out.txt" -e task-clock true 2>err || rc=$?
+		[ "$rc" = 125 ] || fail "$args: exit $rc"
+	done
+	"$ROOT/pstat" -j -o base.json -e task-clock true
+	rc=0
+	"$ROOT/pstat" compare -o "$SHARED/tmp/out.txt" base.json base.json 2>err || rc=$?
+	[ "$rc" = 125 ] || fail "compare -o: exit $rc: $(cat err)"
+	[ "$(cat "$SHARED/root-only")" = secret ]
+}
+
+@test "root: a symlink of root's own in a shared directory is followed" {
+	need_perf_events
+	need_shared_tmp
+	echo old >"$SHARED/mine"
+	ln -s "$SHARED/mine" "$SHARED/tmp/link.txt"
+	"$ROOT/pstat" -o "$SHARED/tmp/link.txt" -e task-clock true
+	[ -L "$SHARED/tmp/link.txt" ]
+	grep -q task-clock "$SHARED/mine"
+}
+
+@test "root: another user's set-uid file in a shared directory is refused, untouched" {
+	need_perf_events
+	need_shared_tmp
+	nobody sh -c "echo theirs >'$SHARED/tmp/out.txt' && chmod 6777 '$SHARED/tmp/out.txt'"
+	rc=0
+	"$ROOT/pstat" -o "$SHARED/tmp/out.txt" -e task-clock true 2>err || rc=$?
+	[ "$rc" = 125 ] || fail "exit $rc: $(cat err)"
+	grep -q "Permission denied" err
+	[ "$(stat -c '%U %a' "$SHARED/tmp/out.txt")" = "nobody 6777" ]
+	[ "$(cat "$SHARED/tmp/out.txt")" = theirs ]
+	# a FIFO of theirs too: refused at once, not waited on
+	nobody mkfifo "$SHARED/tmp/out.fifo"
+	rc=0
+	timeout 10 "$ROOT/pstat" -o "$SHARED/tmp/out.fifo" -e task-clock true 2>err || rc=$?
+	[ "$rc" = 125 ] || fail "FIFO: exit $rc: $(cat err)"
+	grep -q "Permission denied" err
+}
+
+@test "root: another user's file elsewhere keeps its owner and loses set-id bits" {
+	need_perf_events
+	need_shared_tmp
+	mkdir -m 755 "$SHARED/home"
+	chown nobody "$SHARED/home"
+	nobody sh -c "echo theirs >'$SHARED/home/out.txt' && chmod 6755 '$SHARED/home/out.txt'"
+	"$ROOT/pstat" -o "$SHARED/home/out.txt" -e task-clock true
+	[ "$(stat -c '%U %a' "$SHARED/home/out.txt")" = "nobody 755" ]
+	grep -q task-clock "$SHARED/home/out.txt"
+	! grep -q theirs "$SHARED/home/out.txt"
+}
+
+@test "root: a new file gets 0666 & ~umask; root's own file is replaced whole" {
+	need_perf_events
+	(umask 027 && "$ROOT/pstat" -o new.txt -e task-clock true)
+	[ "$(stat -c '%U %a' new.txt)" = "root 640" ]
+	echo old >own.txt
+	chmod 4750 own.txt
+	ino=$(stat -c %i own.txt)
+	"$ROOT/pstat" -o own.txt -e task-clock true
+	# renamed into place (a reader never sees half a report), mode kept
+	# without the set-uid bit
+	[ "$(stat -c %i own.txt)" != "$ino" ]
+	[ "$(stat -c %a own.txt)" = 750 ]
+	grep -q task-clock own.txt
+}
+
+@test "root: output names of 248 to 255 bytes are accepted" {
+	need_perf_events
+	local n name
+
+	for n in 248 251 255; do
+		name=$(printf 'n%.0s' $(seq "$n"))
+		"$ROOT/pstat" -o "$name" -e task-clock true
+		"$ROOT/pstat" -o "$name" -e task-clock true ||
+			fail "replacing a $n-byte name failed"
+		grep -q task-clock "$name"
+	done
+	[ -z "$(ls -A | grep '^\.')" ] || fail "a temporary was left: $(ls -A)"
+}
+
+# --- --append --------------------------------------------------------
+
+@test "root: a failed --append keeps what other writers appended" {
+	need_perf_events
+	need_root
+	mkdir tiny
+	mount -t tmpfs -o size=16k tmpfs tiny 2>/dev/null ||
+		skip "cannot mount a small tmpfs here"
+	ev=$(printf 'cs,%.0s' $(seq 2000))
+	echo first >tiny/log
+	rc=0
+	# the command appends a line of its own; the report cannot fit
+	"$ROOT/pstat" -j --append -o tiny/log -e "${ev%,}" -- \
+		sh -c 'echo other >>tiny/log' 2>err || rc=$?
+	[ "$rc" = 125 ] || { umount tiny; fail "exit $rc: $(cat err)"; }
+	got=$(cat tiny/log)
+	umount tiny
+	[ "$got" = "$(printf 'first\nother')" ] || fail "log is now: $got"
+}
+
+@test "root: --append writes the report with one write" {
+	need_perf_events
+	command -v strace >/dev/null || skip "strace is not installed"
+	echo first >log
+	strace -f -e trace=write -o trace "$ROOT/pstat" -j --append -o log \
+		-e task-clock,page-faults,context-switches true
+	tail -n +2 log >doc.json
+	jq_assert -s 'length == 1 and .[0].schema == "pstat/1"' doc.json
+	n=$(grep -c "^[0-9]* *write([0-9]*, \"{" trace)
+	[ "$n" = 1 ] || fail "$n writes of the document: $(grep write trace | head)"
+	[ "$(head -1 log)" = first ]
+}
+
+# --- FIFOs -----------------------------------------------------------
+
+@test "root: a FIFO without a reader: SIGTERM, SIGINT and --timeout end pstat" {
+	need_perf_events
+	local sig st
+
+	mkfifo out.fifo
+	for sig in TERM INT; do
+		pstat_bg -o out.fifo -e task-clock -- touch ran
+		sleep 0.3
+		kill -"$sig" "$pid"
+		st=0
+		wait "$pid" 2>/dev/null || st=$?
+		[ "$st" = $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: exit $st"
+	done
+	[ ! -e ran ] || fail "the command ran"
+	rc=0
+	timeout 20 "$ROOT/pstat" --timeout 300 -o out.fifo -e task-clock -- touch ran 2>err ||
+		rc=$?
+	[ "$rc" = 124 ] || fail "--timeout: exit $rc: $(cat err)"
+	[ "$(cat err)" = "pstat: cannot open output file 'out.fifo': no reader within the 300 ms of --timeout" ] ||
+		fail "$(cat err)"
+	[ "$(wc -l <err)" = 1 ]
+	[ ! -e ran ]
+}
+
+@test "root: a FIFO with a reader gets the report" {
+	need_perf_events
+	mkfifo out.fifo
+	cat out.fifo >got.json &
+	BG+=($!)
+	"$ROOT/pstat" -j -o out.fifo -e task-clock true
+	wait "${BG[0]}"
+	jq_assert '.schema == "pstat/1"' got.json
+}
+
 # --- signals ---------------------------------------------------------
 
 @test "root: QUIT, USR1, USR2, ABRT to pstat: passed on, report, 128+N" {

@@ -612,7 +612,7 @@ static int bench_export(const char *path, const struct pstat_bench *b,
 	struct output out;
 	int r;
 
-	if (output_open(&out, path, 0, 0))
+	if (output_open(&out, path, 0, 0, 0))
 		return -1;
 	r = fn(out.f, b);
 	if (r)
@@ -723,7 +723,7 @@ int bench_main(int argc, char **argv)
 	target_set_stdio(null_fd, o.show_output ? -1 : null_fd,
 			 o.show_output ? -1 : null_fd);
 	/* an output that cannot be written fails before anything runs */
-	if (o.output && output_open(&out, o.output, 0, 0))
+	if (o.output && output_open(&out, o.output, 0, 0, 0))
 		goto out;
 	if (!o.output)
 		out.f = stdout;

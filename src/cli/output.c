@@ -3,8 +3,7 @@
  * The results file of -o and --append (see cli/output.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,39 +14,30 @@
 #include "base/util.h"
 #include "cli/output.h"
 #include "report/print.h"
+#include "run/target.h"
 
-/* A temporary file next to target, with the mode target has or would get. */
-static int output_tmp(struct output *o, const struct stat *st, int exists)
+void output_wait_signals(sigset_t *set)
 {
-	const char *slash = strrchr(o->target, '/');
-	mode_t mask;
-	int fd;
+	struct sigaction old;
 
-	o->tmp = slash ? xasprintf("%.*s/.%s.XXXXXX",
-				   (int)(slash - o->target), o->target,
-				   slash + 1)
-		       : xasprintf(".%s.XXXXXX", o->target);
-	fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (exists) {
-		fchmod(fd, st->st_mode & 07777);
-	} else {
-		/* mkostemp makes it 0600; give it the mode open(2) would */
-		mask = umask(0);
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	return fd;
+	target_ending_signals(set);
+	/* one ignored when pstat started (nohup's SIGHUP) does not end it */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(set, sig) && sig != SIGINT && sig != SIGQUIT &&
+		    sig != SIGTERM && !sigaction(sig, NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			sigdelset(set, sig);
 }
 
-int output_open(struct output *o, const char *path, int append, int stream)
+int output_open(struct output *o, const char *path, int append, int stream,
+		unsigned long timeout_ms)
 {
-	struct stat st;
-	int fd, exists;
+	sigset_t ending;
+	struct outfile_wait w = { &ending, timeout_ms, 0 };
+	enum outfile_how how;
+	int r;
 
 	memset(o, 0, sizeof(*o));
-	o->append_at = -1;
 	if (!path) {
 		o->f = stderr;
 		return 0;
@@ -57,208 +47,67 @@ int output_open(struct output *o, const char *path, int append, int stream)
 		o->f = stdout;
 		return 0;
 	}
-	if (!*path) {
-		msg_error("cannot open output file '': %s", strerror(ENOENT));
-		return -1;
+	how = stream ? (append ? OUTFILE_STREAM_APPEND : OUTFILE_STREAM) :
+		       (append ? OUTFILE_APPEND : OUTFILE_REPLACE);
+	output_wait_signals(&ending);
+	r = outfile_open(&o->file, path, how, &w);
+	if (r) {
+		char why[128];
+
+		msg_error("cannot open output file '%s': %s", path,
+			  outfile_open_reason(r, &w, why, sizeof(why)));
+		return outfile_open_status(r, &w);
 	}
+	o->f = o->file.f;
 	o->path = xstrdup(path);
-	o->target = NULL;
-	/* a symlink: the file it names is the one replaced */
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
-		o->target = realpath(path, NULL);
-	if (!o->target)
-		o->target = xstrdup(path);
-	exists = stat(o->target, &st) == 0;
-	/* the rename below would replace a file we may not write */
-	if (exists && S_ISREG(st.st_mode) && access(o->target, W_OK) < 0) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		goto fail;
-	}
-	if (!append && !stream && (!exists || S_ISREG(st.st_mode))) {
-		fd = output_tmp(o, &st, exists);
-	} else {
-		o->created = !exists;
-		fd = open(o->target, O_WRONLY | O_CREAT | O_CLOEXEC |
-					     (append ? O_APPEND : O_TRUNC),
-			  0666);
-		if (fd >= 0 && append && !fstat(fd, &st) &&
-		    S_ISREG(st.st_mode))
-			o->append_at = st.st_size;
-	}
-	if (fd < 0) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		goto fail;
-	}
-	o->f = fdopen(fd, append ? "a" : "w");
-	if (!o->f) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		close(fd);
-		if (o->tmp)
-			unlink(o->tmp);
-		goto fail;
-	}
 	return 0;
-fail:
-	free(o->tmp);
-	free(o->path);
-	free(o->target);
-	o->tmp = o->path = o->target = NULL;
-	return -1;
 }
 
-/* Finish the output: keep it when ok, else remove what was written. */
 int output_close(struct output *o, int ok)
 {
-	int r = 0;
+	int r;
 
+	/* each report was written whole as it came (rewrite_commit) */
+	if (o->rewrite) {
+		outfile_commit(&o->file, 0);
+		free(o->path);
+		memset(o, 0, sizeof(*o));
+		return 0;
+	}
+
+	if (!o->f)
+		return 0;
 	if (!o->path) {
 		/* (a failed run's stderr or stdout, a closed pipe: said
 		 * already) */
-		if (fflush(o->f) == EOF && ok)
-			r = -1;
-		return r;
+		return fflush(o->f) == EOF && ok ? -1 : 0;
 	}
-	/* each report was written whole as it came (output_commit) */
-	if (o->rewrite) {
-		fclose(o->f);
-		free(o->mem);
-		free(o->path);
-		free(o->target);
-		return 0;
-	}
-	/* a run that printed nothing (the command did not start) */
-	if (ok && (o->tmp || o->append_at >= 0) &&
-	    ftello(o->f) <= (o->tmp ? 0 : o->append_at))
-		ok = 0;
-	if (fflush(o->f) == EOF && ok) {
-		msg_error("cannot write the results to '%s': %s", o->path,
-			  strerror(errno));
-		ok = 0;
-		r = -1;
-	}
-	/* appended: back to what the file held before */
-	if (!ok && o->append_at >= 0 &&
-	    ftruncate(fileno(o->f), o->append_at) < 0)
-		msg_warn("cannot cut '%s' back to its %lld bytes: %s", o->path,
-			 (long long)o->append_at, strerror(errno));
-	if (fclose(o->f) == EOF && ok) {
-		msg_error("cannot write the results to '%s': %s", o->path,
-			  strerror(errno));
-		ok = 0;
-		r = -1;
-	}
-	/* a stream that failed before its first line: no file */
-	if (!ok && o->created && !o->tmp && o->append_at <= 0) {
-		struct stat st;
-
-		if (!stat(o->target, &st) && S_ISREG(st.st_mode) &&
-		    st.st_size == 0)
-			unlink(o->target);
-	}
-	if (o->tmp) {
-		if (ok && rename(o->tmp, o->target) < 0) {
-			msg_error("cannot write the results to '%s': %s",
-				  o->path, strerror(errno));
-			r = -1;
-			ok = 0;
-		}
-		if (!ok)
-			unlink(o->tmp);
-	}
-	free(o->tmp);
-	free(o->path);
-	free(o->target);
-	return r;
-}
-
-int output_open_rewrite(struct output *o, const char *path)
-{
-	struct stat st;
-	int fd;
-
-	if (!path || !*path || !strcmp(path, "-") ||
-	    (!stat(path, &st) && !S_ISREG(st.st_mode)))
-		return output_open(o, path, 0, 1);
-	memset(o, 0, sizeof(*o));
-	o->append_at = -1;
-	o->path = xstrdup(path);
-	/* a symlink: the file it names is the one replaced */
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
-		o->target = realpath(path, NULL);
-	if (!o->target)
-		o->target = xstrdup(path);
-	/* the directory must take the temporary files: try one now */
-	if (!stat(o->target, &st) && access(o->target, W_OK) < 0)
-		fd = -1;
-	else
-		fd = output_tmp(o, &st, 0);
-	if (fd < 0) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		goto fail;
-	}
-	close(fd);
-	unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	o->f = open_memstream(&o->mem, &o->memlen);
-	if (!o->f) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		goto fail;
-	}
-	o->rewrite = 1;
-	return 0;
-fail:
-	free(o->tmp);
-	free(o->path);
-	free(o->target);
-	o->tmp = o->path = o->target = NULL;
-	return -1;
-}
-
-/* Replace o's file with the report in o->mem. Returns 0 or -errno. */
-static int output_commit(struct output *o)
-{
-	struct stat st;
-	size_t done = 0;
-	int fd, r = 0, exists;
-
-	if (fflush(o->f) == EOF)
-		return -(errno ? errno : EIO);
-	if (!o->memlen)
-		return 0;
-	exists = stat(o->target, &st) == 0 && S_ISREG(st.st_mode);
-	fd = output_tmp(o, &st, exists);
-	if (fd < 0) {
-		r = -errno;
-		goto out;
-	}
-	while (done < o->memlen) {
-		ssize_t n = write(fd, o->mem + done, o->memlen - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			r = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(o->tmp, o->target) < 0)
-		r = -errno;
+	r = outfile_commit(&o->file, ok);
 	if (r)
-		unlink(o->tmp);
-out:
-	free(o->tmp);
-	o->tmp = NULL;
-	/* the next report starts the buffer again */
-	fseeko(o->f, 0, SEEK_SET);
+		msg_error("cannot write the results to '%s': %s", o->path,
+			  strerror(-r));
+	free(o->path);
+	o->path = NULL;
+	o->f = NULL;
+	return r ? -1 : 0;
+}
+
+int output_open_rewrite(struct output *o, const char *path,
+			unsigned long timeout_ms)
+{
+	int r = output_open(o, path, 0, 1, timeout_ms);
+
+	if (r || !o->path || !S_ISREG(o->file.st.st_mode))
+		return r;
+	/* a regular file: opened again, to be replaced report by report */
+	outfile_commit(&o->file, 0);
+	free(o->path);
+	r = output_open(o, path, 0, 0, timeout_ms);
+	o->rewrite = !r;
+	/* a new file appears with the first report, never empty */
+	if (!r && o->file.created && o->file.tmp &&
+	    !unlinkat(o->file.dirfd, o->file.name, 0))
+		o->file.created = 0;
 	return r;
 }
 
@@ -267,6 +116,12 @@ struct rewrite {
 	struct output *o;
 };
 
+/* Replace o's file with the report just printed. Returns 0 or -errno. */
+static int rewrite_commit(struct output *o)
+{
+	return outfile_rewrite(&o->file);
+}
+
 static void rewrite_summary(struct pstat_printer *p,
 			    const struct pstat_report *r)
 {
@@ -274,7 +129,7 @@ static void rewrite_summary(struct pstat_printer *p,
 
 	p->err = printer_summary(w->inner, r);
 	if (!p->err)
-		p->err = output_commit(w->o);
+		p->err = rewrite_commit(w->o);
 }
 
 static void rewrite_interval(struct pstat_printer *p,
@@ -284,7 +139,7 @@ static void rewrite_interval(struct pstat_printer *p,
 
 	p->err = printer_interval(w->inner, r);
 	if (!p->err)
-		p->err = output_commit(w->o);
+		p->err = rewrite_commit(w->o);
 }
 
 static void rewrite_free(struct pstat_printer *p)

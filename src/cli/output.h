@@ -2,50 +2,48 @@
 #ifndef PSTAT_OUTPUT_H
 #define PSTAT_OUTPUT_H
 
+#include <signal.h>
 #include <stdio.h>
-#include <sys/types.h>
+
+#include "base/outfile.h"
 
 /*
- * The results file. A regular file (or a new one) is written under a
- * temporary name and renamed into place only once the report is
- * complete, so a failed run never leaves a file that looks like results
- * and never destroys the one that was there; through a symlink, the
- * file it points to is replaced, the link kept. Appending writes
- * directly, and a failed run cuts the file back to where it started.
- * Special files such as /dev/full or a pipe are written directly, and
- * so are interval runs (-I), whose lines are read as they come, as
- * perf's are: a failed one leaves the intervals it printed, or no file
- * when it printed none.
+ * The results file of -o and --append, opened as base/outfile.h says: a
+ * report is written only once complete, so a failed run leaves the file
+ * as it was (and no file where there was none); an existing file keeps
+ * its owner; --append adds the report with one write. Interval runs
+ * (-I) and special files such as /dev/full or a pipe are written as the
+ * report goes, as perf's are: a failed one leaves the intervals it
+ * printed, or no file when it printed none.
  */
 struct output {
 	FILE *f;
-	char *path;          /* as given, for messages */
-	char *target;        /* what the rename replaces */
-	char *tmp;
-	off_t append_at;     /* -1: not appending to a regular file */
-	int created;         /* streamed into a file that did not exist */
-	/* output_open_rewrite: each report replaces the file whole */
-	int rewrite;
-	char *mem;           /* the report being printed (f writes it) */
-	size_t memlen;
+	char *path;          /* as given, for messages; NULL: stderr/stdout */
+	struct outfile file;
+	int rewrite;         /* output_open_rewrite: each report whole */
 };
 
 /*
- * Open path for the report (NULL: stderr; "-": stdout). append: --append; stream:
- * written as it goes (-I). Reports errors. Returns 0 or -1.
+ * Open path for the report (NULL: stderr; "-": stdout). append:
+ * --append; stream: written as it goes (-I). A FIFO without a reader is
+ * waited for until a signal that ends a run arrives (they are blocked)
+ * or timeout_ms (--timeout, 0: none) passes. Reports errors. Returns 0,
+ * or the status to exit with: 125, 124 (timeout) or 128 + the signal.
  */
-int output_open(struct output *o, const char *path, int append,
-		int stream);
+int output_open(struct output *o, const char *path, int append, int stream,
+		unsigned long timeout_ms);
 
 /*
  * Open path for reports that each replace the file whole (--openmetrics
  * -I): f gathers a report in memory, and output_rewrite_printer writes
- * it under a temporary name renamed over the file, so that a reader
- * (node_exporter's textfile collector) only ever sees a complete one. A
- * path that is not a regular file (a pipe, /dev/stdout) is streamed as
- * output_open does. Reports errors. Returns 0 or -1.
+ * it as the file's whole content, renamed over it when the file is
+ * pstat's user's own, so that a reader (node_exporter's textfile
+ * collector) only ever sees a complete one. A path that is not a
+ * regular file (a pipe, /dev/stdout) is streamed as output_open does.
+ * Reports errors. Returns 0, or the status to exit with (as output_open).
  */
-int output_open_rewrite(struct output *o, const char *path);
+int output_open_rewrite(struct output *o, const char *path,
+			unsigned long timeout_ms);
 
 /*
  * A printer that prints through inner (which it steals) into o->f and
@@ -57,8 +55,15 @@ struct pstat_printer *output_rewrite_printer(struct output *o,
 					     struct pstat_printer *inner);
 
 /*
- * Finish the output: keep it when ok, else remove what was written (see
- * above). Reports errors. Returns 0, or -1 when keeping it failed.
+ * The signals that end the wait for a FIFO's reader, as they would end
+ * the run (see session_wait.c): those main blocked, less those ignored
+ * when pstat started, SIGINT, SIGQUIT and SIGTERM excepted.
+ */
+void output_wait_signals(sigset_t *set);
+
+/*
+ * Finish the output: keep it when ok, else leave the file as it was
+ * (see above). Reports errors. Returns 0, or -1 when keeping it failed.
  */
 int output_close(struct output *o, int ok);
 

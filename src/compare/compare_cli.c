@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/msg.h"
+#include "base/outfile.h"
 #include "base/util.h"
 #include "compare/compare_cli.h"
 
@@ -250,93 +251,43 @@ static void warn_unused_rules(const struct pstat_compare_rules *rules,
 }
 
 /*
- * Write buf to path. A regular file (or a new one) is written under a
- * temporary name and renamed into place, so a failed write never leaves
- * half a comparison; a special file (a pipe, /dev/full) is written
- * directly and never removed. Returns 0 or -1 (reported).
+ * Open path for the comparison (base/outfile.h: written whole once
+ * complete, an existing file keeps its owner). Returns 0, or the status
+ * to exit with after reporting why not.
  */
-static int write_file(const char *path, const char *buf, size_t len)
+static int open_output(struct outfile *of, const char *path,
+		       struct outfile_wait *w)
 {
-	const char *slash = strrchr(path, '/');
-	char *tmp = NULL;
-	struct stat st;
-	FILE *f;
-	int fd, r = 0, werr;
-	mode_t mask;
+	char why[128];
+	int r = outfile_open(of, path, OUTFILE_REPLACE, w);
 
-	if (lstat(path, &st) < 0 || S_ISREG(st.st_mode)) {
-		tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path),
-					path, slash + 1)
-			    : xasprintf(".%s.XXXXXX", path);
-		fd = mkostemp(tmp, O_CLOEXEC);
-		if (fd >= 0) {
-			/* mkostemp makes it 0600: give it open(2)'s mode */
-			mask = umask(0);
-			umask(mask);
-			fchmod(fd, 0666 & ~mask);
-		}
-	} else {
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	}
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		msg_error("cannot open output file '%s': %s", path,
-			  strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		r = -1;
-		goto out;
-	}
-	errno = 0;
-	werr = fwrite(buf, 1, len, f) != len;
-	if (fclose(f) == EOF)
-		werr = 1;
-	if (werr || (tmp && rename(tmp, path) < 0)) {
-		msg_error("cannot write the comparison to '%s': %s", path,
-			  strerror(errno ? errno : EIO));
-		r = -1;
-	}
-out:
-	if (r && tmp)
-		unlink(tmp);
-	free(tmp);
-	return r;
+	if (!r)
+		return 0;
+	msg_error("cannot open output file '%s': %s", path,
+		  outfile_open_reason(r, w, why, sizeof(why)));
+	return outfile_open_status(r, w);
 }
 
 /*
- * Print c to path (NULL: stdout). Returns the comparison's status, or
- * 125 after reporting a failed write.
+ * Print c to of (NULL: stdout), path its name, and finish of. Returns
+ * the comparison's status, or 125 after reporting a failed write.
  */
 static int emit(const struct pstat_compare *c, enum pstat_compare_format fmt,
-		const char *path)
+		struct outfile *of, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int r;
+	int r = print_compare(of ? of->f : stdout, fmt, c);
 
-	if (!path) {
-		r = print_compare(stdout, fmt, c);
-		if (r) {
-			msg_error("cannot write the comparison to 'stdout': %s",
-				  strerror(-r));
-			return EXIT_PSTAT_FAILED;
-		}
-		return c->status;
+	if (of) {
+		int w = outfile_commit(of, !r);
+
+		r = r ? r : w;
 	}
-	mem = open_memstream(&buf, &len);
-	if (!mem) {
-		msg_error("cannot write the comparison: %s", strerror(errno));
+	if (r) {
+		msg_error("cannot write the comparison to '%s': %s",
+			  of ? path : "stdout", strerror(-r));
 		return EXIT_PSTAT_FAILED;
 	}
-	r = print_compare(mem, fmt, c);
-	if (fclose(mem) == EOF && !r)
-		r = -ENOMEM;
-	if (r)
-		msg_error("cannot write the comparison: %s", strerror(-r));
-	else if (write_file(path, buf, len))
-		r = -1;
-	free(buf);
-	return r ? EXIT_PSTAT_FAILED : c->status;
+	return c->status;
 }
 
 enum {
@@ -363,6 +314,7 @@ int compare_cli_main(int argc, char **argv)
 	enum pstat_compare_format fmt = COMPARE_TABLE;
 	double alpha = COMPARE_DEFAULT_ALPHA;
 	const char *output = NULL;
+	struct outfile of;
 	int c, status = EXIT_PSTAT_FAILED;
 
 	opterr = 0;
@@ -409,16 +361,22 @@ int compare_cli_main(int argc, char **argv)
 		msg_hint("%s", COMPARE_USAGE);
 		goto out;
 	}
+	/* an output that cannot be written fails before the work */
+	if (output && (status = open_output(&of, output, NULL)))
+		goto out;
 	status = load_run(argv[optind], &base);
 	if (!status)
 		status = load_run(argv[optind + 1], &new);
 	if (!status)
 		status = check_core_split(&base, &new);
-	if (status)
+	if (status) {
+		if (output)
+			outfile_commit(&of, 0);
 		goto out;
+	}
 	compare_runs(&base, &new, &rules, alpha, &cmp);
 	warn_unused_rules(&rules, &cmp);
-	status = emit(&cmp, fmt, output);
+	status = emit(&cmp, fmt, output ? &of : NULL, output);
 out:
 	compare_free(&cmp);
 	compare_run_free(&base);
@@ -430,6 +388,8 @@ out:
 int compare_cli_baseline_load(struct pstat_baseline *b,
 			      const struct pstat_baseline_cfg *cfg)
 {
+	int r;
+
 	memset(b, 0, sizeof(*b));
 	b->alpha = COMPARE_DEFAULT_ALPHA;
 	b->format = COMPARE_TABLE;
@@ -442,7 +402,12 @@ int compare_cli_baseline_load(struct pstat_baseline *b,
 	    parse_format(cfg->format_opt, cfg->format, &b->format))
 		return EXIT_PSTAT_FAILED;
 	b->output = cfg->output;
-	return load_run(cfg->path, &b->base);
+	r = load_run(cfg->path, &b->base);
+	if (!r && b->output) {
+		r = open_output(&b->out, b->output, cfg->wait);
+		b->out_open = !r;
+	}
+	return r;
 }
 
 int compare_cli_baseline_finish(struct pstat_baseline *b,
@@ -488,7 +453,9 @@ int compare_cli_baseline_finish(struct pstat_baseline *b,
 	}
 	compare_runs(&b->base, &run, &b->rules, b->alpha, &cmp);
 	warn_unused_rules(&b->rules, &cmp);
-	status = emit(&cmp, b->format, b->output);
+	status = emit(&cmp, b->format, b->out_open ? &b->out : NULL,
+		      b->output);
+	b->out_open = 0;
 	compare_free(&cmp);
 	compare_run_free(&run);
 	return status;
@@ -498,6 +465,10 @@ void compare_cli_baseline_free(struct pstat_baseline *b)
 {
 	if (!b)
 		return;
+	/* no comparison was written: the file stays as it was */
+	if (b->out_open)
+		outfile_commit(&b->out, 0);
+	b->out_open = 0;
 	compare_run_free(&b->base);
 	compare_rules_free(&b->rules);
 }

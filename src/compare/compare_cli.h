@@ -2,6 +2,7 @@
 #ifndef PSTAT_COMPARE_CLI_H
 #define PSTAT_COMPARE_CLI_H
 
+#include "base/outfile.h"
 #include "compare/compare.h"
 #include "compare/print_compare.h"
 #include "report/print.h"
@@ -27,6 +28,8 @@ struct pstat_baseline {
 	double alpha;
 	enum pstat_compare_format format;
 	const char *output;     /* --compare-output FILE, NULL: stdout */
+	struct outfile out;     /* that file, opened before the run */
+	int out_open;
 };
 
 /* What --baseline takes from the command line (all borrowed). */
@@ -38,12 +41,13 @@ struct pstat_baseline_cfg {
 	const char *format;           /* --format FMT, or NULL */
 	const char *format_opt;       /* which option gave it, for messages */
 	const char *output;           /* --compare-output FILE, or NULL */
+	struct outfile_wait *wait;    /* how to wait for a FIFO's reader */
 };
 
 /*
  * Before the run: check --threshold, --alpha and --format
- * (--compare-format) and read cfg->path into b, so that a bad baseline
- * fails before the command runs. Returns 0, or the exit status to end
+ * (--compare-format), read cfg->path into b and open --compare-output,
+ * so that a bad baseline or output fails before the command runs. Returns 0, or the exit status to end
  * with (reported): 125 for a bad option, COMPARE_EXIT_INCOMPARABLE for a
  * baseline that cannot be read or whose command failed.
  */
