@@ -67,6 +67,13 @@ csv_value() {
 		sh -c "'$WRITER' 5000 & '$INWR' '$A' 1234; wait"
 	assert_success
 	assert_line --regexp "^ +1234 +syscalls:sys_enter_write +$A( |\$)"
+
+	# -C: the cgroup on the CPUs chosen (the writer kept on CPU 0)
+	command -v taskset >/dev/null || skip "taskset is not installed"
+	run "$PSTAT" -C 0 -x, -e syscalls:sys_enter_write -G "$A" -- \
+		taskset -c 0 "$INWR" "$A" 1234
+	assert_success
+	[ "$(csv_value syscalls:sys_enter_write "$A" <<<"$output")" = 1234 ]
 }
 
 @test "-G pairs its cgroups with the events before it, in order" {
@@ -155,6 +162,9 @@ csv_value() {
 	run "$PSTAT" -a -e cs -G ../etc true
 	assert_failure 125
 	assert_line --index 0 --partial "invalid cgroup '../etc'"
+	run "$PSTAT" -a -e '{cs,task-clock}' -G x,y true
+	assert_failure 125
+	assert_line --index 0 --partial "the events of a {group} count in one cgroup"
 	# each of them one line
 	for args in "-e cs -G x" "-a -e cs -G x,y" "-a -G x -e cs" \
 		"-a -e cs -G x --for-each-cgroup y" "-a -e cs -G pstat-missing-$$"; do

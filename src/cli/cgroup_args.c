@@ -69,6 +69,29 @@ static int apply_cgroup_opts(const struct pstat_opts *o, const size_t *ends,
 	return r;
 }
 
+/*
+ * The kernel counts a group in one cgroup: members given another than
+ * their leader's would be refused at open (EINVAL); say why here.
+ */
+static int check_groups(const struct pstat_evlist *evl)
+{
+	for (size_t i = 0; i < evl->n; i++) {
+		const char *a = evl->ev[i].cgroup;
+		const char *b = evl->ev[evl->ev[i].leader].cgroup;
+
+		if (a == b || (a && b && !strcmp(a, b)))
+			continue;
+		msg_error("-G: '%s' would count %s%s%s and its group leader '%s' %s%s%s: the events of a {group} count in one cgroup",
+			  evl->ev[i].name, a ? "cgroup '" : "every task",
+			  a ? a : "", a ? "'" : "",
+			  evl->ev[evl->ev[i].leader].name,
+			  b ? "cgroup '" : "every task", b ? b : "",
+			  b ? "'" : "");
+		return -1;
+	}
+	return 0;
+}
+
 /* The cgroups of --for-each-cgroup, patterns expanded. */
 static char **for_each_names(const char *list, size_t *n)
 {
@@ -118,7 +141,8 @@ int cgroup_args_apply(const struct pstat_opts *o, const size_t *ends,
 	char **names;
 
 	if (o->ncgroups)
-		return apply_cgroup_opts(o, ends, evl);
+		return apply_cgroup_opts(o, ends, evl) || check_groups(evl) ? -1
+									   : 0;
 	if (!o->for_each_cgroup)
 		return 0;
 	names = for_each_names(o->for_each_cgroup, &n);
