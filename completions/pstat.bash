@@ -9,7 +9,7 @@
 _pstat_opts_long='--all-cpus --append --big-num --cgroup --compare-output --control --cpu
 --delay --detailed --dry-run --event --fail-on --field-separator --for-each-cgroup --help --interval --interval-count
 --json --keep-on-exit --metric --metric-only --metrics --metrics-file --no-aggr --no-big-num
---no-csv-summary --no-inherit --null --openmetrics --output --per-cache
+--no-csv-summary --no-inherit --no-merge --null --openmetrics --output --per-cache
 --per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
 --post --pre --prometheus --quiet --repeat --summary --sync --td-level --tid --timeout
 --topdown --verbose --version --wait-close --warmup'

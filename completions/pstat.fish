@@ -185,6 +185,7 @@ complete -c pstat -n __fish_pstat_in_options -l metrics-file -r -F -d 'Metrics o
 complete -c pstat -n __fish_pstat_in_options -s A -l no-aggr -d 'One row per CPU'
 complete -c pstat -n __fish_pstat_in_options -l no-big-num -d 'No digit grouping'
 complete -c pstat -n __fish_pstat_in_options -l no-csv-summary -d "With -I and -x: no 'summary' column"
+complete -c pstat -n __fish_pstat_in_options -l no-merge -d 'One row per PMU instance, not their sum'
 complete -c pstat -n __fish_pstat_in_options -s i -l no-inherit -d "Do not count the command's children"
 complete -c pstat -n __fish_pstat_in_options -s n -l null -d 'No counters: elapsed, user and sys time'
 complete -c pstat -n __fish_pstat_in_options -l openmetrics -d 'The OpenMetrics text exposition'

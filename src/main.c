@@ -88,6 +88,8 @@ static int build_events(const struct pstat_opts *o,
 	free(lists);
 	if (!r)
 		r = cgroup_args_apply(o, ends, evl);
+	if (!r && o->no_merge)
+		evlist_no_merge(evl);
 	free(ends);
 	return r;
 }

@@ -389,3 +389,40 @@ run_unmounted() {
 	assert_success
 	[ "$(grep -c 'sync()' "$BATS_TEST_TMPDIR/tr")" = 0 ]
 }
+
+@test "--no-merge: one row per PMU instance, named for it, instead of the sum" {
+	need_perf_events
+	export PSTAT_SYSFS_ROOT="$FIX/twin-pmu"
+	local merged a b pf
+	run "$PSTAT" -x, --no-merge -e swtwin/faults/,page-faults true
+	assert_success
+	a=$(awk -F, '$3 == "swtwin_0/faults/" { print $1 }' <<<"$output")
+	b=$(awk -F, '$3 == "swtwin_1/faults/" { print $1 }' <<<"$output")
+	pf=$(awk -F, '$3 == "page-faults" { print $1 }' <<<"$output")
+	# each instance counted the run's page faults, as page-faults did
+	[ -n "$a" ] && [ "$a" -gt 0 ] && [ "$a" = "$b" ] && [ "$a" = "$pf" ]
+	refute_output --partial 'swtwin/faults/'
+	# without it: one row, their sum
+	run "$PSTAT" -x, -e swtwin/faults/,page-faults true
+	assert_success
+	merged=$(awk -F, '$3 == "swtwin/faults/" { print $1 }' <<<"$output")
+	pf=$(awk -F, '$3 == "page-faults" { print $1 }' <<<"$output")
+	[ "$merged" = $((2 * pf)) ]
+	# JSON and intervals alike
+	run "$PSTAT" -j --no-merge -e swtwin/faults/ true
+	assert_success
+	jq_assert '[.counters[] | [.event, .pmu]] ==
+		[["swtwin_0/faults/", "swtwin_0"], ["swtwin_1/faults/", "swtwin_1"]]' <<<"$output"
+	run "$PSTAT" -x, --no-merge -I 50 -e swtwin/faults/ sleep 0.12
+	assert_success
+	assert_line --regexp '^ +summary,[0-9]+,,swtwin_1/faults/,'
+	[ "$(grep -c ',swtwin_0/faults/,' <<<"$output")" = "$(grep -c ',swtwin_1/faults/,' <<<"$output")" ]
+}
+
+@test "--no-merge names instances in dry runs too; plain events are unchanged" {
+	export PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake"
+	run "$PSTAT" --dry-run -j --no-merge -e 'uncore_imc/cas_count_read/,cs,msr/tsc/'
+	assert_success
+	jq_assert '[.events[] | .name] == ["uncore_imc_0/cas_count_read/",
+		"uncore_imc_1/cas_count_read/", "cs", "msr/tsc/"]' <<<"$output"
+}

@@ -161,7 +161,7 @@ fake_tracefs() {
 @test "bash: long options" {
 	bash_complete 'pstat --no-' pstat --no-
 	assert_success
-	assert_output "$(printf '%s\n' --no-aggr --no-big-num --no-csv-summary --no-inherit)"
+	assert_output "$(printf '%s\n' --no-aggr --no-big-num --no-csv-summary --no-inherit --no-merge)"
 }
 
 @test "bash: CPUs after -C" {
@@ -263,7 +263,7 @@ fake_tracefs() {
 	assert_line 'doctor'
 	bash_words pstat -e cs --no-
 	assert_success
-	assert_output "$(printf '%s\n' --no-aggr --no-big-num --no-csv-summary --no-inherit)"
+	assert_output "$(printf '%s\n' --no-aggr --no-big-num --no-csv-summary --no-inherit --no-merge)"
 	[ -r /usr/share/bash-completion/bash_completion ] ||
 		skip "bash-completion is not installed"
 	# the command's own completion: kill's offers signal names

@@ -30,6 +30,7 @@ enum {
 	OPT_METRICS_FILE,
 	OPT_NO_BIG_NUM,
 	OPT_NO_CSV_SUMMARY,
+	OPT_NO_MERGE,
 	OPT_OPENMETRICS,
 	OPT_PER_CACHE,
 	OPT_PER_CLUSTER,
@@ -84,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 	{ "no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY },
 	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "no-merge", no_argument, NULL, OPT_NO_MERGE },
 	{ "null", no_argument, NULL, 'n' },
 	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 	{ "output", required_argument, NULL, 'o' },
@@ -146,6 +148,8 @@ void options_usage(void)
 	      "      --for-each-cgroup LIST  with -a/-C: every event once per\n"
 	      "                           cgroup (names or regular expressions)\n"
 	      "  -A, --no-aggr            one row per CPU\n"
+	      "      --no-merge           one row per PMU instance (uncore, hybrid)\n"
+	      "                           instead of their sum\n"
 	      "      --per-socket         with -a/-C: one row per socket (S0),\n"
 	      "      --per-die            die (S0-D0), --per-cluster: cluster\n"
 	      "      --per-cluster        (S0-D0-CLS0), --per-core: core\n"
@@ -563,6 +567,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		break;
 	case OPT_NO_CSV_SUMMARY:
 		o->no_csv_summary = 1;
+		break;
+	case OPT_NO_MERGE:
+		o->no_merge = 1;
 		break;
 	case OPT_OPENMETRICS:
 	case OPT_PROMETHEUS:

@@ -24,6 +24,7 @@ struct pstat_opts {
 	const char *post_cmd;    /* --post CMD: after each run */
 	int summary;             /* --summary: accepted, always so */
 	int no_csv_summary;      /* --no-csv-summary */
+	int no_merge;            /* --no-merge: a row per PMU instance */
 	int sync;                /* -S: sync(2) before each run */
 	char **metrics;          /* each -M LIST */
 	size_t nmetrics;

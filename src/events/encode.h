@@ -125,6 +125,13 @@ int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
  */
 void evlist_repeat(struct pstat_evlist *evl, size_t times);
 
+/*
+ * perf's --no-merge: each event opened on several instances of a PMU
+ * (uncore_imc_0, uncore_imc_1; the core PMUs of a hybrid CPU) gets an
+ * output row of its own, named for its instance ("uncore_imc_1/...").
+ */
+void evlist_no_merge(struct pstat_evlist *evl);
+
 /* Free what evl holds; accepts NULL. */
 void evlist_free(struct pstat_evlist *evl);
 

@@ -75,6 +75,47 @@ void evlist_repeat(struct pstat_evlist *evl, size_t times)
 }
 
 /*
+ * The name of ev as an instance of its own: "uncore_imc/cas_count_read/"
+ * on uncore_imc_1 is "uncore_imc_1/cas_count_read/", "cycles" on
+ * cpu_atom "cpu_atom/cycles/", as perf --no-merge shows them. New string.
+ */
+static char *instance_name(const struct pstat_event *ev)
+{
+	const char *slash = strchr(ev->name, '/');
+
+	if (slash && slash != ev->name)
+		return xasprintf("%s%s", ev->pmu, slash);
+	return xasprintf("%s/%s/", ev->pmu, ev->name);
+}
+
+void evlist_no_merge(struct pstat_evlist *evl)
+{
+	int *shared = xcalloc((size_t)evl->nrows + 1, sizeof(*shared));
+	int row = 0;
+
+	for (size_t i = 0; i < evl->n; i++)
+		shared[evl->ev[i].row]++;
+	/*
+	 * Every event gets a row of its own, in the events' order (a
+	 * {group} split per instance shows instance by instance); one that
+	 * shared its row is named for its instance.
+	 */
+	for (size_t i = 0; i < evl->n; i++) {
+		struct pstat_event *ev = &evl->ev[i];
+
+		if (shared[ev->row] > 1) {
+			char *name = instance_name(ev);
+
+			free(ev->name);
+			ev->name = name;
+		}
+		ev->row = row++;
+	}
+	evl->nrows = row;
+	free(shared);
+}
+
+/*
  * perf's modifier semantics: the first of u/k/h excludes all three
  * levels and each letter then re-includes its own; G/H do the same for
  * guest and host. An event's own modifiers start from nothing, group
