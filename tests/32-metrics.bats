@@ -368,7 +368,8 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 
 @test "list metrics -j: valid, every formula of every tree parses" {
 	for tree in "$SYSFS/intel-skylake" "$SYSFS/amd-zen3" "$SYSFS/arm64-neoverse" \
-	    "$SYSFS/vm-nopmu" "$MFIX/intel-spr" "$MFIX/arm-neoverse-v2"; do
+	    "$SYSFS/vm-nopmu" "$MFIX/intel-spr" "$MFIX/arm-neoverse-v2" \
+	    "$FIX/intel-alderlake" "$FIX/intel-arrowlake-h" "$FIX/intel-sapphirerapids-2s" "$FIX/arm64-rk3399"; do
 		PSTAT_SYSFS_ROOT="$tree" run "$PSTAT" list -j metrics
 		assert_success
 		echo "$output" >"$BATS_TEST_TMPDIR/l.json"
@@ -417,4 +418,31 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 	run "$PSTAT" compare --threshold 'writes_per_ms=60%' "$b" "$BATS_TEST_TMPDIR/worse.json"
 	assert_success
 	assert_line --regexp '^writes_per_ms +.* unchanged$'
+}
+
+@test "--dry-run: slots moved to lead a user's group of topdown events" {
+	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" --dry-run \
+		-e '{cpu/topdown-retiring/,cpu/topdown-fe-bound/,cpu/slots/}'
+	assert_success
+	assert_line --index 0 "cpu/slots/: resolver sysfs, pmu cpu, group 0 (leader)"
+	assert_line "cpu/topdown-retiring/: resolver sysfs, pmu cpu, group 0"
+	# not without a topdown event in the group
+	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" --dry-run \
+		-e '{cpu-cycles,cpu/slots/}'
+	assert_success
+	assert_line --index 0 --regexp "^cpu-cycles: .*, group 0 \\(leader\\)$"
+}
+
+@test "hybrid --topdown: cpu_core's slots group, cpu_atom's own level 1" {
+	PSTAT_SYSFS_ROOT="$FIX/intel-alderlake" run "$PSTAT" --dry-run --topdown
+	assert_success
+	assert_line "cpu_core/slots/: resolver sysfs, pmu cpu_core, group 0 (leader)"
+	assert_line "cpu_atom/topdown-fe-bound/: resolver sysfs, pmu cpu_atom, group 1 (leader)"
+	local fe=10 bs=20 re=30 be=40
+	run "$PT" metric-eval "$FIX/intel-alderlake -M TopdownL1 cpu_atom/topdown-fe-bound/=$fe cpu_atom/topdown-bad-spec/=$bs cpu_atom/topdown-retiring/=$re cpu_atom/topdown-be-bound/=$be"
+	assert_success
+	close_to "$(mval atom_frontend_bound)" 10
+	close_to "$(mval atom_backend_bound)" 40
+	sum=$(awk '$1 ~ /^atom_/ { s += $2 } END { printf "%.6f", s }' <<<"$output")
+	close_to "$sum" 100
 }

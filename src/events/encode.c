@@ -570,6 +570,41 @@ static int same_placement(const struct pstat_event *a,
 }
 
 /*
+ * Intel's PERF_METRICS (Ice Lake and later) are read through the slots
+ * event, which must lead a group holding topdown-* events: the kernel
+ * refuses the group otherwise. As perf does, slots is moved to the
+ * front when it was listed later (its row, and so where it is printed,
+ * stays). The kernel's encodings (arch/x86/events/intel/core.c): slots
+ * is event=0x00,umask=0x4 and the metric events event=0x00 with umask
+ * 0x80 to 0x87, on the core PMU (cpu, or cpu_core on hybrids).
+ */
+static void slots_first(struct pstat_evlist *out, size_t first, size_t end)
+{
+	size_t slots = end;
+	int metric = 0;
+	struct pstat_event tmp;
+
+	for (size_t i = first; i < end; i++) {
+		const struct pstat_event *ev = &out->ev[i];
+		uint64_t cfg = ev->attr.config;
+
+		if (!ev->pmu || (strcmp(ev->pmu, "cpu") &&
+				 strcmp(ev->pmu, "cpu_core")))
+			continue;
+		if (cfg == 0x0400 && slots == end)
+			slots = i;
+		else if (cfg >= 0x8000 && cfg <= 0x87ff && !(cfg & 0xff))
+			metric = 1;
+	}
+	if (slots == end || slots == first || !metric)
+		return;
+	tmp = out->ev[slots];
+	memmove(&out->ev[first + 1], &out->ev[first],
+		(slots - first) * sizeof(*out->ev));
+	out->ev[first] = tmp;
+}
+
+/*
  * Settle the group out->ev[first..end): its number, its leader and
  * read_format, refusing what the kernel would refuse obscurely. braced:
  * it was written in braces (a lone event is a group of one).
@@ -584,6 +619,7 @@ static int settle_group(struct pstat_evlist *out, size_t first, size_t end,
 		return error_set(err, grp->off,
 				 "group of %zu events is too large (at most %d)",
 				 n, PSTAT_MAX_GROUP);
+	slots_first(out, first, end);
 	for (size_t i = first + 1; i < end; i++) {
 		const struct pstat_event *a = &out->ev[first];
 		const struct pstat_event *b = &out->ev[i];

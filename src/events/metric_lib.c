@@ -178,6 +178,8 @@ static void find_families(struct pstat_metric_lib *lib,
 	if (s)
 		lib->families |= METRIC_FAM_INTEL;
 	free(s);
+	if (pmu_has_event(pmus, "cpu_atom", "topdown-retiring"))
+		lib->families |= METRIC_FAM_INTEL_ATOM;
 	if (pmu_has_event(pmus, lib->core, "slots") &&
 	    pmu_has_event(pmus, lib->core, "topdown-retiring")) {
 		lib->families |= METRIC_FAM_INTEL_ICL;
@@ -411,30 +413,39 @@ static ssize_t input_index(const struct pstat_metric_set *set,
 	return -1;
 }
 
-void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
-			     struct pstat_metric_set *set)
+/* Whether input spec is counted by the PMU named by prefix ("" bare). */
+static int input_of_pmu(const char *spec, const char *prefix)
+{
+	const char *slash = strchr(spec, '/');
+	size_t n = slash ? (size_t)(slash - spec) : 0;
+
+	return strlen(prefix) == n && !strncmp(spec, prefix, n);
+}
+
+/*
+ * The group of the top-down inputs of set counted by PMU prefix, its
+ * leader first (added when missing: PERF_METRICS is read through
+ * slots), when there are any.
+ */
+static void group_pmu(const struct pstat_metric_lib *lib,
+		      struct pstat_metric_set *set, const char *prefix,
+		      const char *leader, int add_leader)
 {
 	struct pstat_metric_group g = { 0 };
 	size_t alloc = 0;
-	char leader[96];
 	ssize_t li;
 
-	if (!(lib->families & (METRIC_FAM_INTEL_ICL | METRIC_FAM_INTEL_SKL)))
-		return;
-	/* the event every other counts in: it leads */
-	if (lib->families & METRIC_FAM_INTEL_ICL)
-		snprintf(leader, sizeof(leader), "%s/slots/", lib->core);
-	else
-		snprintf(leader, sizeof(leader), "topdown-total-slots");
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pstat_metric_entry *m = &set->m[i];
 
-		if (!m->def.group || !is_topdown(m->def.group) || !m->refs)
+		if (!m->def.group || !is_topdown(m->def.group) || !m->refs ||
+		    !m->def.expr)
 			continue;
 		for (size_t k = 0; k < mexpr_nnames(m->def.expr); k++) {
 			size_t in = m->refs[k].idx, j;
 
-			if (m->refs[k].kind != METRIC_REF_INPUT)
+			if (m->refs[k].kind != METRIC_REF_INPUT ||
+			    !input_of_pmu(set->inputs[in], prefix))
 				continue;
 			for (j = 0; j < g.n && g.inputs[j] != in; j++)
 				;
@@ -447,9 +458,8 @@ void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
 	}
 	if (!g.n)
 		return;
-	li = input_index(set, leader);
-	if (li < 0 && (lib->families & METRIC_FAM_INTEL_ICL)) {
-		/* PERF_METRICS is read through slots: add it */
+	li = leader ? input_index(set, leader) : -1;
+	if (li < 0 && leader && add_leader) {
 		xgrow((void **)&set->inputs, &set->inputs_alloc,
 		      set->ninputs + 1, sizeof(*set->inputs));
 		set->inputs[set->ninputs] = xstrdup(leader);
@@ -465,7 +475,25 @@ void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
 			break;
 		}
 	}
+	(void)lib;
 	set->groups = xrealloc(set->groups,
 			       (set->ngroups + 1) * sizeof(*set->groups));
 	set->groups[set->ngroups++] = g;
+}
+
+void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
+			     struct pstat_metric_set *set)
+{
+	char leader[96];
+
+	/* the event every other counts in leads */
+	if (lib->families & METRIC_FAM_INTEL_ICL) {
+		snprintf(leader, sizeof(leader), "%s/slots/", lib->core);
+		group_pmu(lib, set, lib->core, leader, 1);
+	} else if (lib->families & METRIC_FAM_INTEL_SKL) {
+		group_pmu(lib, set, "", "topdown-total-slots", 0);
+	}
+	/* a hybrid's E-cores: their four slot counts, together */
+	if (lib->families & METRIC_FAM_INTEL_ATOM)
+		group_pmu(lib, set, "cpu_atom", NULL, 0);
 }

@@ -25,6 +25,7 @@
 #define METRIC_FAM_INTEL_IMC    0x040   /* uncore_imc cas_count_* */
 #define METRIC_FAM_ARM          0x080   /* an Arm PMUv3 core PMU */
 #define METRIC_FAM_ARM_SLOTS    0x100   /* STALL_SLOT_* and OP_* events */
+#define METRIC_FAM_INTEL_ATOM   0x200   /* a hybrid's cpu_atom topdown-* */
 
 struct metric_lib_entry {
 	unsigned families;

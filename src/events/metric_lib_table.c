@@ -19,6 +19,7 @@
 #define SRC_PERF_METRICS "Intel SDM vol. 3B, 'Performance Metrics' (IA32_PERF_METRICS); Intel perfmon TMA_Metrics (BSD-3-Clause)"
 #define SRC_ARM_V2 "Arm Neoverse V2 telemetry specification, topdown level 1 (ARM-software/telemetry-solution, Apache-2.0)"
 #define SRC_ARM "Arm telemetry-solution (Apache-2.0), Neoverse metrics"
+#define SRC_ATOM "Intel perfmon E-core TMA metrics (BSD-3-Clause), level 1: TOPDOWN_FE_BOUND.ALL, TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_RETIRING.ALL, TOPDOWN_BE_BOUND.ALL over their sum"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_*; cas_count_* scaled to MiB by the kernel"
 
@@ -135,6 +136,24 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_INTEL_L2, "TopdownL2",
 	  "core_bound = backend_bound - memory_bound; scale = 100; unit = %; higher = no; threshold = core_bound > 0.1; desc = Backend slots waiting on execution resources",
 	  SRC_PERF_METRICS },
+
+	/*
+	 * A hybrid's E-cores (Gracemont and later): the kernel's cpu_atom
+	 * topdown-* events count the slots of each category
+	 * (TOPDOWN_*.ALL); their sum is every slot.
+	 */
+	{ METRIC_FAM_INTEL_ATOM, "TopdownL1",
+	  "atom_frontend_bound = cpu_atom@topdown-fe-bound@ / (cpu_atom@topdown-fe-bound@ + cpu_atom@topdown-bad-spec@ + cpu_atom@topdown-retiring@ + cpu_atom@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = atom_frontend_bound > 0.2; desc = E-core slots the frontend delivered nothing for",
+	  SRC_ATOM },
+	{ METRIC_FAM_INTEL_ATOM, "TopdownL1",
+	  "atom_bad_speculation = cpu_atom@topdown-bad-spec@ / (cpu_atom@topdown-fe-bound@ + cpu_atom@topdown-bad-spec@ + cpu_atom@topdown-retiring@ + cpu_atom@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = atom_bad_speculation > 0.15; desc = E-core slots of work thrown away",
+	  SRC_ATOM },
+	{ METRIC_FAM_INTEL_ATOM, "TopdownL1",
+	  "atom_retiring = cpu_atom@topdown-retiring@ / (cpu_atom@topdown-fe-bound@ + cpu_atom@topdown-bad-spec@ + cpu_atom@topdown-retiring@ + cpu_atom@topdown-be-bound@); scale = 100; unit = %; higher = yes; threshold = atom_retiring > 0.75; desc = E-core slots that retired",
+	  SRC_ATOM },
+	{ METRIC_FAM_INTEL_ATOM, "TopdownL1",
+	  "atom_backend_bound = cpu_atom@topdown-be-bound@ / (cpu_atom@topdown-fe-bound@ + cpu_atom@topdown-bad-spec@ + cpu_atom@topdown-retiring@ + cpu_atom@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = atom_backend_bound > 0.1; desc = E-core slots the backend could not take",
+	  SRC_ATOM },
 
 	/* Arm Neoverse with slot counting (V1, N2, V2 and later) */
 	{ METRIC_FAM_ARM_SLOTS, "TopdownL1",
