@@ -61,12 +61,16 @@ writer_pair() {
 
 @test "bench: --order shuffle runs each command once per round, by its seed" {
 	need_perf_events
-	run "$PSTAT" bench -r 6 --order shuffle --seed 7 -e task-clock \
+	run "$PSTAT" bench -r 6 -w 1 --order shuffle --seed 7 -e task-clock \
 		'echo A >>log1' 'echo B >>log1' 'echo C >>log1'
 	assert_success
-	run "$PSTAT" bench -r 6 --order shuffle --seed 7 -e task-clock \
+	run "$PSTAT" bench -r 6 -w 1 --order shuffle --seed 7 -e task-clock \
 		'echo A >>log2' 'echo B >>log2' 'echo C >>log2'
 	assert_success
+	assert_line --index 0 '6 rounds of 3 commands, in a shuffled order per round (--seed 7), after 1 warm-up round'
+	# (the warm-up round's three lines: not recorded, but shuffled too)
+	sed -i 1,3d log1
+	sed -i 1,3d log2
 	# the same seed, the same order
 	cmp log1 log2
 	# every round (three lines) holds each command once
@@ -99,6 +103,7 @@ writer_pair() {
 	w=$(prog writer)
 	run "$PSTAT" bench -r 4 -e syscalls:sys_enter_write -N "$w 500" "$w 1000"
 	assert_success
+	assert_line --index 0 '4 rounds of 2 commands, interleaved'
 	assert_line --regexp '^Benchmark 1: .*writer 500$'
 	assert_line --regexp '^  syscalls:sys_enter_write +500 ± 0 +500 +500 +500'
 	assert_line --regexp "^.*writer 1000 against .*writer 500 \(Welch's t-test, alpha 0.05\):$"

@@ -164,9 +164,29 @@ static void print_diffs(FILE *out, const struct pstat_bench *b, size_t c,
 	fputc('\n', out);
 }
 
+/* What was run: rounds, order, warm-up, and an early end. */
+static void print_header(FILE *out, const struct pstat_bench *b)
+{
+	fprintf(out, "%zu round%s of %zu command%s, ", b->rounds,
+		b->rounds == 1 ? "" : "s", b->ncmds, b->ncmds == 1 ? "" : "s");
+	if (b->shuffle)
+		fprintf(out, "in a shuffled order per round (--seed %llu)",
+			(unsigned long long)b->seed);
+	else
+		fprintf(out, "interleaved");
+	if (b->warmup)
+		fprintf(out, ", after %u warm-up round%s", b->warmup,
+			b->warmup == 1 ? "" : "s");
+	if (b->interrupted)
+		fprintf(out, "; ended early by signal %d (%s)", b->interrupted,
+			strsignal(b->interrupted));
+	fputs("\n\n", out);
+}
+
 int bench_print_table(FILE *out, const struct pstat_bench *b,
 		      const struct pstat_bench_print_cfg *cfg)
 {
+	print_header(out, b);
 	for (size_t i = 0; i < b->ncmds; i++)
 		print_cmd(out, b, i, cfg);
 	for (size_t c = 1; c < b->ncmds; c++)
