@@ -204,7 +204,7 @@ static char *hypervisor_hint(const char *root)
 static void check_hybrid(struct doctor *d)
 {
 	struct pstat_core_pmu *v;
-	size_t n = core_pmus(d->pmus, &v);
+	size_t n = hybrid_core_pmus(d->pmus, &v);
 	char *list = NULL, *t, cpus[128];
 
 	for (size_t i = 0; i < n; i++) {
@@ -226,7 +226,7 @@ static void check_hybrid(struct doctor *d)
 		doctor_add(d, "hybrid", DOCTOR_OK,
 			   "hybrid CPU: no (one core type)");
 	free(list);
-	core_pmus_free(v, n);
+	hybrid_core_pmus_free(v, n);
 }
 
 static void check_pmus(struct doctor *d)

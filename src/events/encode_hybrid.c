@@ -20,7 +20,7 @@
 static const struct pstat_core_pmu *cores(struct encoder *e, size_t *n)
 {
 	if (!e->cores_read) {
-		e->ncores = core_pmus(e->ctx->pmus, &e->cores);
+		e->ncores = hybrid_core_pmus(e->ctx->pmus, &e->cores);
 		e->cores_read = true;
 	}
 	*n = e->ncores;
@@ -29,7 +29,7 @@ static const struct pstat_core_pmu *cores(struct encoder *e, size_t *n)
 
 void encode_cores_release(struct encoder *e)
 {
-	core_pmus_free(e->cores, e->ncores);
+	hybrid_core_pmus_free(e->cores, e->ncores);
 	e->cores = NULL;
 	e->ncores = 0;
 	e->cores_read = false;
@@ -91,7 +91,7 @@ long encode_core_legacy(struct encoder *e, const struct pstat_pmu *pmu,
 {
 	size_t n;
 
-	if (!core_pmu_is(pmu))
+	if (!hybrid_is_core_pmu(pmu))
 		return -1;
 	for (size_t i = 0; i < nterms; i++) {
 		const char *key = terms[i].key;

@@ -6,7 +6,7 @@
 #include "base/util.h"
 #include "events/hybrid.h"
 
-size_t core_pmus(struct pstat_pmus *pmus, struct pstat_core_pmu **out)
+size_t hybrid_core_pmus(struct pstat_pmus *pmus, struct pstat_core_pmu **out)
 {
 	const struct pstat_pmu **all = NULL;
 	size_t nall = pmus_all(pmus, &all), n = 0;
@@ -31,14 +31,14 @@ size_t core_pmus(struct pstat_pmus *pmus, struct pstat_core_pmu **out)
 	return n;
 }
 
-void core_pmus_free(struct pstat_core_pmu *v, size_t n)
+void hybrid_core_pmus_free(struct pstat_core_pmu *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
 		free(v[i].cpus);
 	free(v);
 }
 
-bool core_pmu_is(const struct pstat_pmu *pmu)
+bool hybrid_is_core_pmu(const struct pstat_pmu *pmu)
 {
 	return pmu->cpus || !strcmp(pmu->name, "cpu") ||
 	       !strcmp(pmu->name, "cpu_core") ||

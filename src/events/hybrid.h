@@ -28,16 +28,16 @@ struct pstat_core_pmu {
 
 /*
  * The PMUs under pmus that have a cpus file, sorted by name, into a new
- * array *out (core_pmus_free it; NULL when none). Returns how many. A
+ * array *out (hybrid_core_pmus_free it; NULL when none). Returns how many. A
  * cpus file that does not parse is skipped.
  */
-size_t core_pmus(struct pstat_pmus *pmus, struct pstat_core_pmu **out);
-void core_pmus_free(struct pstat_core_pmu *v, size_t n);
+size_t hybrid_core_pmus(struct pstat_pmus *pmus, struct pstat_core_pmu **out);
+void hybrid_core_pmus_free(struct pstat_core_pmu *v, size_t n);
 
 /*
  * Whether pmu counts CPU events: it has a cpus file, or is the x86
  * "cpu", "cpu_core", "cpu_atom" or an "armv8_pmuv3" PMU.
  */
-bool core_pmu_is(const struct pstat_pmu *pmu);
+bool hybrid_is_core_pmu(const struct pstat_pmu *pmu);
 
 #endif
