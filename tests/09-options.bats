@@ -426,3 +426,28 @@ run_unmounted() {
 	jq_assert '[.events[] | .name] == ["uncore_imc_0/cas_count_read/",
 		"uncore_imc_1/cas_count_read/", "cs", "msr/tsc/"]' <<<"$output"
 }
+
+@test "digit grouping follows the locale's rule: en_IN groups 12,34,567" {
+	run_table group group.test
+}
+
+@test "-B in en_IN: the table groups as the locale does, as perf does" {
+	need_tracepoint syscalls/sys_enter_write
+	local dir="$BATS_FILE_TMPDIR/locale-in" w
+	if ! LC_ALL=en_IN.UTF-8 locale -k LC_NUMERIC 2>/dev/null | grep -q 'grouping=3;2'; then
+		command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/en_IN ] ||
+			skip "no en_IN locale, and no localedef and en_IN sources to build it"
+		mkdir -p "$dir"
+		localedef -i en_IN -f UTF-8 "$dir/en_IN.UTF-8" >/dev/null 2>&1 ||
+			[ -d "$dir/en_IN.UTF-8" ] || skip "localedef cannot build en_IN here"
+		export LOCPATH="$dir"
+	fi
+	w=$(prog writer)
+	LC_ALL=en_IN.UTF-8 run "$PSTAT" -B -e syscalls:sys_enter_write "$w" 1234567
+	assert_success
+	assert_line --regexp '^ +12,34,567 +syscalls:sys_enter_write'
+	# CSV and JSON never group
+	LC_ALL=en_IN.UTF-8 run "$PSTAT" -x, -e syscalls:sys_enter_write "$w" 1234567
+	assert_success
+	assert_line --regexp '^1234567,,syscalls:sys_enter_write,'
+}

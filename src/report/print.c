@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -121,29 +122,50 @@ char *print_command_string(char *const *argv)
  */
 const char *print_group_digits(char *buf, size_t len, double v, int big)
 {
-	return print_group_digits_sep(buf, len, v,
-				      big ? localeconv()->thousands_sep : "");
+	const struct lconv *lc = localeconv();
+
+	return big ? print_group_digits_rule(buf, len, v, lc->thousands_sep,
+					     lc->grouping)
+		   : print_group_digits_sep(buf, len, v, "");
 }
 
 const char *print_group_digits_sep(char *buf, size_t len, double v,
 				   const char *sep)
 {
+	return print_group_digits_rule(buf, len, v, sep, "\3");
+}
+
+/*
+ * grouping as localeconv(3) gives it: the size of each group from the
+ * right, the last size repeating (a 0 ends the string), CHAR_MAX or a
+ * negative size for no more groups. en_IN's "\3\2" groups 12,34,567.
+ */
+const char *print_group_digits_rule(char *buf, size_t len, double v,
+				    const char *sep, const char *grouping)
+{
 	char digits[400];
+	bool mark[400] = { false };
 	size_t n, sl = strlen(sep), o = 0;
 	int neg = v < 0;
+	long pos;
 
 	snprintf(digits, sizeof(digits), "%.0f", neg ? -v : v);
 	n = strlen(digits);
 	/* no "-0" for a value that rounds to zero */
 	neg = neg && strcmp(digits, "0");
-	if (!sl) {
-		snprintf(buf, len, "%s%s", neg ? "-" : "", digits);
-		return buf;
+	pos = (long)n;
+	for (const char *g = grouping; sl && g && *g > 0 && *g != CHAR_MAX;) {
+		pos -= *g;
+		if (pos <= 0)
+			break;
+		mark[pos] = true;
+		if (g[1])
+			g++;
 	}
 	if (neg && o + 1 < len)
 		buf[o++] = '-';
 	for (size_t i = 0; i < n && o + sl + 1 < len; i++) {
-		if (i && (n - i) % 3 == 0) {
+		if (mark[i]) {
 			memcpy(buf + o, sep, sl);
 			o += sl;
 		}

@@ -258,7 +258,14 @@ bool print_value_frac(const struct pstat_row *row);
  */
 size_t print_sparkline(char *buf, size_t len, const double *rates,
 		       size_t n, size_t stride, size_t width);
-/* The same with a given separator ("" for none). */
+/*
+ * v grouped by a localeconv(3)-style grouping ("\3": thousands;
+ * en_IN's "\3\2": 12,34,567) with separator sep ("" for none).
+ * print_group_digits takes both from the current locale (LC_NUMERIC).
+ */
+const char *print_group_digits_rule(char *buf, size_t len, double v,
+				    const char *sep, const char *grouping);
+/* The same in groups of three, with a given separator ("" for none). */
 const char *print_group_digits_sep(char *buf, size_t len, double v,
 				   const char *sep);
 

@@ -720,3 +720,41 @@ out:
 	free(all);
 	return ret;
 }
+
+/*
+ * pstat-test group SEP GROUPING VALUE: VALUE grouped as a locale with
+ * thousands separator SEP and GROUPING would show it, GROUPING written
+ * as locale(1) prints it ("3;2" for en_IN, "3" for en_US, "-1" for none;
+ * "" for the C locale's empty one). One argument, words split at blanks.
+ */
+int t_group(int argc, char **argv)
+{
+	char *copy, *save = NULL, *sep, *rule, *val, grouping[16] = "", out[512];
+	size_t n = 0;
+	int ret = 1;
+
+	if (argc != 2) {
+		printf("error: expected one argument\n");
+		return 1;
+	}
+	copy = xstrdup(argv[1]);
+	sep = strtok_r(copy, " ", &save);
+	rule = strtok_r(NULL, " ", &save);
+	val = strtok_r(NULL, " ", &save);
+	if (!sep || !rule || !val) {
+		printf("error: expected SEP GROUPING VALUE\n");
+		goto out;
+	}
+	if (strcmp(rule, "\"\"")) {
+		for (char *t = strtok_r(rule, ";", &save);
+		     t && n + 1 < sizeof(grouping); t = strtok_r(NULL, ";", &save))
+			grouping[n++] = (char)atoi(t);
+	}
+	grouping[n] = '\0';
+	printf("%s\n", print_group_digits_rule(out, sizeof(out), strtod(val, NULL),
+					       sep, grouping));
+	ret = 0;
+out:
+	free(copy);
+	return ret;
+}
