@@ -217,6 +217,19 @@ fake_tracefs() {
 	bash_complete 'pstat compare --format ' pstat compare --format ''
 	assert_success
 	assert_output "$(printf '%s\n' table json markdown)"
+	bash_complete 'pstat ben' pstat ben
+	assert_success
+	assert_line 'bench'
+	bash_complete 'pstat bench --ord' pstat bench --ord
+	assert_success
+	assert_output '--order'
+	bash_complete 'pstat bench --order ' pstat bench --order ''
+	assert_success
+	assert_output "$(printf '%s\n' interleave shuffle)"
+	# the value of -r is a number: nothing offered
+	bash_complete 'pstat bench -r ' pstat bench -r ''
+	assert_success
+	assert_output ''
 }
 
 @test "bash: the command after pstat's options, and its own completion" {
@@ -371,6 +384,9 @@ fake_tracefs() {
 	fish_complete 'pstat compare --format '
 	assert_success
 	assert_line --regexp $'^markdown\t'
+	fish_complete 'pstat bench --order '
+	assert_success
+	assert_line --regexp $'^shuffle(\t|$)'
 }
 
 @test "zsh: the completion parses and loads with compinit" {
@@ -420,6 +436,8 @@ fake_tracefs() {
 	assert_line 'doctor'
 	run zsh_complete 'pstat compare --format '
 	assert_line 'markdown'
+	run zsh_complete 'pstat bench --order '
+	assert_line 'shuffle'
 	# thread ids after -t; no kernel thread after -p
 	local tid k
 	start_threads
