@@ -183,3 +183,17 @@ cpu/cycles/ type 0 config 0"
 	run "$PSTAT" compare "$d/split.json" "$d/split.json"
 	refute [ "$status" -eq 6 ]
 }
+
+@test "hybrid: following a task, a core PMU's count is not scaled by its running time" {
+	# every counter ran a quarter of its enabled time and counted 1000
+	run "$PT" aggr "$FIX/intel-alderlake" task 'cycles,context-switches'
+	assert_success
+	# the rest of the time the task was on the other kind of core
+	assert_line "cpu_atom/cycles/ counted 1000 not scaled: counts while the task runs on this PMU's CPUs"
+	assert_line "cpu_core/cycles/ counted 1000 not scaled: counts while the task runs on this PMU's CPUs"
+	# anything else ran a quarter of the time: multiplexed, scaled by 4
+	assert_line 'context-switches multiplexed 4000'
+	# one core PMU: a quarter of the time is multiplexing, as ever
+	run "$PT" aggr "$SYSFS/intel-skylake" task cycles
+	assert_output 'cycles multiplexed 4000'
+}

@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "events/encode.h"
 #include "events/evspec.h"
+#include "report/print.h"
 #include "run/session_priv.h"
 #include "test-tool.h"
 
@@ -37,6 +38,47 @@ static int counted_on(const struct pstat_event *ev, int cpu)
 }
 
 /*
+ * aggr TREE task EVENTS: counting a command, every counter ran a quarter
+ * of the time it was enabled and counted 1000; one line per row, "EVENT
+ * STATUS VALUE [NOTE]": a core PMU's event of a hybrid CPU is not scaled.
+ */
+static int task_rows(struct pstat_evlist *evl)
+{
+	struct pstat_session_cfg cfg = { 0 };
+	struct pstat_reading *rd;
+	struct session s;
+	size_t n;
+
+	cfg.evl = evl;
+	cfg.kind = TARGET_COMMAND;
+	session_setup(&s, &cfg);
+	s.ctr.evl = evl;
+	s.ctr.cpus = s.cpus;
+	s.ctr.ncpus = s.ncpus;
+	s.ctr.tids = s.tids;
+	s.ctr.nthreads = s.ntids;
+	s.ctr.state = xcalloc(evl->n + 1, sizeof(*s.ctr.state));
+	s.ctr.err = xcalloc(evl->n + 1, sizeof(*s.ctr.err));
+	s.ctr.flags = xcalloc(evl->n + 1, sizeof(*s.ctr.flags));
+	rd = xcalloc(s.nslots + 1, sizeof(*rd));
+	for (size_t e = 0; e < evl->n; e++)
+		rd[counter_slot(&s.ctr, e, 0, 0)] =
+			(struct pstat_reading){ 1000, 1000000, 250000 };
+	n = session_build_rows(&s, rd, 1000000000);
+	for (size_t i = 0; i < n; i++)
+		printf("%s %s %.0f%s%s\n", s.rows[i].event,
+		       print_status_name(s.rows[i].status), s.rows[i].value,
+		       s.rows[i].note ? " " : "",
+		       s.rows[i].note ? s.rows[i].note : "");
+	free(rd);
+	free(s.ctr.state);
+	free(s.ctr.err);
+	free(s.ctr.flags);
+	session_free(&s);
+	return 0;
+}
+
+/*
  * aggr TREE MODE[=LEVEL] EVENTS: each CPU of TREE counts 1000 * (cpu + 1)
  * + the event's index on every counter it has; one line per row, "UNIT
  * CPUS EVENT COUNT".
@@ -49,7 +91,7 @@ int t_aggr(int argc, char **argv)
 	struct pstat_error err = { "", -1 };
 	struct pstat_session_cfg cfg = { 0 };
 	struct pstat_reading *rd;
-	struct pstat_topo *topo;
+	struct pstat_topo *topo = NULL;
 	struct session s;
 	char *eq, name[64];
 	int *cpus, level = 0, r = 1;
@@ -65,15 +107,19 @@ int t_aggr(int argc, char **argv)
 	for (m = 0; m < ARRAY_SIZE(modes); m++)
 		if (!strcmp(modes[m].name, argv[2]))
 			break;
-	if (m == ARRAY_SIZE(modes))
+	if (m == ARRAY_SIZE(modes) && strcmp(argv[2], "task"))
 		return 2;
-	if (topo_load(argv[1], &topo, &err)) {
-		printf("error: %s\n", err.msg);
-		return 1;
-	}
 	ctx.pmus = pmus_new(argv[1]);
 	if (evspec_parse(argv[3], &tree, &err) ||
 	    encode_evlist(&tree, &ctx, &evl, &err)) {
+		printf("error: %s\n", err.msg);
+		goto out;
+	}
+	if (m == ARRAY_SIZE(modes)) {
+		r = task_rows(&evl);
+		goto out;
+	}
+	if (topo_load(argv[1], &topo, &err)) {
 		printf("error: %s\n", err.msg);
 		goto out;
 	}
