@@ -13,10 +13,12 @@
  *   LINE is "TREE|- -M LIST [--metric DEF]... [duration=S] [EVENT=VALUE]...":
  *   loads the library for the fixture tree (a directory holding bus/; -
  *   for none), selects LIST (or nothing when LIST is -), resolves, and
- *   evaluates with each input given (missing ones have no value).
+ *   evaluates with each input given (missing ones have no value; a
+ *   value ending in '!' was multiplexed).
  *   Prints "inputs: ..." then one line per shown metric:
  *   "NAME VALUE UNIT" (%.6f) or "NAME none: WHY", with " [crossed]"
- *   when its threshold is. On an error, "error: MSG".
+ *   when its threshold is and " [multiplexed]" when an input was. On an
+ *   error, "error: MSG".
  */
 #include <math.h>
 #include <stdio.h>
@@ -178,7 +180,8 @@ static void print_results(const struct pstat_metric_set *set,
 		else
 			printf("%s %.6f %s", m->def.name, res[i].value,
 			       m->def.unit);
-		printf("%s\n", res[i].threshold == 1 ? " [crossed]" : "");
+		printf("%s%s\n", res[i].threshold == 1 ? " [crossed]" : "",
+		       res[i].multiplexed ? " [multiplexed]" : "");
 	}
 }
 
@@ -193,6 +196,7 @@ static int metric_eval(char *line)
 	struct pstat_metric_result *res;
 	struct pstat_metric_inputs in = { 0 };
 	double *val, dur = NAN;
+	int *mux;
 	int r = 1;
 
 	if (n < 3 || strcmp(w[1], "-M")) {
@@ -214,6 +218,7 @@ static int metric_eval(char *line)
 		goto out;
 	metric_lib_group_inputs(&lib, &set);
 	val = xcalloc(set.ninputs + 1, sizeof(*val));
+	mux = xcalloc(set.ninputs + 1, sizeof(*mux));
 	for (size_t k = 0; k < set.ninputs; k++)
 		val[k] = NAN;
 	for (size_t i = 3; i < n; i++) {
@@ -228,9 +233,14 @@ static int metric_eval(char *line)
 		*eq = '\0';
 		if (!strcmp(w[i], "duration"))
 			dur = strtod(eq + 1, NULL);
-		for (size_t k = 0; k < set.ninputs; k++)
-			if (!strcmp(set.inputs[k], w[i]))
-				val[k] = strtod(eq + 1, NULL);
+		for (size_t k = 0; k < set.ninputs; k++) {
+			char *end;
+
+			if (strcmp(set.inputs[k], w[i]))
+				continue;
+			val[k] = strtod(eq + 1, &end);
+			mux[k] = *end == '!';
+		}
 	}
 	printf("inputs:");
 	for (size_t k = 0; k < set.ninputs; k++)
@@ -244,12 +254,14 @@ static int metric_eval(char *line)
 	}
 	res = xcalloc(set.n + 1, sizeof(*res));
 	in.value = val;
+	in.multiplexed = mux;
 	in.duration_s = dur;
 	in.consts = &lib.consts;
 	metric_set_eval(&set, &in, res);
 	print_results(&set, res);
 	free(res);
 	free(val);
+	free(mux);
 	r = 0;
 out:
 	if (r)
