@@ -389,6 +389,26 @@ fake_tracefs() {
 	assert_line --regexp $'^shuffle(\t|$)'
 }
 
+@test "bash and fish: pstat serve, its options and their values" {
+	bash_complete 'pstat ser' pstat ser
+	assert_success
+	assert_line 'serve'
+	bash_complete 'pstat serve --li' pstat serve --li
+	assert_success
+	assert_output '--listen'
+	bash_complete 'pstat serve --for' pstat serve --for
+	assert_output '--for-each-cgroup'
+	# a value: nothing offered, not the options
+	bash_complete 'pstat serve --listen ' pstat serve --listen ''
+	assert_success
+	assert_output ''
+	fish_complete 'pstat ser'
+	assert_line --regexp $'^serve\t'
+	fish_complete 'pstat serve --li'
+	assert_success
+	assert_line --regexp $'^--listen\t'
+}
+
 @test "zsh: the completion parses and loads with compinit" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run zsh -n "$ROOT/completions/_pstat"
