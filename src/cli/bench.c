@@ -689,7 +689,8 @@ static int bench_cfg_fill(const struct bench_opts *o, struct bench_cfg *cfg,
 	cfg->shuffle = o->shuffle;
 	cfg->seed = o->have_seed ? o->seed : random_seed();
 	cfg->ignore_failure = o->ignore_failure;
-	cfg->progress = isatty(STDERR_FILENO);
+	/* (the commands' own output would tear the bar, as in hyperfine) */
+	cfg->progress = isatty(STDERR_FILENO) && !o->show_output;
 	return err ? -1 : 0;
 }
 

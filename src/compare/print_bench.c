@@ -46,7 +46,8 @@ static void histogram(char *buf, size_t len, const struct pstat_bench_cmd *c)
 	print_sparkline(buf, len, bins, HIST_BINS, 1, HIST_BINS);
 }
 
-static void print_row(FILE *out, const struct pstat_bench_row *r)
+static void print_row(FILE *out, const struct pstat_bench_row *r,
+		      size_t runs)
 {
 	char mean[48], sd[48], min[48], med[48], max[48];
 	const char *name = r->name;
@@ -65,7 +66,9 @@ static void print_row(FILE *out, const struct pstat_bench_row *r)
 	bench_format_value(max, sizeof(max), r, r->sum.max);
 	fprintf(out, "  %-28s %14s ± %-12s %14s %14s %14s", name, mean, sd,
 		min, med, max);
-	if (r->running_min < 100)
+	if (r->sum.n < runs)
+		fprintf(out, "  (counted in %zu of %zu runs)", r->sum.n, runs);
+	else if (r->running_min < 100)
 		fprintf(out, "  (counted %.0f%% of the time at worst)",
 			r->running_min);
 	fputc('\n', out);
@@ -92,7 +95,7 @@ static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
 		"± stddev", "min", "median", "max");
 	for (size_t r = 0; r < c->nrows; r++)
 		if (row_shown(&c->rows[r]))
-			print_row(out, &c->rows[r]);
+			print_row(out, &c->rows[r], c->runs);
 	histogram(hist, sizeof(hist), c);
 	if (hist[0] && cfg->utf8)
 		fprintf(out, "  wall times, %zu runs: %s (min to max)\n", c->runs,
