@@ -273,6 +273,12 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 		p=$(perf stat -a "--per-$mode" -I 20 -e context-switches sleep 0.03 2>&1 | head -1)
 		q=$("$PSTAT" -a "--per-$mode" -I 20 -e context-switches sleep 0.03 2>&1 | head -1)
 		assert_equal "$q" "$p"
+		# CSV: perf's columns in perf's order
+		p=$(perf stat -x, -a "--per-$mode" -e task-clock,context-switches sleep 0.01 2>&1 |
+			sed -E 's/[0-9][0-9.]*/N/g; s/[KMG]?\/sec/\/sec/')
+		q=$("$PSTAT" -x, -a "--per-$mode" -e task-clock,context-switches sleep 0.01 2>&1 |
+			sed -E 's/[0-9][0-9.]*/N/g; s/[KMG]?\/sec/\/sec/')
+		assert_equal "$q" "$p"
 	done
 }
 
