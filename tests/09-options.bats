@@ -451,3 +451,40 @@ run_unmounted() {
 	assert_success
 	assert_line --regexp '^1234567,,syscalls:sys_enter_write,'
 }
+
+@test "libpfm4 without a table for this CPU: doctor and list say so, and what works" {
+	# LIBPFM_FORCE_PMU=perf: libpfm4 detects its generic PMU alone, as
+	# on a CPU it has no table for (this one may be such a CPU anyway)
+	LIBPFM_FORCE_PMU=perf run "$PSTAT" doctor
+	assert_line --regexp '^warn +libpfm4: ([0-9.]+ )?has no event table for this CPU \(.+\): vendor names \(INST_RETIRED:ANY_P, pmu::EVENT\) are unknown here; sysfs names \(cpu/event=0xc0/\) and raw codes \(r00c0\) still work$'
+	assert_line --regexp '^ +fix: a newer libpfm4 may know this CPU; LIBPFM_FORCE_PMU=NAME'
+	LIBPFM_FORCE_PMU=perf run "$PSTAT" list
+	assert_success
+	assert_line --regexp '^libpfm4 has no event table for this CPU \(.+\): its vendor names'
+	# a CPU libpfm4 knows (forced here): no such line
+	pfm_force_core_pmu || skip "libpfm4 has no core PMU table to force here"
+	run "$PSTAT" doctor
+	refute_output --partial 'no event table'
+	run "$PSTAT" list
+	refute_output --partial 'no event table'
+}
+
+@test "plain pstat list ends with how many tracepoints --tracepoints adds" {
+	need_tracepoint
+	local n
+	run "$PSTAT" list
+	assert_success
+	n=$("$PSTAT" list --tracepoints | grep -c '\[Tracepoint event\]')
+	[ "$n" -gt 0 ]
+	[ "${lines[-1]}" = "$n tracepoints are not listed: 'pstat list --tracepoints' lists them, 'pstat list SUBSYSTEM:*' those of one subsystem." ]
+	# not after a listing of tracepoints, nor in --names or -j
+	run "$PSTAT" list --tracepoints
+	refute_output --partial 'are not listed'
+	run "$PSTAT" list --names
+	refute_output --partial 'are not listed'
+	# a tracefs tree of the tests: its event directories, counted
+	# without reading an id (one without, noid:broken, is counted too)
+	PSTAT_TRACEFS_ROOT="$FIX/tracefs" run "$PSTAT" list
+	n=$(find "$FIX/tracefs/events" -mindepth 2 -maxdepth 2 -type d | wc -l)
+	[ "${lines[-1]}" = "$n tracepoints are not listed: 'pstat list --tracepoints' lists them, 'pstat list SUBSYSTEM:*' those of one subsystem." ]
+}

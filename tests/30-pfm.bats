@@ -14,6 +14,7 @@ core_pmu() {
 }
 
 need_core_pmu() {
+	pfm_force_core_pmu
 	CORE_PMU=$(core_pmu)
 	[ -n "$CORE_PMU" ] || skip "libpfm4 detects no core PMU on this machine"
 	CORE_EVENT=$("$PT" pfm --first-core-event) ||

@@ -289,6 +289,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 
 @test "list --names: libpfm4 pmu::EVENT names" {
 	local ev
+	pfm_force_core_pmu
 	ev=$("$PT" pfm --first-core-event) ||
 		skip "libpfm4 detects no core PMU with an event that encodes"
 	run "$PSTAT" list --names "${ev%%::*}::*"
@@ -301,6 +302,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 
 @test "list: libpfm4 events with their PMU heading and descriptions" {
 	local ev pmu
+	pfm_force_core_pmu
 	ev=$("$PT" pfm --first-core-event) ||
 		skip "libpfm4 detects no core PMU with an event that encodes"
 	pmu=${ev%%::*}
@@ -331,6 +333,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 }
 
 @test "list -j: libpfm4 events carry their umasks" {
+	pfm_force_core_pmu
 	"$PT" pfm --first-core-event >/dev/null ||
 		skip "libpfm4 detects no core PMU here"
 	run "$PSTAT" list -j '*::*'
@@ -357,6 +360,7 @@ TP_LINE=' +\[Tracepoint event\]$'
 		all(.events[] | select(.section == "cache"); .scale == 1)' \
 		<<<"$output"
 	assert_success
+	pfm_force_core_pmu
 	"$PT" pfm --first-core-event >/dev/null ||
 		skip "libpfm4 detects no core PMU here"
 	run "$PSTAT" list -j '*::*'

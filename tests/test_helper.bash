@@ -202,3 +202,19 @@ jq_assert() {
 		return 1
 	fi
 }
+
+# libpfm4 4.13 has no table for some CPUs these tests run on (AMD family
+# 0x1a, Intel family 6 model 207): there it detects no core PMU, and its
+# vendor names are all unknown. Force a related table (LIBPFM_FORCE_PMU)
+# so that the libpfm4 path is tested on every CPU; returns 1 when even
+# that gives no core PMU.
+pfm_force_core_pmu() {
+	"$PT" pfm --pmus 2>/dev/null | awk '$2 == "core" { f = 1 } END { exit !f }' &&
+		return 0
+	case $(uname -m) in
+	x86_64) export LIBPFM_FORCE_PMU=skl ;;
+	aarch64) export LIBPFM_FORCE_PMU=arm_n1 ;;
+	*) return 1 ;;
+	esac
+	"$PT" pfm --pmus 2>/dev/null | awk '$2 == "core" { f = 1 } END { exit !f }'
+}

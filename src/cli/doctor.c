@@ -20,6 +20,7 @@
 #include "base/cpumap.h"
 #include "base/msg.h"
 #include "base/util.h"
+#include "cli/cpuid.h"
 #include "cli/doctor.h"
 #include "cli/doctor_priv.h"
 #include "events/encode.h"
@@ -298,6 +299,20 @@ static void check_pfm(struct doctor *d)
 		c = doctor_add(d, "libpfm4", DOCTOR_WARN,
 			"libpfm4: cannot initialise: libpfm4 event names (INST_RETIRED:ANY_P, pmu::EVENT) are unavailable");
 		doctor_fix(c, "install libpfm4 (Debian: libpfm4) matching the one pstat was built with");
+		free(p.names);
+		return;
+	}
+	if (!p.core) {
+		char *cpu = cpuid_describe();
+		char ver[64] = "";
+		struct pstat_error err;
+
+		pfm_library_version(ver, sizeof(ver), &err);
+		c = doctor_add(d, "libpfm4", DOCTOR_WARN,
+			"libpfm4: %s%shas no event table for this CPU (%s): vendor names (INST_RETIRED:ANY_P, pmu::EVENT) are unknown here; sysfs names (cpu/event=0xc0/) and raw codes (r00c0) still work",
+			ver, *ver ? " " : "", cpu ? cpu : "unknown model");
+		doctor_fix(c, "a newer libpfm4 may know this CPU; LIBPFM_FORCE_PMU=NAME (skl, amd64_fam19h_zen4, ...) makes libpfm4 use a related table");
+		free(cpu);
 		free(p.names);
 		return;
 	}

@@ -10,6 +10,7 @@
 
 #include "base/msg.h"
 #include "base/util.h"
+#include "cli/cpuid.h"
 #include "cli/list.h"
 #include "cli/list_priv.h"
 #include "events/legacy.h"
@@ -450,6 +451,7 @@ static void list_pfm_pmu(const char *name, const char *desc, bool is_core,
 	lp->type = -1;
 	lp->is_core = is_core;
 	lp->kernel_exposed = is_core ? c->core_exposed : 1;
+	c->pfm_core |= is_core;
 }
 
 /*
@@ -493,8 +495,55 @@ static void list_pfm(struct list_ctx *c)
 	/* libpfm4 may not support this machine at all: nothing to list. */
 	if (pfm_foreach_pmu(list_pfm_pmu, c) < 0)
 		return;
+	c->pfm_loaded = true;
 	if (c->sections & LIST_OTHER)
 		pfm_foreach_event(list_pfm_event, c);
+}
+
+/* Counting tracepoints by their directories, without reading an id. */
+struct tp_count {
+	const char *root;
+	long n;
+};
+
+static void count_tp(const char *name, void *arg)
+{
+	(void)name;
+	((struct tp_count *)arg)->n++;
+}
+
+static void count_sys(const char *sys, void *arg)
+{
+	struct tp_count *tc = arg;
+
+	tracepoint_foreach_name(tc->root, sys, count_tp, tc);
+}
+
+/*
+ * After a plain listing: how many tracepoints --tracepoints would add,
+ * and what libpfm4 cannot name on a CPU it has no table for.
+ */
+static void list_print_trailer(const struct list_ctx *c, FILE *out)
+{
+	const struct pstat_list_opts *o = c->o;
+	struct tp_count tc = { o->tracefs_root, 0 };
+
+	if (c->pfm_loaded && !c->pfm_core &&
+	    (!o->glob || strstr(o->glob, "::"))) {
+		char *cpu = cpuid_describe();
+
+		fprintf(out, "\nlibpfm4 has no event table for this CPU (%s): its vendor names (INST_RETIRED:ANY_P, pmu::EVENT) are unknown here; sysfs names (cpu/event=0xc0/) and raw codes (r00c0) still work.\n",
+			cpu ? cpu : "unknown model");
+		free(cpu);
+	}
+	if (o->glob || o->tracepoints)
+		return;
+	if (tracepoint_foreach_name(o->tracefs_root, NULL, count_sys, &tc))
+		fputs("\nTracepoints are not listed: tracefs cannot be read here.\n",
+		      out);
+	else
+		fprintf(out, "\n%ld tracepoints are not listed: 'pstat list --tracepoints' lists them, 'pstat list SUBSYSTEM:*' those of one subsystem.\n",
+			tc.n);
 }
 
 int list_run(const struct pstat_list_opts *o, FILE *out)
@@ -521,10 +570,12 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 	if (o->json) {
 		ret = list_print_json(&c, out);
 	} else {
-		if (o->names_only)
+		if (o->names_only) {
 			list_print_names(&c, out);
-		else
+		} else {
 			list_print_table(&c, out);
+			list_print_trailer(&c, out);
+		}
 		ret = print_flush(out);
 	}
 

@@ -72,6 +72,8 @@ struct list_ctx {
 	void **owned;               /* strings and arrays freed at the end */
 	size_t nowned, aowned;
 	bool core_exposed;
+	bool pfm_loaded;            /* libpfm4 initialised */
+	bool pfm_core;              /* and detected a core PMU */
 };
 
 /*
