@@ -122,6 +122,26 @@ _pstat_cpus()
 	done
 }
 
+# The cgroups as -G names them (paths below the mount of the hierarchy
+# that counts perf events: cgroup v1's perf_event, else cgroup2) that
+# complete the last element of the comma list $1.
+_pstat_cgroups()
+{
+	local frag=${1##*,} mnt d
+	local prefix=${1%"$frag"}
+	mnt=$(awk '{
+		for (i = 7; $i != "-"; i++) ;
+		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)perf_event(,|$)/) v1 = $5
+		else if ($(i + 1) == "cgroup2" && !v2) v2 = $5
+	} END { print (v1 != "" ? v1 : v2) }' /proc/self/mountinfo 2>/dev/null)
+	[ -n "$mnt" ] || return
+	for d in "$mnt/$frag"*/; do
+		[ -d "$d" ] || continue
+		d=${d#"$mnt/"}
+		printf '%s%s\n' "$prefix" "${d%/}"
+	done
+}
+
 # Values of option $1 that complete the text $2.
 _pstat_value()
 {
@@ -140,6 +160,9 @@ _pstat_value()
 		;;
 	-C | --cpu)
 		_pstat_list_words "$(_pstat_cpus)" "$2"
+		;;
+	-G | --cgroup | --for-each-cgroup)
+		_pstat_cgroups "$2"
 		;;
 	--fail-on)
 		_pstat_list_words 'not-supported not-counted multiplexed' "$2"

@@ -140,6 +140,21 @@ function __fish_pstat_cpus
     end
 end
 
+# Cgroups as -G names them: paths below the mount of the hierarchy that
+# counts perf events (cgroup v1's perf_event, else cgroup2).
+function __fish_pstat_cgroups
+    set -l prefix (__fish_pstat_list_prefix)
+    set -l mnt (awk '{
+        for (i = 7; $i != "-"; i++) ;
+        if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)perf_event(,|$)/) v1 = $5
+        else if ($(i + 1) == "cgroup2" && !v2) v2 = $5
+    } END { print (v1 != "" ? v1 : v2) }' /proc/self/mountinfo 2>/dev/null)
+    test -n "$mnt"; or return
+    for d in (find $mnt -mindepth 1 -maxdepth 3 -type d 2>/dev/null)
+        printf '%s%s\n' "$prefix" (string replace -- "$mnt/" '' $d)
+    end
+end
+
 function __fish_pstat_fail_on
     set -l prefix (__fish_pstat_list_prefix)
     printf "$prefix%s\n" not-supported not-counted multiplexed
@@ -161,7 +176,7 @@ complete -c pstat -n __fish_pstat_in_options -l alpha -x -d 'Significance level 
 complete -c pstat -n __fish_pstat_in_options -l append -d 'Append to the -o file'
 complete -c pstat -n __fish_pstat_in_options -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Then compare with this pstat -j result'
 complete -c pstat -n __fish_pstat_in_options -s B -l big-num -d 'Group digits'
-complete -c pstat -n __fish_pstat_in_options -s G -l cgroup -x -d 'Count the events before it only in these cgroups (with -a)'
+complete -c pstat -n __fish_pstat_in_options -s G -l cgroup -x -a '(__fish_pstat_cgroups)' -d 'Count the events before it only in these cgroups (with -a)'
 complete -c pstat -n __fish_pstat_in_options -l compare-format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -l compare-output -r -F -d 'Write the comparison to FILE, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -l control -x -a 'fd: fifo:' -d 'Take enable/disable commands from fd:CTL[,ACK] or fifo:CTL[,ACK]'
@@ -172,7 +187,7 @@ complete -c pstat -n __fish_pstat_in_options -l dry-run -d 'Print the encoded ev
 complete -c pstat -n __fish_pstat_in_options -s e -l event -x -a '(__fish_pstat_events)' -d 'Events to count'
 complete -c pstat -n __fish_pstat_in_options -l fail-on -x -a '(__fish_pstat_fail_on)' -d 'Exit 5 when a counter ends in these states'
 complete -c pstat -n __fish_pstat_in_options -s x -l field-separator -x -d 'CSV output with this separator'
-complete -c pstat -n __fish_pstat_in_options -l for-each-cgroup -x -d 'Count every event once per cgroup (with -a)'
+complete -c pstat -n __fish_pstat_in_options -l for-each-cgroup -x -a '(__fish_pstat_cgroups)' -d 'Count every event once per cgroup (with -a)'
 complete -c pstat -n __fish_pstat_in_options -l format -x -a 'table json markdown' -d 'Output of the comparison, with --baseline'
 complete -c pstat -n __fish_pstat_in_options -s h -l help -d 'Show the usage'
 complete -c pstat -n __fish_pstat_in_options -s I -l interval -x -d 'Print deltas every MS milliseconds'

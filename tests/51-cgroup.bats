@@ -195,3 +195,37 @@ csv_value() {
 	assert_line --regexp "^syscalls:sys_enter_write \(cgroup $A\) +1,234 +1,234 "
 	assert_line --regexp "^syscalls:sys_enter_write \(cgroup $B\) +777 +777 "
 }
+
+@test "bash completes cgroup names after -G, in a comma list too" {
+	need_cgroups
+	run bash -c '
+		. "$1/completions/pstat.bash"
+		COMP_LINE="pstat -a -e cs -G $2,pstat-t$3-"
+		COMP_POINT=${#COMP_LINE}
+		COMP_WORDS=(pstat -a -e cs -G "$2,pstat-t$3-")
+		COMP_CWORD=5
+		_pstat pstat "${COMP_WORDS[5]}" -G || exit
+		printf "%s\n" "${COMPREPLY[@]}"
+	' _ "$ROOT" "$A" "$$"
+	assert_success
+	assert_line "$A,$A"
+	assert_line "$A,$B"
+}
+
+@test "fish completes cgroup names after -G and --for-each-cgroup" {
+	need_cgroups
+	command -v fish >/dev/null || skip "fish is not installed"
+	HOME=$BATS_TEST_TMPDIR XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config \
+		XDG_DATA_HOME=$BATS_TEST_TMPDIR/data \
+		run fish -c 'source $argv[1]; complete -C $argv[2]' \
+		"$ROOT/completions/pstat.fish" "pstat -a -e cs -G $A,pstat-t$$-"
+	assert_success
+	assert_line --regexp "^$A,$B	"
+	HOME=$BATS_TEST_TMPDIR XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config \
+		XDG_DATA_HOME=$BATS_TEST_TMPDIR/data \
+		run fish -c 'source $argv[1]; complete -C $argv[2]' \
+		"$ROOT/completions/pstat.fish" "pstat -a --for-each-cgroup pstat-t$$-"
+	assert_success
+	assert_line --regexp "^$A	"
+	assert_line --regexp "^$B	"
+}
