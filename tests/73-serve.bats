@@ -127,6 +127,10 @@ metric() {
 	# HEAD: the headers alone
 	run curl -s -I "$url/metrics"
 	assert_line --regexp '^HTTP/1\.1 200 '
+	# a GET keeps the connection for the next scrape
+	run curl -sv -o /dev/null -o /dev/null "$url/metrics" "$url/metrics"
+	assert_success
+	assert_output --partial 'Re-using existing connection'
 	stop_serve
 	[ "$st" = 0 ]
 }

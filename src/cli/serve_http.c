@@ -215,16 +215,25 @@ static enum MHD_Result respond_metrics(struct serve_http *h,
 }
 
 /*
- * Each request. A request with a body (a POST) is answered at its first
- * call, before the body: libmicrohttpd then discards the body.
+ * Each request. libmicrohttpd calls this first when the headers are in,
+ * then again for the body, if any, and once more at its end: answering
+ * at the first call would close the connection (it cannot tell whether
+ * a body follows), so a GET is answered at the second, and the
+ * connection kept for the next scrape (HEAD too). A request with a body (a POST)
+ * is answered at once: libmicrohttpd then discards the body and closes.
  */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
 				  size_t *upload_size, void **req_cls)
 {
+	static int seen;
 	struct serve_http *h = cls;
 
+	if (!*req_cls && (!strcmp(method, "GET") || !strcmp(method, "HEAD"))) {
+		*req_cls = &seen;
+		return MHD_YES;
+	}
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return respond_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				    "method not allowed\n",
