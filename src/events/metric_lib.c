@@ -120,6 +120,9 @@ static void read_consts(struct pstat_metric_lib *lib, const char *root)
 	/* Skylake's pipeline: 4 slots a cycle (Intel's Pipeline_Width) */
 	if (isnan(k->v[MEXPR_SLOTS]) && (lib->families & METRIC_FAM_INTEL_SKL))
 		k->v[MEXPR_SLOTS] = 4;
+	/* AMD's dispatch width: 6 ops a cycle on Zen 4, 8 on Zen 5 (PPRs) */
+	if (isnan(k->v[MEXPR_SLOTS]) && (lib->families & METRIC_FAM_AMD_ZEN4))
+		k->v[MEXPR_SLOTS] = lib->amd_zen >= 5 ? 8 : 6;
 }
 
 static const char *const arm_slot_events[] = {
@@ -140,6 +143,65 @@ static void arm_missing(struct pstat_pmus *pmus, const char *pmu, char *buf,
 			o += (size_t)snprintf(buf + o, len - o, "%s%s",
 					      o ? ", " : "",
 					      arm_slot_events[i]);
+}
+
+/*
+ * The Zen generation of an AMD CPU from /proc/cpuinfo's family and model
+ * (AMD's PPRs: family 17h Zen 1/2, 19h Zen 3 or Zen 4 by model, 1Ah
+ * Zen 5), or 0. Only on the live machine: a PSTAT_SYSFS_ROOT tree has
+ * no cpuinfo.
+ */
+static int amd_zen_generation(const char *root)
+{
+	FILE *f;
+	char line[256];
+	long family = -1, model = -1;
+
+	if (root)
+		return 0;
+	f = fopen("/proc/cpuinfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && (family < 0 || model < 0)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (str_starts_with(line, "cpu family"))
+			family = strtol(colon + 1, NULL, 10);
+		else if (str_starts_with(line, "model\t") ||
+			 str_starts_with(line, "model "))
+			model = strtol(colon + 1, NULL, 10);
+	}
+	fclose(f);
+	if (family == 0x1a)
+		return 5;
+	if (family == 0x19)
+		return (model >= 0x10 && model <= 0x1f) ||
+		       (model >= 0x60 && model <= 0x7f) ||
+		       (model >= 0xa0 && model <= 0xaf) ? 4 : 3;
+	return family == 0x17 ? 2 : 0;
+}
+
+/* AMD: a core PMU "cpu" beside the IBS or AMD uncore PMUs. */
+static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
+		     const char *root)
+{
+	if (strcmp(lib->core, "cpu") || !(pmus_find(pmus, "ibs_op") ||
+					  pmus_find(pmus, "amd_df") ||
+					  pmus_find(pmus, "amd_l3")))
+		return;
+	lib->amd_zen = amd_zen_generation(root);
+	if (lib->amd_zen >= 4) {
+		lib->families |= METRIC_FAM_AMD_ZEN4;
+		lib->topdown_levels = 1;
+		return;
+	}
+	snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+		 "AMD documents its pipeline-utilisation events from Zen 4 on; %s",
+		 lib->amd_zen ? "this CPU is an earlier Zen" :
+		 root ? "the family of the CPU of a PSTAT_SYSFS_ROOT tree is not known" :
+			"/proc/cpuinfo does not say this is a Zen 4 or later");
 }
 
 static void find_families(struct pstat_metric_lib *lib,
@@ -191,6 +253,11 @@ static void find_families(struct pstat_metric_lib *lib,
 	} else if (pmu_has_event(pmus, lib->core, "topdown-total-slots")) {
 		lib->families |= METRIC_FAM_INTEL_SKL;
 		lib->topdown_levels = 1;
+	} else if (!(lib->families & METRIC_FAM_INTEL)) {
+		find_amd(lib, pmus, root);
+	}
+	if (lib->topdown_levels || lib->no_topdown[0]) {
+		/* settled */
 	} else if (pmu_has_event(pmus, lib->core, "cpu_cycles")) {
 		char missing[200];
 
@@ -211,11 +278,11 @@ static void find_families(struct pstat_metric_lib *lib,
 			 lib->core);
 }
 
+static void pick_entries(struct pstat_metric_lib *lib);
+
 void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root)
 {
-	char name[64], other[64];
-
 	memset(lib, 0, sizeof(*lib));
 	find_families(lib, pmus, sysfs_root);
 	read_consts(lib, sysfs_root);
@@ -227,8 +294,28 @@ void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			 "the PMU %s does not say its slots per cycle (caps/slots is 0 or missing)",
 			 lib->core);
 	}
+	pick_entries(lib);
+}
+
+void metric_lib_force_amd_zen(struct pstat_metric_lib *lib, int zen)
+{
+	lib->amd_zen = zen;
+	lib->families |= METRIC_FAM_AMD_ZEN4;
+	lib->topdown_levels = 1;
+	lib->no_topdown[0] = '\0';
+	lib->consts.v[MEXPR_SLOTS] = zen >= 5 ? 8 : 6;
+	pick_entries(lib);
+}
+
+/* The table's entries that apply to lib->families; the first of a name
+ * wins. */
+static void pick_entries(struct pstat_metric_lib *lib)
+{
+	char name[64], other[64];
+
+	free(lib->e);
+	lib->n = 0;
 	lib->e = xcalloc(metric_lib_table_size, sizeof(*lib->e));
-	/* the first entry of a name that applies here wins */
 	for (size_t i = 0; i < metric_lib_table_size; i++) {
 		const struct metric_lib_entry *e = &metric_lib_table[i];
 		size_t k;

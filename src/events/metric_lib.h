@@ -26,6 +26,7 @@
 #define METRIC_FAM_ARM          0x080   /* an Arm PMUv3 core PMU */
 #define METRIC_FAM_ARM_SLOTS    0x100   /* STALL_SLOT_* and OP_* events */
 #define METRIC_FAM_INTEL_ATOM   0x200   /* a hybrid's cpu_atom topdown-* */
+#define METRIC_FAM_AMD_ZEN4     0x400   /* AMD Zen 4 and later (PPR events) */
 
 struct metric_lib_entry {
 	unsigned families;
@@ -54,6 +55,7 @@ struct pstat_metric_lib {
 	 */
 	char no_topdown[512];
 	int topdown_levels;     /* 0, 1 or 2 */
+	int amd_zen;            /* AMD: the Zen generation, 0 unknown */
 };
 
 /*
@@ -65,6 +67,12 @@ struct pstat_metric_lib {
 void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root);
 void metric_lib_free(struct pstat_metric_lib *lib);
+
+/*
+ * For tests: take the machine to be AMD Zen generation zen (4 or 5)
+ * whatever the tree says, and pick the table's entries again.
+ */
+void metric_lib_force_amd_zen(struct pstat_metric_lib *lib, int zen);
 
 /* The entry called name that applies here, or NULL (borrowed). */
 const struct metric_lib_entry *

@@ -20,6 +20,7 @@
 #define SRC_ARM_V2 "Arm Neoverse V2 telemetry specification, topdown level 1 (ARM-software/telemetry-solution, Apache-2.0)"
 #define SRC_ARM "Arm telemetry-solution (Apache-2.0), Neoverse metrics"
 #define SRC_ATOM "Intel perfmon E-core TMA metrics (BSD-3-Clause), level 1: TOPDOWN_FE_BOUND.ALL, TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_RETIRING.ALL, TOPDOWN_BE_BOUND.ALL over their sum"
+#define SRC_AMD "AMD PPR for family 19h model 11h (Zen 4) and family 1Ah (Zen 5), 'Pipeline Utilization': PMCx076, PMCx0AA, PMCx0C1, PMCx1A0; #slots is the dispatch width (6, 8)"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_*; cas_count_* scaled to MiB by the kernel"
 
@@ -154,6 +155,26 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_INTEL_ATOM, "TopdownL1",
 	  "atom_backend_bound = cpu_atom@topdown-be-bound@ / (cpu_atom@topdown-fe-bound@ + cpu_atom@topdown-bad-spec@ + cpu_atom@topdown-retiring@ + cpu_atom@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = atom_backend_bound > 0.1; desc = E-core slots the backend could not take",
 	  SRC_ATOM },
+
+	/*
+	 * AMD Zen 4 and later: dispatch slots (#slots x LsNotHaltedCyc)
+	 * split by DeNoDispatchPerSlot's reasons, DeSrcOpDisp and ExRetOps.
+	 */
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL1",
+	  "frontend_bound = cpu@event=0x1a0,umask=0x1@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = no; desc = Dispatch slots left empty for want of ops from the frontend",
+	  SRC_AMD },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL1",
+	  "bad_speculation = (cpu@event=0xaa,umask=0x7@ - cpu@event=0xc1@) / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = no; desc = Dispatched ops that did not retire",
+	  SRC_AMD },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL1",
+	  "backend_bound = cpu@event=0x1a0,umask=0x1e@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = no; desc = Dispatch slots stalled by backend resources",
+	  SRC_AMD },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL1",
+	  "smt_contention = cpu@event=0x1a0,umask=0x60@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = no; desc = Dispatch slots given to the other SMT thread",
+	  SRC_AMD },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL1",
+	  "retiring = cpu@event=0xc1@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = yes; desc = Dispatch slots of ops that retired",
+	  SRC_AMD },
 
 	/* Arm Neoverse with slot counting (V1, N2, V2 and later) */
 	{ METRIC_FAM_ARM_SLOTS, "TopdownL1",
