@@ -123,10 +123,11 @@ writer_pair() {
 
 @test "bench: commands that differ only in wall time: wall-time slower" {
 	need_perf_events
-	run "$PSTAT" bench -j -o t.json -r 6 -e task-clock 'sleep 0.01' 'sleep 0.08'
+	run "$PSTAT" bench -j -o t.json -r 6 -e task-clock 'sleep 0.01' 'sleep 0.1'
 	assert_success
+	# (a loaded machine stretches the short one most: a loose bound)
 	jq_assert '.comparisons[0].measures[] | select(.measure ==
-		"wall-time") | .ratio > 2 and .verdict == "slower"' t.json
+		"wall-time") | .ratio > 1.3 and .verdict == "slower"' t.json
 }
 
 @test "bench: each command's run document is a pstat compare input" {
@@ -372,7 +373,7 @@ print("ok")'
 	need_perf_events
 	"$PSTAT" bench -j -o s.json -r 1000 -e task-clock 'sleep 0.1' true &
 	pid=$!
-	sleep 1.5
+	sleep 3
 	kill -INT "$pid"
 	st=0
 	wait "$pid" || st=$?
