@@ -488,3 +488,22 @@ run_unmounted() {
 	n=$(find "$FIX/tracefs/events" -mindepth 2 -maxdepth 2 -type d | wc -l)
 	[ "${lines[-1]}" = "$n tracepoints are not listed: 'pstat list --tracepoints' lists them, 'pstat list SUBSYSTEM:*' those of one subsystem." ]
 }
+
+@test "doctor: paranoid 3 on a kernel that counts anyway follows its own probe" {
+	need_perf_events
+	need_nobody
+	command -v unshare >/dev/null || skip "unshare is not installed"
+	[ "$(paranoid)" -le 2 ] 2>/dev/null || skip "perf_event_paranoid is $(paranoid) here"
+	# what a user sees of a 3 that this (upstream) kernel treats as 2:
+	# the file says 3 in a private mount namespace, the kernel counts
+	echo 3 >"$BATS_TEST_TMPDIR/paranoid"
+	chmod 644 "$BATS_TEST_TMPDIR/paranoid"
+	run unshare -m --propagation private sh -c '
+		mount --bind "$1/paranoid" /proc/sys/kernel/perf_event_paranoid &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$1/pstat" doctor' \
+		_ "$BATS_TEST_TMPDIR"
+	assert_success
+	assert_line --regexp '^ok +perf_event_paranoid = 3: this kernel counts as with 2 '
+	assert_line --regexp '^ok +task-clock: counted '
+	refute_line --regexp '^fail '
+}

@@ -468,6 +468,29 @@ static int print_text(FILE *out, const struct doctor *d,
 	return print_flush(out);
 }
 
+/*
+ * perf_event_paranoid 3 forbids every user only on kernels with the
+ * distribution patch that gives 3 that meaning (Debian's, Android's); an
+ * upstream kernel treats it as 2. When the probe counted although the
+ * paranoid line said it could not, the line follows the probe.
+ */
+static void paranoid_follow_probe(struct doctor *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct check *c = &d->checks[i];
+
+		if (strcmp(c->name, "perf_event_paranoid") ||
+		    strcmp(c->status, DOCTOR_FAIL) || d->paranoid < 3)
+			continue;
+		free(c->detail);
+		free(c->fix);
+		c->fix = NULL;
+		c->status = DOCTOR_OK;
+		c->detail = xasprintf("perf_event_paranoid = %d: this kernel counts as with 2 (user space of one's own processes, as the probe below shows): it lacks the distribution patch that makes %d forbid all counting",
+				      d->paranoid, d->paranoid);
+	}
+}
+
 int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 {
 	struct doctor d = { .o = o };
@@ -488,6 +511,8 @@ int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 	check_seccomp(&d);
 	check_rlimit(&d);
 	sw = probe_task_clock(&d);
+	if (sw)
+		paranoid_follow_probe(&d);
 	probe_tracepoint(&d, sw);
 	hw = probe_instructions(&d);
 	status = sw ? DOCTOR_EXIT_OK : DOCTOR_EXIT_NO_COUNT;
