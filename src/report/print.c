@@ -136,6 +136,28 @@ const char *print_group_digits_sep(char *buf, size_t len, double v,
 }
 
 /*
+ * "%.0f" of v into buf[len] (len > 20), by hand for a whole number a
+ * double holds exactly (below 2^53), as counts are: printf's rounding
+ * machinery cost more than counting with thousands of rows an interval.
+ */
+static void print_whole_digits(char *buf, size_t len, double v)
+{
+	if (!signbit(v) && v < 9007199254740992.0 &&
+	    v == (double)(unsigned long long)v) {
+		char tmp[24], *d = tmp + sizeof(tmp);
+		unsigned long long u = (unsigned long long)v;
+
+		*--d = '\0';
+		do
+			*--d = (char)('0' + u % 10);
+		while (u /= 10);
+		memcpy(buf, d, (size_t)(tmp + sizeof(tmp) - d));
+		return;
+	}
+	snprintf(buf, len, "%.0f", v);
+}
+
+/*
  * grouping as localeconv(3) gives it: the size of each group from the
  * right, the last size repeating (a 0 ends the string), CHAR_MAX or a
  * negative size for no more groups. en_IN's "\3\2" groups 12,34,567.
@@ -149,7 +171,7 @@ const char *print_group_digits_rule(char *buf, size_t len, double v,
 	int neg = v < 0;
 	long pos;
 
-	snprintf(digits, sizeof(digits), "%.0f", neg ? -v : v);
+	print_whole_digits(digits, sizeof(digits), neg ? -v : v);
 	n = strlen(digits);
 	/* no "-0" for a value that rounds to zero */
 	neg = neg && strcmp(digits, "0");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,11 +150,106 @@ static void print_target(FILE *out, const struct pstat_report *r)
 	fputs(":\n\n", out);
 }
 
-static void print_metric(FILE *out, const struct pstat_row *row)
+/*
+ * A table line is built here and written with one fwrite: with --per-thread
+ * an interval has thousands of rows, and a fprintf per field cost pstat
+ * more than reading the counters. Fields longer than what is left go out
+ * after what is buffered, so a line of any length comes out whole.
+ */
+struct tline {
+	FILE *out;
+	size_t n;
+	char buf[512];
+};
+
+static void tline_flush(struct tline *l)
 {
-	char val[32], unit[48];
+	if (l->n)
+		fwrite(l->buf, 1, l->n, l->out);
+	l->n = 0;
+}
+
+static void tline_mem(struct tline *l, const char *s, size_t n)
+{
+	if (n > sizeof(l->buf) - l->n) {
+		tline_flush(l);
+		if (n > sizeof(l->buf)) {
+			fwrite(s, 1, n, l->out);
+			return;
+		}
+	}
+	memcpy(l->buf + l->n, s, n);
+	l->n += n;
+}
+
+static void tline_pad(struct tline *l, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	while (n) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+
+		tline_mem(l, spaces, k);
+		n -= k;
+	}
+}
+
+/* printf's "%*s" (right) and "%-*s" (left): widths count bytes */
+static void tline_right(struct tline *l, const char *s, size_t len, size_t w)
+{
+	if (len < w)
+		tline_pad(l, w - len);
+	tline_mem(l, s, len);
+}
+
+static void tline_left(struct tline *l, const char *s, size_t w)
+{
+	size_t len = strlen(s);
+
+	tline_mem(l, s, len);
+	if (len < w)
+		tline_pad(l, w - len);
+}
+
+/* The decimal digits of v into the end of buf[len]; where they start. */
+static const char *tline_digits(char *buf, size_t len, unsigned long long v)
+{
+	char *d = buf + len;
+
+	do
+		*--d = (char)('0' + v % 10);
+	while (v /= 10);
+	return d;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void tline_fmt(struct tline *l, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		tline_mem(l, tmp, (size_t)n);
+		return;
+	}
+	tline_flush(l);
+	va_start(ap, fmt);
+	vfprintf(l->out, fmt, ap);
+	va_end(ap);
+}
+
+static void print_metric(struct tline *l, const struct pstat_row *row)
+{
+	char val[32];
 	double v = row->metric.value;
 	const char *name = row->metric.name;
+	size_t len;
 
 	if (!strcmp(name, "/sec")) {
 		name = print_rate_unit(&v);
@@ -165,40 +261,56 @@ static void print_metric(FILE *out, const struct pstat_row *row)
 	} else {
 		snprintf(val, sizeof(val), "%8.3f", v);
 	}
-	snprintf(unit, sizeof(unit), "%s", name);
-	fprintf(out, " # %s %-*s", val, METRIC_W, unit);
+	tline_mem(l, " # ", 3);
+	tline_mem(l, val, strlen(val));
+	tline_mem(l, " ", 1);
+	/* the name in at most 47 bytes, padded to METRIC_W */
+	len = strnlen(name, 47);
+	tline_mem(l, name, len);
+	tline_pad(l, len < METRIC_W ? METRIC_W - len : 0);
 }
 
-static void print_value(struct pstat_printer *p, const struct pstat_row *row)
+static void print_count(struct tline *l, const struct pstat_printer *p,
+			double v)
 {
-	FILE *out = p->out;
 	char buf[64];
+	const char *d = print_group_digits(buf, sizeof(buf), v, p->cfg.big_num);
+
+	tline_right(l, d, strlen(d), VALUE_W);
+	tline_mem(l, " ", 1);
+}
+
+static void print_value(struct tline *l, struct pstat_printer *p,
+			const struct pstat_row *row)
+{
+	static const char *const words[] = {
+		[PSTAT_NOT_COUNTED] = "<not counted>",
+		[PSTAT_NOT_SUPPORTED] = "<not supported>",
+		[PSTAT_ERROR] = "<error>",
+	};
 
 	switch (row->status) {
 	case PSTAT_NOT_COUNTED:
-		fprintf(out, "%*s ", VALUE_W, "<not counted>");
-		break;
 	case PSTAT_NOT_SUPPORTED:
-		fprintf(out, "%*s ", VALUE_W, "<not supported>");
-		break;
 	case PSTAT_ERROR:
-		fprintf(out, "%*s ", VALUE_W, "<error>");
+		tline_right(l, words[row->status], strlen(words[row->status]),
+			    VALUE_W);
+		tline_mem(l, " ", 1);
 		break;
 	case PSTAT_COUNTED:
 	case PSTAT_MULTIPLEXED:
 		if ((print_value_frac(row) || row->value >= 1e18) &&
 		    p->cfg.big_num)
 			/* grouped as perf's -B does: 1,374.18 msec */
-			fprintf(out, "%'*.2f ", VALUE_W, row->value);
+			tline_fmt(l, "%'*.2f ", VALUE_W, row->value);
 		else if (print_value_frac(row) || row->value >= 1e18)
-			fprintf(out, "%*.2f ", VALUE_W, row->value);
+			tline_fmt(l, "%*.2f ", VALUE_W, row->value);
 		else
-			fprintf(out, "%*s ", VALUE_W,
-				print_group_digits(buf, sizeof(buf),
-						   row->value, p->cfg.big_num));
+			print_count(l, p, row->value);
 		break;
 	}
-	fprintf(out, "%-4s ", row->unit ? row->unit : "");
+	tline_left(l, row->unit ? row->unit : "", 4);
+	tline_mem(l, " ", 1);
 }
 
 /*
@@ -207,63 +319,90 @@ static void print_value(struct pstat_printer *p, const struct pstat_row *row)
  * the tid left-aligned in 8; then a space. A thread name without a
  * numeric tid ("system-wide") fills the same 25 columns.
  */
-void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
-		       int aggr_nr, int cpu, const char *thread)
+static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
+			int aggr_nr, int cpu, const char *thread)
 {
 	const char *dash;
 	char label[64];
 
 	/* perf 6.1's --per-socket...: "S0        2 ", the unit and its CPUs */
 	if (aggr)
-		fprintf(out, "%s %4d ",
-			topo_aggr_label(aggr, label, sizeof(label)), aggr_nr);
-	if (cpu >= 0)
-		fprintf(out, "CPU%-7d ", cpu);
+		tline_fmt(l, "%s %4d ",
+			  topo_aggr_label(aggr, label, sizeof(label)),
+			  aggr_nr);
+	if (cpu >= 0) {
+		const char *d = tline_digits(label, sizeof(label),
+					     (unsigned)cpu);
+
+		size_t nd = (size_t)(label + sizeof(label) - d);
+
+		tline_mem(l, "CPU", 3);
+		tline_mem(l, d, nd);
+		tline_pad(l, nd < 7 ? 7 - nd : 0);
+		tline_mem(l, " ", 1);
+	}
 	if (!thread)
 		return;
 	dash = strrchr(thread, '-');
 	if (dash && dash[1] && strspn(dash + 1, "0123456789") ==
-				       strlen(dash + 1))
-		fprintf(out, "%16.*s-%-8s ", (int)(dash - thread), thread,
-			dash + 1);
-	else
-		fprintf(out, "%25s ", thread);
+				       strlen(dash + 1)) {
+		tline_right(l, thread, (size_t)(dash - thread), 16);
+		tline_mem(l, "-", 1);
+		tline_left(l, dash + 1, 8);
+		tline_mem(l, " ", 1);
+	} else {
+		tline_right(l, thread, strlen(thread), 25);
+		tline_mem(l, " ", 1);
+	}
 }
 
-static void print_row_label(FILE *out, const struct pstat_row *row)
+void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
+		       int aggr_nr, int cpu, const char *thread)
 {
-	print_table_label(out, row->aggr, row->aggr_nr, row->cpu, row->thread);
+	struct tline l = { .out = out };
+
+	tline_label(&l, aggr, aggr_nr, cpu, thread);
+	tline_flush(&l);
 }
 
-static void print_row(struct pstat_printer *p, const struct pstat_row *row)
+/* One row's line, after lead (the interval's time column, or NULL). */
+static void print_row(struct pstat_printer *p, const struct pstat_row *row,
+		      const char *lead)
 {
-	FILE *out = p->out;
-	int show_metric = row->has_metric;
+	struct tline l = { .out = p->out };
 
-	print_row_label(out, row);
-	print_value(p, row);
-	fprintf(out, "%-*s", NAME_W, row->event);
+	if (lead)
+		tline_mem(&l, lead, strlen(lead));
+	tline_label(&l, row->aggr, row->aggr_nr, row->cpu, row->thread);
+	print_value(&l, p, row);
+	tline_left(&l, row->event, NAME_W);
 	/* perf's layout: the cgroup after the name */
-	if (row->cgroup)
-		fprintf(out, " %s", row->cgroup);
-	if (show_metric)
-		print_metric(out, row);
+	if (row->cgroup) {
+		tline_mem(&l, " ", 1);
+		tline_mem(&l, row->cgroup, strlen(row->cgroup));
+	}
+	if (row->has_metric)
+		print_metric(&l, row);
 	else if (row->status <= PSTAT_MULTIPLEXED || row->note)
 		/* perf pads a counted row 7 more than a <not ...> one */
-		fprintf(out, "%*s", NO_METRIC_PAD + 7, "");
+		tline_pad(&l, NO_METRIC_PAD + 7);
 	else
-		fprintf(out, "%*s", NO_METRIC_PAD, "");
+		tline_pad(&l, NO_METRIC_PAD);
 	/* perf prints no noise column for a spread of exactly 0 */
 	if (row->stats && row->stats->n > 1 &&
 	    row->status <= PSTAT_MULTIPLEXED &&
 	    stats_rel_stderr_pct(row->stats) != 0)
-		fprintf(out, "  ( +-%6.2f%% )",
-			stats_rel_stderr_pct(row->stats));
+		tline_fmt(&l, "  ( +-%6.2f%% )",
+			  stats_rel_stderr_pct(row->stats));
 	if (row->status == PSTAT_MULTIPLEXED)
-		fprintf(out, "  (%.2f%%)", row->running_pct);
-	if (row->note)
-		fprintf(out, "  (%s)", row->note);
-	fputc('\n', out);
+		tline_fmt(&l, "  (%.2f%%)", row->running_pct);
+	if (row->note) {
+		tline_mem(&l, "  (", 3);
+		tline_mem(&l, row->note, strlen(row->note));
+		tline_mem(&l, ")", 1);
+	}
+	tline_mem(&l, "\n", 1);
+	tline_flush(&l);
 }
 
 static void print_times(FILE *out, const struct pstat_report *r)
@@ -414,7 +553,7 @@ static void table_summary(struct pstat_printer *p,
 		print_table_metric_only(p->out, r, NULL, 1);
 	} else {
 		for (size_t i = 0; i < r->nrows; i++) {
-			print_row(p, &r->rows[i]);
+			print_row(p, &r->rows[i], NULL);
 			print_table_metric_lines(p->out, r, i, NULL);
 		}
 	}
@@ -464,19 +603,24 @@ static const char *interval_header(const struct pstat_report *r)
 	return "#           time             counts unit events\n";
 }
 
+/* An interval line's time column: "%6llu.%09llu " of t ns, into buf. */
+static void interval_time(char *buf, size_t len, uint64_t t)
+{
+	snprintf(buf, len, "%6llu.%09llu ",
+		 (unsigned long long)(t / 1000000000ull),
+		 (unsigned long long)(t % 1000000000ull));
+}
+
 static void table_interval(struct pstat_printer *p,
 			   const struct pstat_report *r)
 {
 	locale_t loc = enter_user_locale();
 	uint64_t t = r->interval_end_ns;
+	char ts[48];
 
 	print_started(p, r);
 	if (p->cfg.metric_only) {
-		char ts[48];
-
-		snprintf(ts, sizeof(ts), "%6llu.%09llu ",
-			 (unsigned long long)(t / 1000000000ull),
-			 (unsigned long long)(t % 1000000000ull));
+		interval_time(ts, sizeof(ts), t);
 		print_table_metric_only(p->out, r, ts, p->lines == 0);
 		leave_user_locale(loc);
 		return;
@@ -493,14 +637,9 @@ static void table_interval(struct pstat_printer *p,
 		state(p)->since_header = 0;
 	}
 	state(p)->since_header += r->nrows;
+	interval_time(ts, sizeof(ts), t);
 	for (size_t i = 0; i < r->nrows; i++) {
-		char ts[48];
-
-		snprintf(ts, sizeof(ts), "%6llu.%09llu ",
-			 (unsigned long long)(t / 1000000000ull),
-			 (unsigned long long)(t % 1000000000ull));
-		fputs(ts, p->out);
-		print_row(p, &r->rows[i]);
+		print_row(p, &r->rows[i], ts);
 		print_table_metric_lines(p->out, r, i, ts);
 	}
 	if (r->interval_partial)
