@@ -183,11 +183,8 @@ same_table_as_perf() {
 }
 
 @test "a breakpoint counts writes to a variable" {
-	need_perf_events
-	b="$BATS_TEST_TMPDIR/bpvar"
-	cc -O1 -no-pie -o "$b" "$ROOT/tests/progs/bpvar.c" ||
-		skip "cannot build a non-PIE program"
-	addr=0x$(nm "$b" | awk '$3 == "target" { print $1 }')
+	need_breakpoints
+	b=$bp_prog addr=$bp_addr
 	run "$PSTAT" -e "mem:$addr:w" "$b" 777
 	assert_success
 	n=$(value_of "mem:$addr:w" <<<"$output")

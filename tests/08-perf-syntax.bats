@@ -296,12 +296,9 @@ attr_of() {
 }
 
 @test "a breakpoint with terms counts writes under its name=, len= its length" {
-	need_perf_events
 	local b addr n w
-	b="$BATS_TEST_TMPDIR/bpvar"
-	cc -O1 -no-pie -o "$b" "$ROOT/tests/progs/bpvar.c" ||
-		skip "cannot build a non-PIE program"
-	addr=0x$(nm "$b" | awk '$3 == "target" { print $1 }')
+	need_breakpoints
+	b=$bp_prog addr=$bp_addr
 	run "$PSTAT" -x, -e "mem:$addr:w/name=watch,len=8/u,mem:$addr/8:w" "$b" 777
 	assert_success
 	n=$(awk -F, '$3 == "watch" { print $1 }' <<<"$output")

@@ -132,18 +132,31 @@ same_as_perf() {
 		--interval-count 2 -e task-clock$u,cs$u
 }
 
+# The interval lines between the headers of $output, one count a line
+# (the first is the lines before the first header), then those after the
+# last header. Independent of timing: under load intervals may be fewer.
+header_gaps() {
+	awk '/counts unit events$/ { print n + 0; n = 0; next }
+	     /^ +[0-9]+\.[0-9]+ / { n++ }
+	     END { print n + 0 }' <<<"$output"
+}
+
 @test "on a terminal the interval header comes back every 25 lines" {
 	need_perf_events
 	need_script
+	local gaps n
 	on_tty 80 "$ROOT/pstat" -I 20 --interval-count 60 -e task-clock sleep 5
 	assert_success
-	# the header, then 25 intervals of one line, and again
-	run grep -n '^#  *time  *counts unit events$' <<<"$output"
-	assert_output - <<'EOF'
-1:#           time             counts unit events
-27:#           time             counts unit events
-53:#           time             counts unit events
-EOF
+	gaps=($(header_gaps))
+	# the header first, then every 25 intervals of one line
+	[ "${gaps[0]}" = 0 ]
+	n=$(( ${#gaps[@]} - 1 ))
+	[ "${gaps[$n]}" -le 25 ] && [ "${gaps[$n]}" -gt 0 ]
+	for ((i = 1; i < n; i++)); do
+		[ "${gaps[$i]}" = 25 ] || fail "gaps: ${gaps[*]}"
+	done
+	[ "$n" -ge 2 ] ||
+		skip "only ${gaps[1]} intervals were printed (a loaded machine merges late ones)"
 	# not on a terminal: once
 	run "$ROOT/pstat" -I 20 --interval-count 60 -e task-clock sleep 5
 	[ "$(grep -c 'counts unit events' <<<"$output")" = 1 ]
@@ -152,13 +165,20 @@ EOF
 @test "on a terminal the header comes back before the interval after 25 lines" {
 	need_perf_events
 	need_script
+	local gaps n
 	# two events: every 13 intervals (26 lines), never inside one
 	on_tty 80 "$ROOT/pstat" -I 20 --interval-count 30 -e task-clock,cs sleep 5
 	assert_success
-	run grep -n 'counts unit events' <<<"$output"
-	assert_line --index 0 --regexp '^1:'
-	assert_line --index 1 --regexp '^28:'
-	assert_line --index 2 --regexp '^55:'
+	gaps=($(header_gaps))
+	[ "${gaps[0]}" = 0 ]
+	n=$(( ${#gaps[@]} - 1 ))
+	for ((i = 1; i < n; i++)); do
+		[ "${gaps[$i]}" = 26 ] || fail "gaps: ${gaps[*]}"
+	done
+	# the last run of lines: whole intervals of two lines
+	[ $(( ${gaps[$n]} % 2 )) = 0 ] && [ "${gaps[$n]}" -le 26 ]
+	[ "$n" -ge 2 ] ||
+		skip "only $(( ${gaps[1]} / 2 )) intervals were printed (a loaded machine merges late ones)"
 }
 
 @test "on a terminal the sparklines of many intervals fit its width" {
