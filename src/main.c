@@ -12,6 +12,7 @@
 
 #include "base/cpumap.h"
 #include "base/msg.h"
+#include "base/secure.h"
 #include "base/topology.h"
 #include "base/util.h"
 #include "cli/bench.h"
@@ -451,6 +452,7 @@ int main(int argc, char **argv)
 	int r, status = EXIT_PSTAT_FAILED;
 
 	atexit(close_stdout);
+	secure_scrub_env();
 
 	if (argc > 1 && !strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);

@@ -757,6 +757,30 @@ mb_lists() {
 		-e hugetype/event=1/ true
 }
 
+# A sysfs tree with one PMU, NAME, whose type file is made by "$2".
+hostile_pmu() {
+	local d="$PWD/sys/bus/event_source/devices/$1"
+
+	mkdir -p "$d/format" "$PWD/sys/devices/system/cpu"
+	echo 0 >"$PWD/sys/devices/system/cpu/online"
+	echo 'config:0-7' >"$d/format/event"
+	eval "$2"
+}
+
+@test "bad input: a FIFO where a sysfs file should be does not hang pstat" {
+	hostile_pmu fifo 'mkfifo "$d/type"'
+	PSTAT_SYSFS_ROOT="$PWD/sys" fails 125 \
+		"PMU 'fifo': cannot read its type file: Invalid argument" \
+		-e fifo/event=1/ true
+}
+
+@test "bad input: a sysfs file past 4 KiB is an error, not its first 4 KiB" {
+	hostile_pmu long 'printf "%05000d\n" 8 >"$d/type"'
+	PSTAT_SYSFS_ROOT="$PWD/sys" fails 125 \
+		"PMU 'long': cannot read its type file: File too large" \
+		-e long/event=1/ true
+}
+
 @test "bad input: sysfs root that does not exist" {
 	PSTAT_SYSFS_ROOT="$PWD/nowhere" fails 125 "unknown PMU 'cpu'" \
 		-e cpu/event=1/ true

@@ -288,3 +288,35 @@ wait_gone() {
 	[ -e "/proc/$child" ] || fail "--keep-on-exit: the command was killed"
 	kill "$child"
 }
+
+# --- privileges ------------------------------------------------------
+
+@test "root: set-uid pstat ignores variables that load code or redirect reads" {
+	need_perf_events
+	need_shared_tmp
+	cp "$ROOT/pstat" "$SHARED/pstat"
+	chmod 4755 "$SHARED/pstat"
+	run -0 nobody env PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" \
+		PSTAT_LIBPFM=/nonexistent/libpfm.so LIBPFM_ENCODE_FILE=/etc/shadow \
+		"$SHARED/pstat" --dry-run -e task-clock
+	[[ $output == *"warning: ignoring PSTAT_SYSFS_ROOT"* ]] || fail "$output"
+	[[ $output == *"warning: ignoring PSTAT_LIBPFM"* ]] || fail "$output"
+	[[ $output == *"warning: ignoring LIBPFM_ENCODE_FILE"* ]] || fail "$output"
+	# a file the user cannot read is not read for them
+	echo 'root:secret-hash' >"$SHARED/private.json"
+	chmod 600 "$SHARED/private.json"
+	run nobody "$SHARED/pstat" compare "$SHARED/private.json" "$SHARED/private.json"
+	[ "$status" = 4 ]
+	[[ $output != *secret-hash* ]] || fail "$output"
+	[[ $output == *"Permission denied"* ]] || fail "$output"
+	# nor written for them
+	run nobody "$SHARED/pstat" -o "$SHARED/private.json" -e task-clock true
+	[ "$status" = 125 ]
+	[[ $output == *"cannot open output file '$SHARED/private.json': Permission denied"* ]] ||
+		fail "$output"
+	[ "$(cat "$SHARED/private.json")" = 'root:secret-hash' ]
+	# and the command runs as that user, not as root
+	run --separate-stderr nobody "$SHARED/pstat" -e task-clock -- id -u
+	[ "$status" = 0 ]
+	[ "$output" = 65534 ] || fail "the command ran as uid $output"
+}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "base/secure.h"
 #include "base/util.h"
 
 /* How often a FIFO without a reader is tried again. */
@@ -205,8 +206,23 @@ static void remove_created(struct outfile *o)
 		unlinkat(o->dirfd, o->name, 0);
 }
 
+static int open_file(struct outfile *o, const char *path,
+		     enum outfile_how how, struct outfile_wait *w);
+
 int outfile_open(struct outfile *o, const char *path, enum outfile_how how,
 		 struct outfile_wait *w)
+{
+	int r;
+
+	/* set-user-ID: only where the user who ran pstat may write */
+	secure_user_files_begin();
+	r = open_file(o, path, how, w);
+	secure_user_files_end();
+	return r;
+}
+
+static int open_file(struct outfile *o, const char *path,
+		     enum outfile_how how, struct outfile_wait *w)
 {
 	int flags = O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 	int append = how == OUTFILE_APPEND || how == OUTFILE_STREAM_APPEND;
@@ -406,6 +422,7 @@ int outfile_rewrite(struct outfile *o)
 		return -errno;
 	if (!o->len)
 		return 0;
+	secure_user_files_begin();
 	r = write_buffered(o);
 	if (o->tmp) {
 		/* renamed (or removed): the next report needs another */
@@ -415,6 +432,7 @@ int outfile_rewrite(struct outfile *o)
 			o->created = 0;
 		make_tmp(o, o->st.st_mode & 0777);
 	}
+	secure_user_files_end();
 	/* the next report starts the buffer again */
 	fseeko(o->f, 0, SEEK_SET);
 	return r;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,36 +107,67 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return parse_u64_base(s, 10, max, out);
 }
 
-char *read_file_at(int dirfd, const char *path)
+char *read_file_max(int dirfd, const char *path, size_t max)
 {
-	char buf[4096];
-	ssize_t n;
-	size_t len = 0;
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	int e;
+	size_t len = 0, alloc = max < 4096 ? max + 1 : 4096;
+	char *buf;
+	struct stat st;
+	ssize_t n = 0;
+	int e, fd;
 
+	/*
+	 * O_NONBLOCK: a FIFO planted where a sysfs file should be opens at
+	 * once, and is then refused, rather than wait for a writer.
+	 */
+	fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	buf = xmalloc(alloc);
 	for (;;) {
-		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (len == alloc - 1) {
+			if (alloc > max) {
+				/* max bytes read: one more says it is longer */
+				char c;
+
+				do
+					n = read(fd, &c, 1);
+				while (n < 0 && errno == EINTR);
+				if (n > 0)
+					errno = EFBIG, n = -1;
+				break;
+			}
+			alloc = alloc * 2 > max + 1 ? max + 1 : alloc * 2;
+			buf = xrealloc(buf, alloc);
+		}
+		n = read(fd, buf + len, alloc - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
-		if (len == sizeof(buf) - 1)
-			break;
 	}
 	e = errno;
 	close(fd);
 	if (n < 0) {
+		free(buf);
 		errno = e;
 		return NULL;
 	}
 	buf[len] = '\0';
 	while (len && isspace((unsigned char)buf[len - 1]))
 		buf[--len] = '\0';
-	return xstrdup(buf);
+	return buf;
+}
+
+char *read_file_at(int dirfd, const char *path)
+{
+	return read_file_max(dirfd, path, READ_FILE_MAX);
 }
 
 char *read_file_str(const char *path)

@@ -38,6 +38,19 @@ char *read_file_str(const char *path);
 /* Same, relative to a directory fd. */
 char *read_file_at(int dirfd, const char *path);
 
+/*
+ * The most read_file_at reads: sysfs and /proc attributes are one page.
+ * A longer file is an error (EFBIG), not its first 4 KiB taken for all.
+ */
+#define READ_FILE_MAX 4095
+
+/*
+ * read_file_at for up to max bytes. Only a regular file is read, opened
+ * without blocking (a FIFO or a device planted in a fixture tree fails
+ * with EINVAL, EISDIR for a directory); past max bytes, EFBIG.
+ */
+char *read_file_max(int dirfd, const char *path, size_t max);
+
 /* Trim leading and trailing whitespace in place; returns s advanced. */
 char *str_trim(char *s);
 bool str_starts_with(const char *s, const char *prefix);

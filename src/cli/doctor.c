@@ -178,7 +178,8 @@ static char *hypervisor_hint(const char *root)
 		return hint;
 	}
 	free(s);
-	s = read_file_str("/proc/cpuinfo");
+	/* a line of the first CPU: the file is long on many CPUs */
+	s = read_file_max(AT_FDCWD, "/proc/cpuinfo", 1u << 22);
 	for (line = s ? strtok_r(s, "\n", &save) : NULL; line && !flag;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "flags", 5))

@@ -15,6 +15,7 @@
 
 #include "base/msg.h"
 #include "base/outfile.h"
+#include "base/secure.h"
 #include "base/util.h"
 #include "compare/compare_cli.h"
 
@@ -52,7 +53,12 @@ static void compare_help(void)
 /* Read path ("-": stdin) whole into a new buffer. Returns 0 or -errno. */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	FILE *f;
+
+	/* set-user-ID: only what the user who ran pstat may read */
+	secure_user_files_begin();
+	f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	secure_user_files_end();
 	size_t alloc = 0, n = 0;
 	char *b = NULL;
 	int r = 0;

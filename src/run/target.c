@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/secure.h"
 #include "base/util.h"
 #include "run/target.h"
 
@@ -139,6 +140,13 @@ int target_fork(char *const argv[], int keep_on_exit,
 		    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
 			_exit(125); /* pstat is already gone */
 		reset_signals();
+		/*
+		 * A set-user-ID pstat counts as root, but runs the command
+		 * as the user who ran it, never with privileges they lack.
+		 */
+		if (secure_mode() && (setresgid(getgid(), getgid(), getgid()) ||
+				      setresuid(getuid(), getuid(), getuid())))
+			_exit(126);
 		do
 			r = read(go[0], &c, 1);
 		while (r < 0 && errno == EINTR);
