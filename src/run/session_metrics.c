@@ -96,6 +96,7 @@ void session_metrics_free(struct session *s)
 	free(sm->inputs);
 	free(sm->ninputs);
 	free(sm->why_text);
+	free(sm->input_at);
 	free(sm->value);
 	free(sm->why);
 	free(sm->mux);
