@@ -76,7 +76,11 @@ closer_fds() {
 		-e inject=close:delay_exit=30ms \
 		"$ROOT/pstat" -e "$(tracepoints 20)" -o "$r" "$w" 1 &
 	tracer=$!
-	for _ in $(seq 900); do [ -e "$r" ] && break; sleep 0.05; done
+	# (the file exists, empty, from the start: wait for the whole report)
+	for _ in $(seq 900); do
+		grep -q 'seconds time elapsed' "$r" 2>/dev/null && break
+		sleep 0.05
+	done
 	[ "$(value_of syscalls:sys_enter_write <"$r")" = 1 ]
 	# The closer is a fork of pstat (the same command line) in a
 	# session of its own; it first closes what it inherited, then the
