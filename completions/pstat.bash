@@ -60,6 +60,9 @@ _pstat_event_names()
 		;;
 	esac
 	pstat list --names 2>/dev/null
+	# and the tracepoint subsystems the prefix may start ("sched:")
+	pstat list --names "$1*:*" 2>/dev/null |
+		awk -F: '!/::/ && !seen[$1]++ { print $1 ":" }'
 }
 
 # Complete the last element of the comma list $2 from the words $1,

@@ -89,8 +89,19 @@ function __fish_pstat_events
         set names (pstat list --names (string split -m1 : -- $frag)[1]':*' 2>/dev/null)
     else
         set names (pstat list --names 2>/dev/null)
+        # and the tracepoint subsystems the prefix may start ("sched:")
+        set -l tps (pstat list --names $frag'*:*' 2>/dev/null | string match -v -- '*::*')
+        set names $names (string replace -r -- ':.*' ':' $tps | sort -u)
     end
     printf '%s\n' $prefix$names
+end
+
+# pstat compare's arguments: run documents, and directories to find them.
+function __fish_pstat_json_files
+    set -l tok (commandline -ct)
+    for f in $tok*.json $tok*/
+        echo $f
+    end
 end
 
 # The elements after the last ',' of a list, keeping the ones before.
@@ -249,7 +260,7 @@ complete -c pstat -n '__fish_pstat_sub compare' -l alpha -x -d 'Significance lev
 complete -c pstat -n '__fish_pstat_sub compare' -l format -x -a 'table json markdown' -d 'Output format'
 complete -c pstat -n '__fish_pstat_sub compare' -s o -l output -r -F -d 'Write the comparison to FILE'
 complete -c pstat -n '__fish_pstat_sub compare' -s h -l help -d 'Show the usage'
-complete -c pstat -n '__fish_pstat_sub compare' -k -x -a '(__fish_complete_suffix .json)'
+complete -c pstat -n '__fish_pstat_sub compare' -k -x -a '(__fish_pstat_json_files)'
 
 # pstat doctor [-j]
 complete -c pstat -f -n '__fish_pstat_sub doctor' -s j -l json -d 'One JSON document (pstat-doctor/1)'

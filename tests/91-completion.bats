@@ -131,6 +131,8 @@ fake_tracefs() {
 }
 
 @test "bash: an event inside a group" {
+	# (a tracefs whose subsystems start with no "cs", as csd: does)
+	export PSTAT_TRACEFS_ROOT=$(fake_tracefs)
 	bash_complete 'pstat -e {task-clock,cs' pstat -e '{task-clock,cs'
 	assert_success
 	assert_output '{task-clock,cs'
@@ -156,6 +158,33 @@ fake_tracefs() {
 		pstat -e cs,pstatfake : f
 	assert_success
 	assert_output 'first'
+}
+
+@test "bash and fish: a bare prefix offers the tracepoint subsystems (sch -> sched:)" {
+	local t
+	t=$(fake_tracefs)
+	PSTAT_TRACEFS_ROOT=$t bash_complete 'pstat -e cs,pstatf' pstat -e cs,pstatf
+	assert_success
+	assert_output 'cs,pstatfake:'
+	# the real tracefs: sched's events come after "sched:"
+	if [ -r /sys/kernel/tracing/events/sched ]; then
+		bash_complete 'pstat -e sch' pstat -e sch
+		assert_line 'sched:'
+	fi
+	PSTAT_TRACEFS_ROOT=$t fish_complete 'pstat -e cs,pstatf'
+	assert_success
+	assert_line --regexp $'^cs,pstatfake:(\t|$)'
+}
+
+@test "fish: pstat compare offers run documents, not every file" {
+	mkdir -p "$BATS_TEST_TMPDIR/docs/sub"
+	touch "$BATS_TEST_TMPDIR/docs/base.json" "$BATS_TEST_TMPDIR/docs/notes.txt"
+	cd "$BATS_TEST_TMPDIR/docs"
+	fish_complete 'pstat compare '
+	assert_success
+	assert_line 'base.json'
+	assert_line 'sub/'
+	refute_line 'notes.txt'
 }
 
 @test "bash: long options" {
@@ -252,7 +281,7 @@ fake_tracefs() {
 	bash_words pstat -e task-clock,page-
 	assert_success
 	assert_output 'task-clock,page-faults'
-	bash_words pstat -e '{task-clock,cs'
+	PSTAT_TRACEFS_ROOT=$(fake_tracefs) bash_words pstat -e '{task-clock,cs'
 	assert_success
 	assert_output '{task-clock,cs'
 	bash_words pstat --event = task-
@@ -456,6 +485,9 @@ fake_tracefs() {
 	assert_line 'doctor'
 	run zsh_complete 'pstat compare --format '
 	assert_line 'markdown'
+	# a bare prefix offers the tracepoint subsystems it may start
+	PSTAT_TRACEFS_ROOT=$(fake_tracefs) run zsh_complete 'pstat -e cs,pstatf'
+	assert_line --regexp '^(cs,)?pstatfake:$'
 	run zsh_complete 'pstat bench --order '
 	assert_line 'shuffle'
 	# thread ids after -t; no kernel thread after -p
