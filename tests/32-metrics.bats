@@ -201,6 +201,10 @@ close_to() {
 	run "$PSTAT" -M no_such_metric true
 	assert_failure 125
 	assert_output --partial "unknown metric or metric group 'no_such_metric'"
+	# known, for other PMUs
+	PSTAT_SYSFS_ROOT="$SYSFS/vm-nopmu" run "$PSTAT" -M ipc true
+	assert_failure 125
+	assert_output --partial "'ipc' is not available here: its events are not among this machine's PMUs"
 	run "$PSTAT" --metric-only true
 	assert_failure 125
 	assert_output --partial "--metric-only needs metrics"

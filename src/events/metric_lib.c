@@ -465,6 +465,17 @@ static int select_one(const struct pstat_metric_lib *lib,
 			add_unsupported(set, l1[i], "TopdownL1", why);
 		return 0;
 	}
+	/* known, for another machine */
+	for (size_t i = 0; i < metric_lib_table_size; i++) {
+		char name[64];
+		const struct metric_lib_entry *e = &metric_lib_table[i];
+
+		metric_lib_entry_name(e, name, sizeof(name));
+		if (!strcmp(name, w) || !strcasecmp(e->group, w))
+			return error_set(err, -1,
+					 "'%s' is not available here: its events are not among this machine's PMUs (see 'pstat list metrics')",
+					 w);
+	}
 	return error_set(err, -1,
 			 "unknown metric or metric group '%s' (see 'pstat list metrics')",
 			 w);
