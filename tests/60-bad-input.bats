@@ -850,6 +850,31 @@ base_json() {
 	fi
 }
 
+@test "bad input: a long name is cut in its middle, the reason kept" {
+	local long
+
+	long=$(printf 'd%.0s' $(seq 3000))
+	fails1 125 "': File name too long" -o "$long/x/out" -e task-clock true
+	grep -q "^pstat: cannot open output file 'd*\.\.\.d*/x/out': File name too long$" stderr ||
+		fail "$(cut -c 1-200 stderr)"
+	[ "$(head -1 stderr | wc -c)" -le 1100 ]
+	fails1 125 "unknown event 'xxxx" -e "$(printf 'x%.0s' $(seq 3000))" true
+	head -1 stderr | grep -q "x\.\.\.x*'" || fail "$(head -1 stderr | tail -c 200)"
+}
+
+@test "bad input: compare prints names from a document inert" {
+	base_json
+	jq '.counters[0].event = "task\u001b]0;title\u0007-clock\u001b[2J"' base.json >esc.json
+	for fmt in table markdown; do
+		run "$PSTAT" compare --format "$fmt" esc.json esc.json
+		assert_success
+		[[ $output != *$'\e'* && $output != *$'\a'* ]] ||
+			fail "$fmt: a control character was printed"
+		[[ $output == *'task\x1b]0;title\x07-clock'* ||
+			$output == *'task\\x1b\]0;title\\x07-clock'* ]] || fail "$fmt: $output"
+	done
+}
+
 @test "bad input: names with a line break stay on one error line" {
 	fails 127 "cannot run 'no\\nsuch'" -e task-clock -- $'no\nsuch'
 	fails1 125 "cannot open output file 'dir\\nx/out'" -o $'dir\nx/out' \

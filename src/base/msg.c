@@ -1,12 +1,56 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/msg.h"
 
 int msg_verbose;
 int msg_quiet;
 int msg_errors;
+
+/*
+ * Fit s (changed in place) into max bytes by cutting the middle out of
+ * its longest quoted value: "cannot open output file '/very/lo...ng/x':
+ * reason" keeps the reason and the closing quote, and both ends of the
+ * name. Without a quoted value long enough, the end is cut.
+ */
+static void shorten(char *s, size_t max)
+{
+	size_t len = strlen(s), best = 0, best_len = 0, cut, keep;
+	char *q = s, *end;
+
+	if (len <= max)
+		return;
+	while ((q = strchr(q, '\'')) && (end = strchr(q + 1, '\''))) {
+		if ((size_t)(end - q - 1) > best_len) {
+			best = (size_t)(q + 1 - s);
+			best_len = (size_t)(end - q - 1);
+		}
+		q = end + 1;
+	}
+	cut = len - max + 3;            /* room for "..." */
+	if (best_len < cut + 16) {
+		s[max] = '\0';
+		return;
+	}
+	keep = (best_len - cut) / 2;    /* bytes kept at each end */
+	/* cut at UTF-8 character boundaries */
+	while (keep && ((unsigned char)s[best + keep] & 0xc0) == 0x80)
+		keep--;
+	{
+		size_t tail = best + best_len - (best_len - cut - keep);
+
+		while (s[tail] && ((unsigned char)s[tail] & 0xc0) == 0x80)
+			tail++;
+		memcpy(s + best + keep, "...", 3);
+		memmove(s + best + keep + 3, s + tail, strlen(s + tail) + 1);
+	}
+}
+
+/* The longest message, before its control characters are escaped. */
+#define MSG_MAX 1024
 
 static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
 				   va_list ap)
@@ -15,18 +59,27 @@ static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
 	 * Build the line first and write it with one call, so a message is
 	 * never interleaved with the measured program's stderr.
 	 */
-	char buf[2048], line[4 * sizeof(buf)];
-	int n = snprintf(buf, sizeof(buf), "pstat: %s", prefix);
+	char small[MSG_MAX + 1], line[4 * MSG_MAX + 64], *text = NULL, *m;
+	va_list again;
 	size_t o = 0;
+	int n = snprintf(line, sizeof(line), "pstat: %s", prefix);
 
 	if (n < 0)
 		return;
-	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	o = (size_t)n;
+	va_copy(again, ap);
+	if (vasprintf(&text, fmt, ap) < 0) {
+		text = NULL;
+		vsnprintf(small, sizeof(small), fmt, again);
+	}
+	va_end(again);
+	m = text ? text : small;
+	shorten(m, MSG_MAX);
 	/*
 	 * One message, one line: a control character of a name (a newline
 	 * in a file or command name) is written escaped, \n or \xHH.
 	 */
-	for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)m; *p; p++) {
 		if (*p == '\n')
 			o += (size_t)snprintf(line + o, sizeof(line) - o, "\\n");
 		else if (*p < 0x20 || *p == 0x7f)
@@ -36,6 +89,7 @@ static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
 			line[o++] = (char)*p;
 	}
 	line[o] = '\0';
+	free(text);
 	fprintf(stderr, "%s\n", line);
 	fflush(stderr);         /* main may have made stderr buffered */
 }
@@ -96,13 +150,25 @@ void msg_debug(int level, const char *fmt, ...)
 
 int error_set(struct pstat_error *err, long offset, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, again;
+	char *text = NULL;
 
 	if (!err)
 		return -1;
 	err->offset = offset;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_copy(again, ap);
+	if (vasprintf(&text, fmt, ap) < 0) {
+		text = NULL;
+		vsnprintf(err->msg, sizeof(err->msg), fmt, again);
+	}
+	va_end(again);
 	va_end(ap);
+	if (text) {
+		/* a long name keeps the message's end: cut in its middle */
+		shorten(text, sizeof(err->msg) - 1);
+		snprintf(err->msg, sizeof(err->msg), "%s", text);
+		free(text);
+	}
 	return -1;
 }

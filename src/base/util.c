@@ -308,3 +308,26 @@ const char *env_root(const char *name)
 
 	return v && *v ? v : NULL;
 }
+
+char *str_escape(const char *s)
+{
+	size_t len = strlen(s), o = 0;
+	char *out = xmalloc(4 * len + 1);
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n') {
+			out[o++] = '\\';
+			out[o++] = 'n';
+		} else if (*p < 0x20 || *p == 0x7f) {
+			o += (size_t)sprintf(out + o, "\\x%02x", *p);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			/* a C1 control in UTF-8 (U+009B is a CSI) */
+			o += (size_t)sprintf(out + o, "\\xc2\\x%02x", p[1]);
+			p++;
+		} else {
+			out[o++] = (char)*p;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}

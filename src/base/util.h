@@ -51,6 +51,14 @@ char *read_file_at(int dirfd, const char *path);
  */
 char *read_file_max(int dirfd, const char *path, size_t max);
 
+/*
+ * s with what a terminal would act on written out (a new string): a line
+ * break as \n, other control characters (ESC of an escape sequence) and
+ * the C1 controls of UTF-8 as \xHH, so that a name taken from a file
+ * prints as one inert line.
+ */
+char *str_escape(const char *s);
+
 /* Trim leading and trailing whitespace in place; returns s advanced. */
 char *str_trim(char *s);
 bool str_starts_with(const char *s, const char *prefix);

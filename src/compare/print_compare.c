@@ -152,11 +152,21 @@ static char *verdict_text(const struct pstat_compare_item *it)
 			 limit(lim, sizeof(lim), it));
 }
 
+/*
+ * The entry's name and unit, escaped: they come from run documents,
+ * where an event name may hold a terminal's escape sequence.
+ */
 static char *item_label(const struct pstat_compare_item *it)
 {
-	if (*it->unit)
-		return xasprintf("%s (%s)", it->name, it->unit);
-	return xstrdup(it->name);
+	char *name = str_escape(it->name), *unit, *s;
+
+	if (!*it->unit)
+		return name;
+	unit = str_escape(it->unit);
+	s = xasprintf("%s (%s)", name, unit);
+	free(name);
+	free(unit);
+	return s;
 }
 
 /* "regression: 1 regressed, 5 unchanged" */
@@ -225,7 +235,7 @@ static void print_table(FILE *out, const struct pstat_compare *c)
 	};
 	size_t w[NCOLS];
 	char *(*rows)[NCOLS] = xcalloc(c->nitems + 1, sizeof(*rows));
-	char *sum, *ci_head;
+	char *sum, *ci_head, *base, *new;
 
 	/* the interval's level is 1 - alpha: "95% CI" by default */
 	head[COL_CI] = ci_head = xasprintf("%g%% CI", 100 * (1 - c->alpha));
@@ -238,10 +248,13 @@ static void print_table(FILE *out, const struct pstat_compare *c)
 			if (strlen(rows[i][k]) > w[k])
 				w[k] = strlen(rows[i][k]);
 	}
+	base = str_escape(c->base_label);
+	new = str_escape(c->new_label);
 	fprintf(out, "base: %s (%d run%s), new: %s (%d run%s), alpha %g\n\n",
-		c->base_label, c->base_runs, c->base_runs == 1 ? "" : "s",
-		c->new_label, c->new_runs, c->new_runs == 1 ? "" : "s",
-		c->alpha);
+		base, c->base_runs, c->base_runs == 1 ? "" : "s", new,
+		c->new_runs, c->new_runs == 1 ? "" : "s", c->alpha);
+	free(base);
+	free(new);
 	fprintf(out, "%-*s", (int)w[0], head[0]);
 	for (int k = 1; k < COL_VERDICT; k++)
 		fprintf(out, "  %*s", (int)w[k], head[k]);
@@ -261,14 +274,20 @@ static void print_table(FILE *out, const struct pstat_compare *c)
 	free(sum);
 }
 
-/* Text for a Markdown table cell: no '|', no markup taken from names. */
-static void md_text(FILE *out, const char *s)
+/*
+ * Text for a Markdown table cell: no '|', no markup taken from names, no
+ * control characters (str_escape).
+ */
+static void md_text(FILE *out, const char *text)
 {
-	for (; *s; s++) {
+	char *e = str_escape(text);
+
+	for (const char *s = e; *s; s++) {
 		if (strchr("\\`*_[]<>|#~", *s))
 			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
+		fputc(*s, out);
 	}
+	free(e);
 }
 
 static void print_markdown(FILE *out, const struct pstat_compare *c)
