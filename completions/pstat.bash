@@ -32,11 +32,11 @@ _pstat_doctor_opts='-h --help -j --json'
 # value in _pstat_bench_arg.
 _pstat_bench_opts='--alpha -c --cleanup -n --command-name -e --event
 --export-csv --export-json --export-markdown --fail-on-regression -h --help -i
---ignore-failure -j --json -M --max-runs -m --min-runs -N --order -o
+--ignore-failure -j --json -L --parameter-list -M --max-runs -m --min-runs -N --order -o
 --output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
 -S --shell --show-output --threshold -w --warmup'
 _pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
---export-csv --export-json --export-markdown -M --max-runs -m --min-runs --order -o
+--export-csv --export-json --export-markdown -L --parameter-list -M --max-runs -m --min-runs --order -o
 --output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
 -S --shell --threshold -w --warmup '
 _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }

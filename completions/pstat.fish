@@ -278,6 +278,7 @@ complete -c pstat -n '__fish_pstat_sub bench' -l fail-on-regression -d 'Exit 3 w
 complete -c pstat -n '__fish_pstat_sub bench' -s h -l help -d 'Show the usage'
 complete -c pstat -n '__fish_pstat_sub bench' -s i -l ignore-failure -d 'Keep going over failed runs'
 complete -c pstat -n '__fish_pstat_sub bench' -s j -l json -d 'One JSON document (pstat-bench/1)'
+complete -c pstat -n '__fish_pstat_sub bench' -s L -l parameter-list -x -d 'Run once per value of VAR: -L VAR V1,V2'
 complete -c pstat -n '__fish_pstat_sub bench' -s M -l max-runs -x -d 'At most N rounds'
 complete -c pstat -n '__fish_pstat_sub bench' -s m -l min-runs -x -d 'At least N rounds'
 complete -c pstat -n '__fish_pstat_sub bench' -s N -d 'Run the commands without a shell'

@@ -407,3 +407,24 @@ print("ok")'
 @test "bench: the statistics of two commands' samples (pure)" {
 	run_table bench bench.test
 }
+
+@test "bench: -L runs each command once per value, every combination" {
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" bench -j -o l.json -r 2 -e syscalls:sys_enter_write -N \
+		-L n 10,20 -L k 1,2 -n 'w{n}x{k}' "$w {n} {k}"
+	assert_success
+	jq_assert '[.commands[].name] == ["w10x1", "w10x2", "w20x1", "w20x2"]' l.json
+	# writer N THREADS: N x THREADS writes
+	jq_assert '[.commands[].measures[] | select(.name ==
+		"syscalls:sys_enter_write") | .mean] == [10, 20, 20, 40]' l.json
+	run "$PSTAT" bench -L n
+	assert_failure 125
+	assert_output --partial 'pstat: -L n needs its values too'
+	run "$PSTAT" bench -L '{n}' 1 true
+	assert_failure 125
+	assert_output --partial "invalid parameter name '{n}'"
+	run "$PSTAT" bench -L a 1,2,3,4,5,6,7,8 -L b 1,2,3,4,5,6,7,8,9 'echo {a}{b}'
+	assert_failure 125
+	assert_output --partial 'more than 64 commands'
+}

@@ -57,6 +57,8 @@ struct bench_opts {
 	size_t nper;
 	const char *per_unit;       /* the NAME of --per-unit, in per_name */
 	char per_name[64];
+	struct bench_params params;  /* -L */
+	struct bench_expanded exp;   /* the commands -L made */
 };
 
 static void bench_help(void)
@@ -72,6 +74,9 @@ static void bench_help(void)
 	       "                             the machine has); wall, user and sys\n"
 	       "                             time always\n"
 	       "  -n, --command-name NAME    a name for the next command\n"
+	       "  -L, --parameter-list VAR VALUES\n"
+	       "                             run each command once per value\n"
+	       "                             (comma-separated) put for {VAR}\n"
 	       "  -r, --runs N               exactly N rounds (default: at least\n"
 	       "                             10, and at least 3 s)\n"
 	       "  -m, --min-runs N           at least N rounds (default 10)\n"
@@ -145,6 +150,7 @@ static const struct option bench_long_opts[] = {
 	{ "min-runs", required_argument, NULL, 'm' },
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "output", required_argument, NULL, 'o' },
+	{ "parameter-list", required_argument, NULL, 'L' },
 	{ "per", required_argument, NULL, OPT_PER },
 	{ "per-unit", required_argument, NULL, OPT_PER_UNIT },
 	{ "plot", required_argument, NULL, OPT_PLOT },
@@ -310,8 +316,24 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	o->alpha = COMPARE_DEFAULT_ALPHA;
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":c:e:hijM:m:Nn:o:p:r:S:s:w:",
+	while ((c = getopt_long(argc, argv, ":c:e:hijL:M:m:Nn:o:p:r:S:s:w:",
 				bench_long_opts, NULL)) != -1) {
+		char why[128];
+
+		if (c == 'L') {
+			/* hyperfine's two arguments: VAR, then VALUES */
+			if (optind >= argc) {
+				msg_error("-L %s needs its values too: -L VAR V1,V2,...",
+					  optarg);
+				return -1;
+			}
+			if (bench_params_add(&o->params, optarg,
+					     argv[optind++], why, sizeof(why))) {
+				msg_error("invalid -L: %s", why);
+				return -1;
+			}
+			continue;
+		}
 		if (c == 'h') {
 			bench_help();
 			return 1;
@@ -348,6 +370,21 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	if (o->nnames > o->ncmds) {
 		msg_error("%zu names (-n) for %zu commands", o->nnames, o->ncmds);
 		return -1;
+	}
+	if (o->params.n) {
+		char why[128];
+
+		if (bench_params_expand(&o->params, o->cmds, o->ncmds,
+					o->names, o->nnames, &o->exp, why,
+					sizeof(why))) {
+			msg_error("invalid -L: %s", why);
+			return -1;
+		}
+		o->cmds = o->exp.cmds;
+		o->ncmds = o->exp.n;
+		for (size_t i = 0; i < o->exp.n; i++)
+			o->names[i] = o->exp.names[i];
+		o->nnames = o->nnames ? o->exp.n : 0;
 	}
 	if (o->runs == 0 && o->max_runs && o->min_runs > o->max_runs) {
 		msg_error("--min-runs %llu is above --max-runs %llu",
@@ -706,8 +743,10 @@ int bench_main(int argc, char **argv)
 	const char *v;
 
 	r = bench_parse(argc, argv, &o);
-	if (r)
+	if (r) {
+		bench_params_free(&o.params, &o.exp);
 		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
+	}
 	v = getenv("PSTAT_SYSFS_ROOT");
 	ctx.pmus = pmus_new(v && *v ? v : NULL);
 	v = getenv("PSTAT_TRACEFS_ROOT");
@@ -763,5 +802,6 @@ out:
 	evlist_free(&evl);
 	pmus_free(ctx.pmus);
 	pfm_cleanup();
+	bench_params_free(&o.params, &o.exp);
 	return status;
 }

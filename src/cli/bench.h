@@ -52,4 +52,43 @@ int bench_loop(const struct bench_cfg *cfg, struct pstat_bench *b);
 char **bench_split_words(const char *s);
 void bench_words_free(char **w);
 
+#define BENCH_MAX_CMDS 64
+#define BENCH_MAX_PARAMS 8
+
+/* -L VAR VALUES (bench_params.c): hyperfine's parameter lists. */
+struct bench_params {
+	const char *var[BENCH_MAX_PARAMS];      /* borrowed */
+	char **vals[BENCH_MAX_PARAMS];          /* into bufs */
+	size_t nvals[BENCH_MAX_PARAMS];
+	char *bufs[BENCH_MAX_PARAMS];
+	size_t n;
+};
+
+/* The commands and names with the parameters put in (all new). */
+struct bench_expanded {
+	char **cmds;
+	char **names;           /* NULL where no name was given */
+	size_t n;
+};
+
+/*
+ * Add the list VAR: VALUES, comma-separated. Returns 0, or -1 with why
+ * filled (too many lists, a name with braces, no values).
+ */
+int bench_params_add(struct bench_params *p, const char *var,
+		     const char *values, char *why, size_t len);
+
+/*
+ * Every command of cmds once per combination of the lists' values
+ * ({VAR} replaced in it and in its name, names[c] when c < nnames),
+ * the first list varying slowest. Returns 0, or -1 with why filled
+ * when that makes more than BENCH_MAX_CMDS commands.
+ */
+int bench_params_expand(const struct bench_params *p, char *const *cmds,
+			size_t ncmds, const char *const *names, size_t nnames,
+			struct bench_expanded *out, char *why, size_t len);
+
+/* Free what p and e hold; either may be NULL. */
+void bench_params_free(struct bench_params *p, struct bench_expanded *e);
+
 #endif
