@@ -533,115 +533,6 @@ static void free_per_command(char ***v, size_t n)
 	free(v);
 }
 
-/*
- * A run document of the bench as pstat compare reads it, with the wall
- * time as one more counter (so --threshold may name wall-time) and
- * without the default events the machine lacks.
- */
-static int compare_input(const struct pstat_bench_cmd *c,
-			 struct pstat_compare_run *run)
-{
-	struct pstat_error err = { "", -1 };
-	const struct pstat_bench_row *w = &c->rows[BENCH_ROW_WALL];
-	struct pstat_compare_counter *k;
-	size_t j = 0;
-
-	memset(run, 0, sizeof(*run));
-	if (!c->doc || print_json_read_run(c->doc, strlen(c->doc), run, &err)) {
-		msg_error("cannot read the results of '%s': %s", c->name,
-			  c->doc ? err.msg : "no run was recorded");
-		return -1;
-	}
-	run->label = xstrdup(c->name);
-	for (size_t i = 0; i < run->ncounters; i++) {
-		int hidden = 0;
-
-		for (size_t r = BENCH_TIME_ROWS; r < c->nrows; r++)
-			if (c->rows[r].hidden &&
-			    !strcmp(c->rows[r].name, run->counters[i].event))
-				hidden = 1;
-		if (hidden) {
-			free(run->counters[i].event);
-			free(run->counters[i].unit);
-			free(run->counters[i].thread);
-			free(run->counters[i].samples);
-			free(run->counters[i].metric_name);
-			free(run->counters[i].metric_unit);
-		} else {
-			run->counters[j++] = run->counters[i];
-		}
-	}
-	run->ncounters = j;
-	k = compare_run_add(run);
-	k->event = xstrdup("wall-time");
-	k->unit = xstrdup("msec");
-	k->status = PSTAT_COUNTED;
-	k->value = w->sum.mean;
-	if (c->runs > 1) {
-		k->samples = xmalloc(c->runs * sizeof(*k->samples));
-		memcpy(k->samples, w->samples, c->runs * sizeof(*k->samples));
-		k->nsamples = c->runs;
-	}
-	return 0;
-}
-
-/*
- * --fail-on-regression: every command against the first, through
- * pstat compare's logic; its tables go to out. Returns the status: 3
- * when one regressed, else pstat compare's status of the first that
- * could not be compared (4, 6), else 0.
- */
-static int check_regression(const struct bench_opts *o, struct pstat_bench *b,
-			    FILE *out)
-{
-	struct pstat_compare_rules rules = { 0 };
-	struct pstat_compare_run base;
-	int status = COMPARE_EXIT_OK;
-
-	for (size_t i = 0; i < o->nthresholds; i++) {
-		struct pstat_error err = { "", -1 };
-
-		if (compare_rules_parse(&rules, o->thresholds[i], &err)) {
-			msg_error("invalid --threshold '%s': %s",
-				  o->thresholds[i], err.msg);
-			compare_rules_free(&rules);
-			return EXIT_PSTAT_FAILED;
-		}
-	}
-	if (compare_input(&b->cmds[0], &base)) {
-		compare_rules_free(&rules);
-		compare_run_free(&base);
-		return COMPARE_EXIT_INCOMPARABLE;
-	}
-	for (size_t c = 1; c < b->ncmds; c++) {
-		struct pstat_compare_run run;
-		struct pstat_compare cmp = { 0 };
-		char why[128];
-		int st = COMPARE_EXIT_INCOMPARABLE;
-
-		if (!compare_input(&b->cmds[c], &run)) {
-			if (compare_run_failed(&base, why, sizeof(why)) ||
-			    compare_run_failed(&run, why, sizeof(why))) {
-				msg_error("cannot compare '%s' with '%s': a command failed (%s)",
-					  b->cmds[c].name, b->cmds[0].name, why);
-			} else {
-				compare_runs(&base, &run, &rules, b->alpha,
-					     &cmp);
-				print_compare(out, COMPARE_TABLE, &cmp);
-				st = cmp.status;
-			}
-		}
-		/* a regression wins; else the first other failure */
-		if (st == COMPARE_EXIT_REGRESSION || !status)
-			status = st;
-		compare_free(&cmp);
-		compare_run_free(&run);
-	}
-	compare_run_free(&base);
-	compare_rules_free(&rules);
-	return status;
-}
-
 /* Write an export to path with fn. 0 or -1 (reported). */
 static int bench_export(const char *path, const struct pstat_bench *b,
 			int (*fn)(FILE *, const struct pstat_bench *))
@@ -786,8 +677,9 @@ int bench_main(int argc, char **argv)
 	bench_analyze(&b);
 	if (o.fail_on_regression) {
 		b.regression_checked = 1;
-		b.regression_status = check_regression(&o, &b,
-						       o.json ? stderr : out.f);
+		b.regression_status = bench_check_regression(
+			o.thresholds, o.nthresholds, &b,
+			o.json ? stderr : out.f);
 	}
 	status = b.interrupted ? 128 + b.interrupted : b.regression_status;
 	b.exit_status = status;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "compare/bench.h"
 #include "events/encode.h"
@@ -87,6 +88,17 @@ int bench_params_add(struct bench_params *p, const char *var,
 int bench_params_expand(const struct bench_params *p, char *const *cmds,
 			size_t ncmds, const char *const *names, size_t nnames,
 			struct bench_expanded *out, char *why, size_t len);
+
+/*
+ * --fail-on-regression (bench_regression.c): every command of b against
+ * the first as pstat compare compares them, under the --threshold
+ * specs, with the wall time as the entry "wall-time"; the tables go to
+ * out. Returns 3 when one regressed, else pstat compare's status for
+ * the first that could not be compared (4, 6), else 0; 125 for a bad
+ * threshold (reported).
+ */
+int bench_check_regression(const char *const *thresholds, size_t n,
+			   struct pstat_bench *b, FILE *out);
 
 /* Free what p and e hold; either may be NULL. */
 void bench_params_free(struct bench_params *p, struct bench_expanded *e);
