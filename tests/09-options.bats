@@ -322,7 +322,8 @@ run_unmounted() {
 @test "perf options pstat lacks say so, and what to use instead" {
 	local opt
 	for opt in --bpf-counters -T --transaction --smi-cost --iostat \
-	    --iostat=list --all-user -g --log-fd; do
+	    --iostat=list --all-user -g --log-fd --cputype=core --hybrid-merge \
+	    --filter=x; do
 		run "$PSTAT" $opt true
 		assert_failure 125
 		assert_line --index 0 --regexp "^pstat: (-T \(--transaction\)|-g \(--group\)|--[a-z-]+) is a perf stat option pstat does not support: .+"
