@@ -507,3 +507,23 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 	assert_failure 125
 	assert_output --partial "AMD documents its pipeline-utilisation events from Zen 4 on"
 }
+
+@test "constants from the tree's topology: #num_cpus, #num_cores, #num_packages, #smt_on" {
+	run "$PT" metric-eval "$FIX/intel-sapphirerapids-2s -M - --metric 'c = #num_cpus' --metric 'k = #num_cores' --metric 's = #smt_on' --metric 'p = #num_packages'"
+	assert_success
+	# counted here from the tree's own topology files
+	local d="$FIX/intel-sapphirerapids-2s/devices/system/cpu" n k p
+	n=$(ls -d "$d"/cpu[0-9]* | wc -l)
+	k=$(for c in "$d"/cpu[0-9]*/topology; do
+		echo "$(cat "$c/physical_package_id") $(cat "$c/core_id")"
+	    done | sort -u | wc -l)
+	p=$(cat "$d"/cpu[0-9]*/topology/physical_package_id | sort -u | wc -l)
+	close_to "$(mval c)" "$n"
+	close_to "$(mval k)" "$k"
+	close_to "$(mval p)" "$p"
+	close_to "$(mval s)" "$(cat "$d/smt/active")"
+	# a tree without topology: no value, never a guess
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M - --metric 'c = #num_cores'"
+	assert_success
+	assert_line "c none: a constant is not known on this machine"
+}

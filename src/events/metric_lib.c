@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/cpumap.h"
+#include "base/topology.h"
 #include "base/util.h"
 #include "events/metric_lib.h"
 
@@ -42,55 +42,26 @@ static int pmu_has_event(struct pstat_pmus *pmus, const char *pmu,
 }
 
 /*
- * #num_cores and #num_packages from each online CPU's topology: distinct
- * (package, core) and package ids. Unknown (NAN) when any is unreadable.
+ * #num_cpus, #num_cores, #num_packages and #smt_on from the topology of
+ * the online CPUs (base/topology.c); unknown (NAN) when it cannot be
+ * read, as in a tree without devices/system/cpu.
  */
-static void read_topology(const char *root, struct pstat_metric_consts *k)
+static void read_topology(struct pstat_metric_lib *lib, const char *root)
 {
-	int *cpus = NULL, *pkg, *core;
-	size_t n = 0, ncores = 0, npkgs = 0;
+	struct pstat_metric_consts *k = &lib->consts;
+	struct pstat_error err;
+	struct pstat_topo *t = NULL;
 
-	if (cpumap_online(root, &cpus, &n) || !n) {
-		free(cpus);
+	if (topo_load(root, &t, &err) || !t || !topo_num_cpus(t)) {
+		topo_free(t);
 		return;
 	}
-	k->v[MEXPR_NUM_CPUS] = (double)n;
-	pkg = xcalloc(n, sizeof(*pkg));
-	core = xcalloc(n, sizeof(*core));
-	for (size_t i = 0; i < n; i++) {
-		char rel[96], *p, *c;
-
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology",
-			 cpus[i]);
-		p = read_rel(root, "%s/physical_package_id", rel);
-		c = read_rel(root, "%s/core_id", rel);
-		if (!p || !c) {
-			free(p);
-			free(c);
-			goto out;
-		}
-		pkg[i] = atoi(p);
-		core[i] = atoi(c);
-		free(p);
-		free(c);
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t j;
-
-		for (j = 0; j < i && !(pkg[j] == pkg[i] && core[j] == core[i]);
-		     j++)
-			;
-		ncores += j == i;
-		for (j = 0; j < i && pkg[j] != pkg[i]; j++)
-			;
-		npkgs += j == i;
-	}
-	k->v[MEXPR_NUM_CORES] = (double)ncores;
-	k->v[MEXPR_NUM_PACKAGES] = (double)npkgs;
-out:
-	free(pkg);
-	free(core);
-	free(cpus);
+	k->v[MEXPR_NUM_CPUS] = (double)topo_num_cpus(t);
+	k->v[MEXPR_NUM_CORES] = (double)topo_num_cores(t);
+	k->v[MEXPR_NUM_PACKAGES] = (double)topo_num_packages(t);
+	lib->smt_on = topo_smt_on(t);
+	k->v[MEXPR_SMT_ON] = lib->smt_on;
+	topo_free(t);
 }
 
 static void read_consts(struct pstat_metric_lib *lib, const char *root)
@@ -100,14 +71,8 @@ static void read_consts(struct pstat_metric_lib *lib, const char *root)
 
 	for (size_t i = 0; i < MEXPR_NCONST; i++)
 		k->v[i] = NAN;
-	read_topology(root, k);
 	lib->smt_on = -1;
-	s = read_rel(root, "%s", "devices/system/cpu/smt/active");
-	if (s && (!strcmp(s, "0") || !strcmp(s, "1")))
-		lib->smt_on = *s == '1';
-	free(s);
-	if (lib->smt_on >= 0)
-		k->v[MEXPR_SMT_ON] = lib->smt_on;
+	read_topology(lib, root);
 	if (lib->core[0]) {
 		uint64_t v;
 
