@@ -61,7 +61,7 @@ replay() {
 		replay "$t"
 		n=$((n + 1))
 	done
-	[ "$n" -ge 3 ]
+	[ "$n" -ge 4 ]
 }
 
 @test "fuzz: event lists over the fixture sysfs trees (3 s)" {
@@ -74,4 +74,8 @@ replay() {
 
 @test "fuzz: JSON files given to pstat compare (3 s)" {
 	fuzz fuzz_compare_json
+}
+
+@test "fuzz: run documents of 20,000 counters given to pstat compare (3 s)" {
+	fuzz fuzz_compare_scale
 }
