@@ -381,9 +381,11 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 		assert_success
 		echo "$output" >"$BATS_TEST_TMPDIR/l.json"
 		validate_json "$BATS_TEST_TMPDIR/l.json" "$ROOT/schema/pstat-metrics.schema.json"
-		# an entry that failed to parse would show its error as expr
+		# an entry that failed to parse would show its error as expr;
+		# every one says its direction, for pstat compare
 		jq_assert '.metrics | length > 0 and
-			all(.expr | test("^(unexpected|invalid|expected)") | not)' \
+			all(.expr | test("^(unexpected|invalid|expected)") | not) and
+			all(.higher_is_better != null)' \
 			"$BATS_TEST_TMPDIR/l.json"
 		# each one is documented in pstat(1)
 		for n in $(jq -r '.metrics[].name' "$BATS_TEST_TMPDIR/l.json"); do

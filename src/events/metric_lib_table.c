@@ -70,13 +70,13 @@ const struct metric_lib_entry metric_lib_table[] = {
 
 	/* memory bandwidth from the integrated memory controllers */
 	{ METRIC_FAM_INTEL_IMC, "Memory",
-	  "memory_bandwidth_read = uncore_imc@cas_count_read@ / duration_time; unit = MiB/s; desc = DRAM read bandwidth",
+	  "memory_bandwidth_read = uncore_imc@cas_count_read@ / duration_time; unit = MiB/s; higher = yes; desc = DRAM read bandwidth",
 	  SRC_IMC },
 	{ METRIC_FAM_INTEL_IMC, "Memory",
-	  "memory_bandwidth_write = uncore_imc@cas_count_write@ / duration_time; unit = MiB/s; desc = DRAM write bandwidth",
+	  "memory_bandwidth_write = uncore_imc@cas_count_write@ / duration_time; unit = MiB/s; higher = yes; desc = DRAM write bandwidth",
 	  SRC_IMC },
 	{ METRIC_FAM_INTEL_IMC, "Memory",
-	  "memory_bandwidth = (uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@) / duration_time; unit = MiB/s; desc = DRAM bandwidth, reads and writes",
+	  "memory_bandwidth = (uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@) / duration_time; unit = MiB/s; higher = yes; desc = DRAM bandwidth, reads and writes",
 	  SRC_IMC },
 
 	/*
