@@ -85,6 +85,14 @@ struct pstat_opts {
  */
 int options_parse(int argc, char **argv, struct pstat_opts *o);
 
+/*
+ * The perf stat option getopt_long did not know (short_name: the letter
+ * it stopped at, or 0 for the long option arg, "--name[=value]"): when
+ * it is one pstat deliberately lacks, say so and what to use instead
+ * (one line, as an error) and return 1; else return 0.
+ */
+int options_refused(int short_name, const char *arg);
+
 /* Free what o holds. */
 void options_free(struct pstat_opts *o);
 
