@@ -155,6 +155,10 @@ close_to() {
 	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run --topdown
 	assert_failure 125
 	assert_output --partial "needs -a"
+	# the kernel's events give level 1 only here
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run -a --td-level 2
+	assert_failure 125
+	assert_output "pstat: --td-level: cannot count TopdownL2 here: this PMU has no level-2 top-down events (Intel's come with Sapphire Rapids)"
 }
 
 @test "--dry-run: Sapphire Rapids' slots leads the PERF_METRICS group" {
