@@ -130,7 +130,10 @@ bench: $(DEPS) pstat
 # DESTDIR; on the live system only $(DATADIR)/pstat, which is pstat's
 # own: the others may belong to the system or to other packages.
 INSTALL_DIRS := $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DATADIR)/pstat \
-	$(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
+	$(DATADIR)/pstat/licenses $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
+# The metric library adapts vendors' formulas under their licences
+# (BSD-3-Clause asks for its notice in binary distributions too).
+LICENSES := $(wildcard src/events/metric_lib_licenses/*)
 # The man pages name the schemas as $(PREFIX)/share/pstat: the real
 # directory is written in at install time.
 MAN_SED := 's|\$$(PREFIX)/share/pstat|$(DATADIR)/pstat|g'
@@ -143,6 +146,7 @@ install: pstat
 	chmod 644 $(DESTDIR)$(MANDIR)/man1/pstat.1 \
 		$(DESTDIR)$(MANDIR)/man5/pstat-json.5
 	install -m 644 schema/*.json $(DESTDIR)$(DATADIR)/pstat/
+	install -m 644 $(LICENSES) $(DESTDIR)$(DATADIR)/pstat/licenses/
 	install -m 644 completions/pstat.bash $(DESTDIR)$(BASHCOMPDIR)/pstat
 	install -m 644 completions/_pstat $(DESTDIR)$(ZSHCOMPDIR)/_pstat
 	install -m 644 completions/pstat.fish $(DESTDIR)$(FISHCOMPDIR)/pstat.fish
@@ -153,7 +157,9 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/pstat $(DESTDIR)$(ZSHCOMPDIR)/_pstat \
 		$(DESTDIR)$(FISHCOMPDIR)/pstat.fish
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/,$(notdir $(wildcard schema/*.json)))
-	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR)/pstat 2>/dev/null || true
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/licenses/,$(notdir $(LICENSES)))
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR)/pstat/licenses \
+		$(DESTDIR)$(DATADIR)/pstat 2>/dev/null || true
 	@if [ -n "$(DESTDIR)" ] && [ "$(DESTDIR)" != / ]; then \
 		for d in $(INSTALL_DIRS); do \
 			while [ -n "$$d" ] && [ "$$d" != / ] && \

@@ -22,6 +22,9 @@ expected_files() {
 		for s in "$ROOT"/schema/*.json; do
 			echo "usr/share/pstat/${s##*/}"
 		done
+		for s in "$ROOT"/src/events/metric_lib_licenses/*; do
+			echo "usr/share/pstat/licenses/${s##*/}"
+		done
 	} | LC_ALL=C sort
 }
 
@@ -35,7 +38,7 @@ do_install() {
 	assert_success
 }
 
-@test "install: exactly the binary, man pages, completions and schemas" {
+@test "install: exactly the binary, man pages, completions, schemas and licences" {
 	do_install
 	run installed_files
 	assert_success
