@@ -5,25 +5,33 @@
 bats_require_minimum_version 1.5.0
 load test_helper
 
-# "type config" of each event pstat --dry-run -j would open for ARGS.
+# "type config exclusions" of each event pstat --dry-run -j would open
+# for ARGS (the exclusion bits set, by perf's names).
 pstat_attrs() {
 	"$PSTAT" --dry-run -j "$@" 2>&1 |
-		jq -r '.events[] | "\(.attr.type) \(.attr.config | ltrimstr("0x") | ("0x" + .))"'
+		jq -r '.events[] | .attr as $a | "\($a.type) \($a.config) " +
+			([("exclude_user", "exclude_kernel", "exclude_hv",
+			   "exclude_host", "exclude_guest", "exclude_idle") |
+			  select($a[.])] | join(","))'
 }
 
-# "type config" of each event `perf stat -vv ARGS true` opens, in order:
-# perf leaves out a zero type or config; an event it retries (a fallback
-# on a machine that refuses the first attempt) is counted once.
+# The same of each event `perf stat -vv ARGS true` opens, in order: perf
+# leaves out a zero type or config; an event it retries (a fallback on a
+# machine that refuses the first attempt) is counted once.
 perf_attrs() {
 	perf stat -vv "$@" true 2>&1 | awk '
-		/^perf_event_attr:/ { in_attr = 1; type = 0; config = "0x0"; next }
+		/^perf_event_attr:/ { in_attr = 1; type = 0; config = "0x0"; ex = ""; next }
 		in_attr && $1 == "type" { type = $2 }
 		in_attr && $1 == "config" { config = $2 }
+		in_attr && $1 ~ /^exclude_(user|kernel|hv|host|guest|idle)$/ && $2 == 1 {
+			ex = ex (ex == "" ? "" : ",") $1
+		}
 		/^sys_perf_event_open:/ && in_attr {
 			in_attr = 0
-			line = type " " config
-			if (line != last) print line
-			last = line
+			# a retry (user-only, where the kernel is refused) is
+			# the same event: its first attempt is what was asked
+			if (type " " config != last) print type " " config " " ex
+			last = type " " config
 		}'
 }
 
