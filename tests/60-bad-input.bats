@@ -659,6 +659,13 @@ mb_lists() {
 	[ ! -e ran ] || fail "the command ran"
 }
 
+@test "bad input: --baseline a FIFO that no writer opens does not hang" {
+	mkfifo base.fifo
+	fails1 4 "cannot read the run in 'base.fifo'" \
+		--baseline base.fifo -e task-clock -- touch ran
+	[ ! -e ran ] || fail "the command ran"
+}
+
 @test "bad input: --compare-output that cannot be written is refused before the command runs" {
 	base_json
 	mkdir d

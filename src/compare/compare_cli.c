@@ -51,14 +51,42 @@ static void compare_help(void)
 }
 
 /* Read path ("-": stdin) whole into a new buffer. Returns 0 or -errno. */
-static int read_all(const char *path, char **buf, size_t *len)
+/*
+ * Open a run file. Unless wait, without blocking: a FIFO no writer has
+ * opened reads as empty rather than hang pstat, whose signals are
+ * blocked while --baseline is read (pstat compare waits for the writer,
+ * as cat would). Set-user-ID: only what the user who ran pstat may read.
+ * A stream, or NULL with errno.
+ */
+static FILE *open_run(const char *path, int wait)
 {
+	int fd, e;
 	FILE *f;
 
-	/* set-user-ID: only what the user who ran pstat may read */
+	if (!strcmp(path, "-"))
+		return stdin;
 	secure_user_files_begin();
-	f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC |
+			      (wait ? 0 : O_NONBLOCK));
+	e = errno;
 	secure_user_files_end();
+	if (fd < 0) {
+		errno = e;
+		return NULL;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) ||
+	    !(f = fdopen(fd, "r"))) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+static int read_all(const char *path, int wait, char **buf, size_t *len)
+{
+	FILE *f = open_run(path, wait);
 	size_t alloc = 0, n = 0;
 	char *b = NULL;
 	int r = 0;
@@ -100,14 +128,15 @@ static int read_all(const char *path, char **buf, size_t *len)
  * COMPARE_EXIT_INCOMPARABLE after reporting why not: the file cannot be
  * read, is not a pstat/1 summary, or its command failed.
  */
-static int load_run(const char *path, struct pstat_compare_run *run)
+static int load_run(const char *path, int wait,
+		    struct pstat_compare_run *run)
 {
 	char why[128];
 
 	struct pstat_error err = { "", -1 };
 	char *buf = NULL;
 	size_t len = 0;
-	int r = read_all(path, &buf, &len);
+	int r = read_all(path, wait, &buf, &len);
 
 	memset(run, 0, sizeof(*run));
 	if (r) {
@@ -370,9 +399,9 @@ int compare_cli_main(int argc, char **argv)
 	/* an output that cannot be written fails before the work */
 	if (output && (status = open_output(&of, output, NULL)))
 		goto out;
-	status = load_run(argv[optind], &base);
+	status = load_run(argv[optind], 1, &base);
 	if (!status)
-		status = load_run(argv[optind + 1], &new);
+		status = load_run(argv[optind + 1], 1, &new);
 	if (!status)
 		status = check_core_split(&base, &new);
 	if (status) {
@@ -408,7 +437,7 @@ int compare_cli_baseline_load(struct pstat_baseline *b,
 	    parse_format(cfg->format_opt, cfg->format, &b->format))
 		return EXIT_PSTAT_FAILED;
 	b->output = cfg->output;
-	r = load_run(cfg->path, &b->base);
+	r = load_run(cfg->path, 0, &b->base);
 	if (!r && b->output) {
 		r = open_output(&b->out, b->output, cfg->wait);
 		b->out_open = !r;
