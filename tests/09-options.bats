@@ -166,6 +166,11 @@ need_perf() {
 	run "$PSTAT" -o - --append -e task-clock true
 	assert_failure 125
 	assert_line --index 0 "pstat: --append needs -o FILE"
+	# the comparison of --baseline goes to stdout too, unless elsewhere
+	echo '{}' >"$BATS_TEST_TMPDIR/base.json"
+	run "$PSTAT" -j -o - --baseline "$BATS_TEST_TMPDIR/base.json" -e task-clock true
+	assert_failure 125
+	assert_line --index 0 "pstat: -o - and the comparison would both go to stdout: give --compare-output FILE"
 	need_perf_events
 	run sh -c '"$1" -x, -o - -e task-clock true >/dev/full' _ "$PSTAT"
 	assert_failure 125

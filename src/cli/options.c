@@ -666,6 +666,11 @@ static int options_check(const struct pstat_opts *o)
 		msg_usage("%s needs a command", o->pre_cmd ? "--pre" : "--post");
 		return -1;
 	}
+	if (o->baseline && o->output && !strcmp(o->output, "-") &&
+	    !o->compare_output) {
+		msg_usage("-o - and the comparison would both go to stdout: give --compare-output FILE");
+		return -1;
+	}
 	if (o->quiet && o->output) {
 		msg_usage("--quiet prints no report: -o has nothing to write");
 		return -1;
