@@ -328,7 +328,8 @@ static int baseline_load(const struct pstat_opts *o,
 			 struct pstat_baseline *b)
 {
 	sigset_t ending;
-	struct outfile_wait wait = { &ending, o->timeout_ms, 0 };
+	struct outfile_wait wait = { &ending, o->timeout_ms, 0,
+				     output_wait_signals };
 	struct pstat_baseline_cfg bc = {
 		.path = o->baseline,
 		.thresholds = o->thresholds,
@@ -340,7 +341,6 @@ static int baseline_load(const struct pstat_opts *o,
 		.wait = &wait,
 	};
 
-	output_wait_signals(&ending);
 	return compare_cli_baseline_load(b, &bc);
 }
 

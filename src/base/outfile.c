@@ -85,6 +85,10 @@ static int wait_fifo(struct outfile *o, int flags, struct outfile_wait *w)
 			fd = openat(o->dirfd, o->name, flags & ~O_NONBLOCK);
 			return fd < 0 ? -errno : fd;
 		}
+		if (w->fill) {
+			w->fill(w->signals);
+			w->fill = NULL;
+		}
 		sig = pending_signal(w->signals);
 		if (sig) {
 			w->sig = sig;

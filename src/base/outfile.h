@@ -44,10 +44,16 @@ enum outfile_how {
 
 /* How a FIFO without a reader is waited for. */
 struct outfile_wait {
-	const sigset_t *signals;  /* signals, blocked, whose arrival ends
+	sigset_t *signals;        /* signals, blocked, whose arrival ends
 				     the wait; NULL: block in open(2) */
 	unsigned long timeout_ms; /* 0: no limit */
 	int sig;                  /* out: the signal that ended it */
+	/*
+	 * When set, fills *signals the first time a wait needs them:
+	 * finding which signals were ignored at start costs a system
+	 * call per signal, and most outputs are no FIFO.
+	 */
+	void (*fill)(sigset_t *signals);
 };
 
 struct outfile {

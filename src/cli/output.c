@@ -33,7 +33,8 @@ int output_open(struct output *o, const char *path, int append, int stream,
 		unsigned long timeout_ms)
 {
 	sigset_t ending;
-	struct outfile_wait w = { &ending, timeout_ms, 0 };
+	struct outfile_wait w = { &ending, timeout_ms, 0,
+				  output_wait_signals };
 	enum outfile_how how;
 	int r;
 
@@ -49,7 +50,6 @@ int output_open(struct output *o, const char *path, int append, int stream,
 	}
 	how = stream ? (append ? OUTFILE_STREAM_APPEND : OUTFILE_STREAM) :
 		       (append ? OUTFILE_APPEND : OUTFILE_REPLACE);
-	output_wait_signals(&ending);
 	r = outfile_open(&o->file, path, how, &w);
 	if (r) {
 		char why[128];
