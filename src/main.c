@@ -48,8 +48,9 @@ static const char DEFAULT_EVENTS[] =
  */
 static const char *const DETAILED_EVENTS[] = {
 	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
-	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
-	"iTLB-loads,iTLB-load-misses",
+	/* (in parentheses: one entry, not two with a comma missing) */
+	("L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	 "iTLB-loads,iTLB-load-misses"),
 	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
 

@@ -294,10 +294,10 @@ void topo_aggr_id(const struct pstat_topo *t, int cpu,
 	case AGGR_CORE:
 		id->core = c->core;
 		id->cluster = c->cluster;
-		/* fall through */
+		__attribute__((fallthrough));
 	case AGGR_DIE:
 		id->die = c->die;
-		/* fall through */
+		__attribute__((fallthrough));
 	case AGGR_SOCKET:
 		id->socket = c->socket;
 		break;
