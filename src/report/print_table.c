@@ -626,7 +626,9 @@ static void table_interval(struct pstat_printer *p,
 		leave_user_locale(loc);
 		return;
 	}
-	remember_rates(p, r);
+	/* only a terminal shows the sparklines they are kept for */
+	if (p->cfg.is_tty)
+		remember_rates(p, r);
 	/*
 	 * The header once, and on a terminal again before the interval
 	 * that follows 25 lines, so that a screenful has one; perf counts
