@@ -436,6 +436,58 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	}
 }
 
+/*
+ * pstat list, compare, doctor, and perf's record and report, which
+ * pstat does not have: argv[0] is the word after pstat. Returns the
+ * exit status, or -1 when argv[0] is none of them.
+ */
+static int subcommand(int argc, char **argv)
+{
+	if (!strcmp(argv[0], "list"))
+		return cmd_list(argc, argv);
+	if (!strcmp(argv[0], "compare"))
+		return compare_cli_main(argc, argv);
+	if (!strcmp(argv[0], "doctor"))
+		return cmd_doctor(argc, argv);
+	/* a command of that name runs after -- */
+	if (!strcmp(argv[0], "record") || !strcmp(argv[0], "report")) {
+		msg_error("'%s' is a perf stat subcommand pstat does not support: keep -j documents and read them with jq or 'pstat compare'",
+			  argv[0]);
+		msg_hint("to run a command named %s: pstat [options] -- %s",
+			 argv[0], argv[0]);
+		return EXIT_PSTAT_FAILED;
+	}
+	return -1;
+}
+
+/*
+ * The report's destination: -o FILE, stdout for a dry run (it runs no
+ * command, so stdout is free for its document), stderr otherwise; a
+ * file rewritten whole each interval for --openmetrics -I -o. Returns 0
+ * or the status to exit with (reported).
+ */
+static int open_output(const struct pstat_opts *o, struct output *out)
+{
+	if (o->openmetrics && o->interval_ms && o->output && !o->dry_run)
+		return output_open_rewrite(out, o->output, o->timeout_ms);
+	return output_open(out, o->output ? o->output : o->dry_run ? "-" : NULL,
+			   o->append, o->interval_ms > 0, o->timeout_ms);
+}
+
+/*
+ * Raise the descriptor limit for the counters: a column per CPU with -a
+ * (or one for the task), a row per thread with -p/-t. Returns 0 or -1
+ * (reported).
+ */
+static int fd_limit(const struct pstat_evlist *evl, const struct targets *t)
+{
+	size_t nthreads = t->kind == TARGET_COMMAND || !t->ntids ? 1 : t->ntids;
+
+	return targets_fd_limit(counters_fd_need(evl, t->ncpus ? t->ncpus : 1,
+						 nthreads),
+				t->npids);
+}
+
 int main(int argc, char **argv)
 {
 	struct pstat_opts o;
@@ -455,24 +507,8 @@ int main(int argc, char **argv)
 	atexit(close_stdout);
 	secure_scrub_env();
 
-	if (argc > 1 && !strcmp(argv[1], "list"))
-		return cmd_list(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return compare_cli_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "doctor"))
-		return cmd_doctor(argc - 1, argv + 1);
-	/*
-	 * perf stat record / report: subcommands of perf's that pstat does
-	 * not have. A command of that name runs after --.
-	 */
-	if (argc > 1 && (!strcmp(argv[1], "record") ||
-			 !strcmp(argv[1], "report"))) {
-		msg_error("'%s' is a perf stat subcommand pstat does not support: keep -j documents and read them with jq or 'pstat compare'",
-			  argv[1]);
-		msg_hint("to run a command named %s: pstat [options] -- %s", argv[1],
-			 argv[1]);
-		return EXIT_PSTAT_FAILED;
-	}
+	if (argc > 1 && (r = subcommand(argc - 1, argv + 1)) >= 0)
+		return r;
 	block_signals();
 	if (argc > 1 && !strcmp(argv[1], "bench"))
 		return bench_main(argc - 1, argv + 1);
@@ -508,12 +544,7 @@ int main(int argc, char **argv)
 		goto out;
 	if (!o.dry_run && targets_build(&o, &t))
 		goto out;
-	/* a dry run runs no command: stdout is free for its document */
-	r = o.openmetrics && o.interval_ms && o.output && !o.dry_run ?
-		    output_open_rewrite(&out, o.output, o.timeout_ms) :
-		    output_open(&out, o.output ? o.output : o.dry_run ? "-" : NULL,
-				o.append, o.interval_ms > 0, o.timeout_ms);
-	if (r) {
+	if ((r = open_output(&o, &out))) {
 		status = r;
 		goto out;
 	}
@@ -526,12 +557,7 @@ int main(int argc, char **argv)
 		status = output_close(&out, !r) || r ? EXIT_PSTAT_FAILED : 0;
 		goto out;
 	}
-	/* a command, or -a: one column of counters per CPU (or the task) */
-	if (targets_fd_limit(counters_fd_need(&evl, t.ncpus ? t.ncpus : 1,
-					     t.kind == TARGET_COMMAND ||
-							     !t.ntids ? 1
-								      : t.ntids),
-			    t.npids)) {
+	if (fd_limit(&evl, &t)) {
 		output_close(&out, 0);
 		goto out;
 	}

@@ -57,16 +57,16 @@ static int any_slow_to_close(const struct pstat_evlist *evl)
 }
 
 /* One run: open, start, wait, read. Returns 0 or -1 (reported). */
-static int run_once(struct session *s, int record, struct run_result *res)
+/*
+ * Counters on pstat itself, opened once for all the runs (see below).
+ * Sets s->self. Returns 0 or -1 (reported).
+ */
+static int open_self_counters(struct session *s)
 {
 	const struct pstat_session_cfg *cfg = s->cfg;
-	struct pstat_child child, *ch = NULL;
 	struct pstat_open_opts oo = { 0 };
 	struct pstat_open_error oe;
-	uint64_t t0;
-	int r;
 
-	memset(res, 0, sizeof(*res));
 	/*
 	 * A command counted with inherit (the default) is counted through
 	 * counters opened once on pstat itself, disabled, with inherit and
@@ -103,6 +103,80 @@ static int run_once(struct session *s, int record, struct run_result *res)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The run's own counters: on the command ch (enabled at its exec), the
+ * attached threads or the CPUs (enabled by the caller). Returns 0 or -1
+ * (reported).
+ */
+static int open_run_counters(struct session *s, struct pstat_child *ch,
+			     int record)
+{
+	const struct pstat_session_cfg *cfg = s->cfg;
+	struct pstat_open_opts oo = { 0 };
+	struct pstat_open_error oe;
+
+	oo.inherit = cfg->inherit;
+	oo.cgroup_fds = s->cgroup_fds;
+	oo.enable_on_exec = ch && !s->system_wide &&
+			    cfg->kind == TARGET_COMMAND && !cfg->delay_ms &&
+			    !cfg->start_disabled;
+	oo.disabled = !oo.enable_on_exec;
+	if (counters_open(&s->ctr, s->evl, s->cpus, s->ncpus, s->tids,
+			  s->ntids, &oo, &oe)) {
+		session_report_open_error(s, &oe);
+		return -1;
+	}
+	for (size_t i = 0; i < s->evl->n && record && s->runs_done == 0; i++) {
+		const struct pstat_event *ev = &s->evl->ev[i];
+
+		if (s->ctr.state[i] == COUNTER_NOT_SUPPORTED)
+			msg_debug(1, "event '%s' is not supported: %s",
+				  ev->name, strerror(s->ctr.err[i]));
+	}
+	return 0;
+}
+
+/*
+ * After the wait: the run's reading (less the base when counting on
+ * pstat itself), and the command's status if the measurement ended
+ * first. Returns 0 or -1 (reported).
+ */
+static int finish_run(struct session *s, struct pstat_child *ch,
+		      struct run_result *res)
+{
+	int r;
+
+	r = counters_read(&s->ctr, s->cur);
+	if (r) {
+		msg_error("cannot read counters: %s", strerror(-r));
+		if (ch)
+			target_release(ch);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nslots; i++)
+		s->cur[i] = stats_reading_sub(&s->cur[i], &s->base[i]);
+	if (ch && !res->have_status) {
+		/* measurement ended first (--interval-count) */
+		while ((r = target_wait(ch, &res->status, &res->ru)) == -EINTR)
+			session_forward_signal(s, ch);
+		res->have_status = r == 0;
+	}
+	return 0;
+}
+
+static int run_once(struct session *s, int record, struct run_result *res)
+{
+	const struct pstat_session_cfg *cfg = s->cfg;
+	struct pstat_child child, *ch = NULL;
+	uint64_t t0;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (open_self_counters(s))
+		return -1;
 	if (cfg->argv) {
 		r = target_fork(cfg->argv, cfg->keep_on_exit, &child);
 		if (r) {
@@ -116,25 +190,10 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		if (!s->system_wide && !s->self && cfg->kind == TARGET_COMMAND)
 			s->tids[0] = child.pid;
 	}
-	oo.inherit = cfg->inherit;
-	oo.cgroup_fds = s->cgroup_fds;
-	oo.enable_on_exec = ch && !s->system_wide &&
-			    cfg->kind == TARGET_COMMAND && !cfg->delay_ms &&
-			    !cfg->start_disabled;
-	oo.disabled = !oo.enable_on_exec;
-	if (!s->self && counters_open(&s->ctr, s->evl, s->cpus, s->ncpus,
-				      s->tids, s->ntids, &oo, &oe)) {
-		session_report_open_error(s, &oe);
+	if (!s->self && open_run_counters(s, ch, record)) {
 		if (ch)
 			target_release(ch);
 		return -1;
-	}
-	for (size_t i = 0; i < s->evl->n && record && s->runs_done == 0; i++) {
-		const struct pstat_event *ev = &s->evl->ev[i];
-
-		if (s->ctr.state[i] == COUNTER_NOT_SUPPORTED)
-			msg_debug(1, "event '%s' is not supported: %s",
-				  ev->name, strerror(s->ctr.err[i]));
 	}
 	if (!s->started_at.tv_sec)
 		clock_gettime(CLOCK_REALTIME, &s->started_at);
@@ -167,22 +226,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		}
 		return -1;
 	}
-	r = counters_read(&s->ctr, s->cur);
-	if (r) {
-		msg_error("cannot read counters: %s", strerror(-r));
-		if (ch)
-			target_release(ch);
-		return -1;
-	}
-	for (size_t i = 0; i < s->nslots; i++)
-		s->cur[i] = stats_reading_sub(&s->cur[i], &s->base[i]);
-	if (ch && !res->have_status) {
-		/* measurement ended first (--interval-count) */
-		while ((r = target_wait(ch, &res->status, &res->ru)) == -EINTR)
-			session_forward_signal(s, ch);
-		res->have_status = r == 0;
-	}
-	return 0;
+	return finish_run(s, ch, res);
 }
 
 /* Close the counters, without waiting for a slow teardown. */
@@ -454,15 +498,45 @@ static int run_hooked(struct session *s, int record, struct run_result *res)
 	return 0;
 }
 
+/*
+ * The summary of the runs done, with --fail-on and the messages that
+ * follow it. Returns the status pstat ends with; *report_ok says whether
+ * the report was written whole.
+ */
+static int report_summary(struct session *s, size_t nrows,
+			  const struct run_result *res, int exit_status,
+			  int fail_signal, bool *report_ok)
+{
+	struct pstat_summary *sums = xcalloc(nrows + 1, sizeof(*sums)), esum;
+	int fail_on, ret;
+
+	fail_on = !exit_status && s->cfg->fail_on &&
+		  session_fail_on_matches(s, nrows);
+	if (fail_on)
+		exit_status = EXIT_FAIL_ON;
+	*report_ok = !session_print_summary(s, nrows, res, exit_status,
+					    exit_status ? fail_signal : 0,
+					    sums, &esum);
+	free(sums);
+	ret = *report_ok ? exit_status :
+	      s->broken_pipe ? EXIT_BROKEN_PIPE : EXIT_PSTAT_FAILED;
+	if (ret != EXIT_PSTAT_FAILED)
+		session_hint_no_core_pmu(s);
+	if (fail_on && ret == EXIT_FAIL_ON)
+		msg_warn("a counter ended in a state given to --fail-on (exit %d)",
+			 EXIT_FAIL_ON);
+	if (ret != EXIT_PSTAT_FAILED)
+		session_warn_failed_runs(s);
+	return ret;
+}
+
 int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 {
 	struct pstat_error err;
 	struct session s;
 	struct run_result res = { 0 };
-	struct pstat_summary *sums = NULL, esum;
 	unsigned total = cfg->warmup + (cfg->repeat ? cfg->repeat : 1);
 	int exit_status = 0, first_fail = 0, fail_signal = 0, code = 0;
-	int fail_on;
 	size_t nrows = 0;
 	int ret, r;
 
@@ -556,25 +630,10 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 		ret = EXIT_BROKEN_PIPE;
 		goto out;
 	}
-	sums = xcalloc(nrows + 1, sizeof(*sums));
-	fail_on = !exit_status && cfg->fail_on && session_fail_on_matches(&s, nrows);
-	if (fail_on)
-		exit_status = EXIT_FAIL_ON;
-	*report_ok = !session_print_summary(&s, nrows, &res, exit_status,
-					    exit_status ? fail_signal : 0,
-					    sums, &esum);
-	ret = *report_ok ? exit_status :
-	      s.broken_pipe ? EXIT_BROKEN_PIPE : EXIT_PSTAT_FAILED;
-	if (ret != EXIT_PSTAT_FAILED)
-		session_hint_no_core_pmu(&s);
-	if (fail_on && ret == EXIT_FAIL_ON)
-		msg_warn("a counter ended in a state given to --fail-on (exit %d)",
-			 EXIT_FAIL_ON);
-	if (ret != EXIT_PSTAT_FAILED)
-		session_warn_failed_runs(&s);
+	ret = report_summary(&s, nrows, &res, exit_status, fail_signal,
+			     report_ok);
 	close_counters(&s);
 out:
-	free(sums);
 	session_free(&s);
 	return ret;
 }
