@@ -131,6 +131,65 @@ static int json_read_status(const char *s, enum pstat_status *st)
 	return -1;
 }
 
+/*
+ * What counters[i] and metrics[i] (arr) share: the value, the unit, and
+ * where it counted (cpu, thread). Returns 0 or -1 with err set; what was
+ * read is the caller's to free either way.
+ */
+static int json_read_place(json_t *o, const char *arr, size_t i,
+			   double *value, char **unit, int *cpu, char **thread,
+			   struct pstat_error *err)
+{
+	json_t *v = json_object_get(o, "value");
+
+	if (!v || json_read_number(v, value))
+		return error_set(err, -1,
+				 "%s[%zu].value is not a number or null", arr,
+				 i);
+	v = json_object_get(o, "unit");
+	*unit = v ? json_read_str(v) : xstrdup("");
+	if (!*unit)
+		return error_set(err, -1, "%s[%zu].unit is not a string", arr,
+				 i);
+	v = json_object_get(o, "cpu");
+	if (v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > INT32_MAX)
+			return error_set(err, -1,
+					 "%s[%zu].cpu is not a CPU number", arr,
+					 i);
+		*cpu = (int)json_integer_value(v);
+	}
+	v = json_object_get(o, "thread");
+	if (v && !(*thread = json_read_str(v)))
+		return error_set(err, -1, "%s[%zu].thread is not a string", arr,
+				 i);
+	return 0;
+}
+
+/* arr[i].samples, when there: -r's values (null: not counted). */
+static int json_read_samples(json_t *o, const char *arr, size_t i,
+			     double **samples, size_t *nsamples,
+			     struct pstat_error *err)
+{
+	json_t *v = json_object_get(o, "samples");
+	size_t n = json_array_size(v);
+
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return error_set(err, -1, "%s[%zu].samples is not an array", arr,
+				 i);
+	*samples = xcalloc(n + 1, sizeof(**samples));
+	*nsamples = n;
+	for (size_t k = 0; k < n; k++)
+		if (json_read_number(json_array_get(v, k), &(*samples)[k]))
+			return error_set(err, -1,
+					 "%s[%zu].samples[%zu] is not a number or null",
+					 arr, i, k);
+	return 0;
+}
+
 /* counters[i] into c; returns 0 or -1 with err set. */
 static int json_read_counter(json_t *o, size_t i,
 			     struct pstat_compare_counter *c,
@@ -150,50 +209,16 @@ static int json_read_counter(json_t *o, size_t i,
 		return error_set(err, -1,
 				 "counters[%zu].status is not a counter status",
 				 i);
-	v = json_object_get(o, "value");
-	if (!v || json_read_number(v, &c->value))
-		return error_set(err, -1,
-				 "counters[%zu].value is not a number or null",
-				 i);
-	v = json_object_get(o, "unit");
-	c->unit = v ? json_read_str(v) : xstrdup("");
-	if (!c->unit)
-		return error_set(err, -1, "counters[%zu].unit is not a string",
-				 i);
-	v = json_object_get(o, "cpu");
-	if (v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > INT32_MAX)
-			return error_set(err, -1,
-					 "counters[%zu].cpu is not a CPU number",
-					 i);
-		c->cpu = (int)json_integer_value(v);
-	}
-	v = json_object_get(o, "thread");
-	if (v && !(c->thread = json_read_str(v)))
-		return error_set(err, -1,
-				 "counters[%zu].thread is not a string", i);
+	if (json_read_place(o, "counters", i, &c->value, &c->unit, &c->cpu,
+			    &c->thread, err))
+		return -1;
 	v = json_object_get(o, "cgroup");
 	if (v && !(c->cgroup = json_read_str(v)))
 		return error_set(err, -1,
 				 "counters[%zu].cgroup is not a string", i);
-	v = json_object_get(o, "samples");
-	if (v) {
-		size_t n = json_array_size(v);
-
-		if (!json_is_array(v))
-			return error_set(err, -1,
-					 "counters[%zu].samples is not an array",
-					 i);
-		c->samples = xcalloc(n + 1, sizeof(*c->samples));
-		c->nsamples = n;
-		for (size_t k = 0; k < n; k++)
-			if (json_read_number(json_array_get(v, k),
-					     &c->samples[k]))
-				return error_set(err, -1,
-						 "counters[%zu].samples[%zu] is not a number or null",
-						 i, k);
-	}
+	if (json_read_samples(o, "counters", i, &c->samples, &c->nsamples,
+			      err))
+		return -1;
 	m = json_object_get(o, "metric");
 	if (m) {
 		c->has_metric = 1;
@@ -228,50 +253,16 @@ static int json_read_metric(json_t *o, size_t i,
 	if (!json_is_object(o) ||
 	    !(m->name = json_read_str(json_object_get(o, "name"))))
 		return error_set(err, -1, "metrics[%zu] has no name", i);
-	v = json_object_get(o, "value");
-	if (!v || json_read_number(v, &m->value))
-		return error_set(err, -1,
-				 "metrics[%zu].value is not a number or null",
-				 i);
-	v = json_object_get(o, "unit");
-	m->unit = v ? json_read_str(v) : xstrdup("");
-	if (!m->unit)
-		return error_set(err, -1, "metrics[%zu].unit is not a string",
-				 i);
-	v = json_object_get(o, "cpu");
-	if (v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > INT32_MAX)
-			return error_set(err, -1,
-					 "metrics[%zu].cpu is not a CPU number",
-					 i);
-		m->cpu = (int)json_integer_value(v);
-	}
-	v = json_object_get(o, "thread");
-	if (v && !(m->thread = json_read_str(v)))
-		return error_set(err, -1, "metrics[%zu].thread is not a string",
-				 i);
+	if (json_read_place(o, "metrics", i, &m->value, &m->unit, &m->cpu,
+			    &m->thread, err))
+		return -1;
 	v = json_object_get(o, "higher_is_better");
 	if (json_is_boolean(v))
 		m->higher_is_better = json_is_true(v);
 	m->multiplexed = json_is_true(json_object_get(o, "multiplexed"));
-	v = json_object_get(o, "samples");
-	if (v) {
-		size_t n = json_array_size(v);
-
-		if (!json_is_array(v))
-			return error_set(err, -1,
-					 "metrics[%zu].samples is not an array",
-					 i);
-		m->samples = xcalloc(n + 1, sizeof(*m->samples));
-		m->nsamples = n;
-		for (size_t k = 0; k < n; k++)
-			if (json_read_number(json_array_get(v, k),
-					     &m->samples[k]))
-				return error_set(err, -1,
-						 "metrics[%zu].samples[%zu] is not a number or null",
-						 i, k);
-	}
+	if (json_read_samples(o, "metrics", i, &m->samples, &m->nsamples,
+			      err))
+		return -1;
 	return 0;
 }
 
