@@ -166,30 +166,58 @@ static int load_run(const char *path, int wait,
 }
 
 /*
- * The counter of run whose event is "<pmu>/<event>/" for some pmu: what
- * a hybrid CPU makes of event (cpu_core/cycles/ of cycles), or NULL.
+ * A run's counters indexed for check_core_split, so that it is a sort
+ * and a search per counter, not a scan (the documents may hold 100,000
+ * counters): the events as written, and, for those spelled
+ * "<pmu>/<event>/", what is between the slashes.
  */
-static const struct pstat_compare_counter *
-split_of(const struct pstat_compare_run *run, const char *event)
+struct split_key {
+	const char *key;        /* the event, or its part inside pmu/.../ */
+	size_t len;
+	const struct pstat_compare_counter *c;
+};
+
+static int split_key_cmp(const void *x, const void *y)
 {
-	size_t len = strlen(event);
+	const struct split_key *a = x, *b = y;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->key, b->key, n);
 
-	for (size_t i = 0; i < run->ncounters; i++) {
-		const char *e = run->counters[i].event, *slash = strchr(e, '/');
-
-		if (slash && slash != e && !strncmp(slash + 1, event, len) &&
-		    !strcmp(slash + 1 + len, "/"))
-			return &run->counters[i];
-	}
-	return NULL;
+	return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
-static bool has_event(const struct pstat_compare_run *run, const char *event)
+/* Equal keys stay in the document's order: the first is named. */
+static int split_key_order(const void *x, const void *y)
 {
-	for (size_t i = 0; i < run->ncounters; i++)
-		if (!strcmp(run->counters[i].event, event))
-			return true;
-	return false;
+	const struct split_key *a = x, *b = y;
+	int c = split_key_cmp(x, y);
+
+	return c ? c : (a->c > b->c) - (a->c < b->c);
+}
+
+/* events: every event of run; inner: "cycles" of each "cpu_core/cycles/". */
+static void split_index(const struct pstat_compare_run *run,
+			struct split_key **events, struct split_key **inner,
+			size_t *ninner)
+{
+	*events = xcalloc(run->ncounters + 1, sizeof(**events));
+	*inner = xcalloc(run->ncounters + 1, sizeof(**inner));
+	*ninner = 0;
+	for (size_t i = 0; i < run->ncounters; i++) {
+		const char *e = run->counters[i].event, *slash = strchr(e, '/');
+		size_t len = strlen(e);
+
+		(*events)[i] = (struct split_key){ e, len, &run->counters[i] };
+		/* "<pmu>/<event>/": a PMU name, then one slash at the end */
+		if (slash && slash != e && len > 0 && e[len - 1] == '/' &&
+		    slash < e + len - 1)
+			(*inner)[(*ninner)++] = (struct split_key){
+				slash + 1, (size_t)(e + len - 1 - (slash + 1)),
+				&run->counters[i]
+			};
+	}
+	qsort(*events, run->ncounters, sizeof(**events), split_key_order);
+	qsort(*inner, *ninner, sizeof(**inner), split_key_order);
 }
 
 /*
@@ -203,29 +231,41 @@ static int check_core_split(const struct pstat_compare_run *a,
 			    const struct pstat_compare_run *b)
 {
 	const struct pstat_compare_run *runs[2] = { a, b };
+	int ret = 0;
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 && !ret; k++) {
 		const struct pstat_compare_run *one = runs[k];
 		const struct pstat_compare_run *split = runs[1 - k];
+		struct split_key *events, *inner, *hit;
+		size_t ninner;
 
-		for (size_t i = 0; i < one->ncounters; i++) {
-			const char *ev = one->counters[i].event;
-			const struct pstat_compare_counter *c;
+		split_index(split, &events, &inner, &ninner);
+		for (size_t i = 0; i < one->ncounters && !ret; i++) {
+			struct split_key want = { one->counters[i].event,
+						  strlen(one->counters[i].event),
+						  NULL };
 
-			if (strchr(ev, '/') || has_event(split, ev))
+			if (strchr(want.key, '/') ||
+			    bsearch(&want, events, split->ncounters,
+				    sizeof(*events), split_key_cmp))
 				continue;
-			c = split_of(split, ev);
-			if (!c)
+			hit = bsearch(&want, inner, ninner, sizeof(*inner),
+				      split_key_cmp);
+			if (!hit)
 				continue;
+			while (hit > inner && !split_key_cmp(hit - 1, &want))
+				hit--;
 			msg_error("cannot compare '%s' with '%s': '%s' counts '%s' once per core PMU ('%s', ...), as on a hybrid CPU, and '%s' as one event",
-				  a->label, b->label, split->label, ev,
-				  c->event, one->label);
+				  a->label, b->label, split->label, want.key,
+				  hit->c->event, one->label);
 			msg_hint("compare runs of the same kind of CPU, or name the core PMU in both ('%s')",
-				 c->event);
-			return COMPARE_EXIT_CORE_SPLIT;
+				 hit->c->event);
+			ret = COMPARE_EXIT_CORE_SPLIT;
 		}
+		free(events);
+		free(inner);
 	}
-	return 0;
+	return ret;
 }
 
 static int parse_format(const char *opt, const char *s,
