@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "cli/bench.h"
 #include "cli/event_lists.h"
+#include "cli/options.h"
 #include "cli/output.h"
 #include "compare/compare.h"
 #include "compare/print_compare.h"
@@ -175,13 +176,7 @@ static int bad_value(const char *opt, const char *arg, const char *why)
 static int number(const char *opt, const char *arg, uint64_t min,
 		  uint64_t max, uint64_t *out)
 {
-	int r = parse_u64(arg, max, out);
-
-	if (!r && *out < min)
-		r = -ERANGE;
-	return r ? bad_value(opt, arg, r == -ERANGE ? "out of range" :
-						      "not a number") :
-		   0;
+	return options_number(opt, arg, min, max, out, "pstat bench --help");
 }
 
 /* A positive number of units of work (--per), appended to o->per. */

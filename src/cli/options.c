@@ -231,7 +231,7 @@ static void options_version(void)
  * negative one, which is not a number to parse_u64.
  */
 static int bad_number(const char *opt, const char *arg, int r,
-		      uint64_t min, uint64_t max)
+		      uint64_t min, uint64_t max, const char *help)
 {
 	if (r != -ERANGE && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
 		r = -ERANGE;
@@ -241,18 +241,24 @@ static int bad_number(const char *opt, const char *arg, int r,
 			  (unsigned long long)max);
 	else
 		msg_error("invalid value '%s' for %s: not a number", arg, opt);
-	msg_hint("see 'pstat --help'");
+	msg_hint("see '%s'", help);
 	return -1;
 }
 
-static int number(const char *opt, const char *arg, uint64_t min,
-		  uint64_t max, uint64_t *out)
+int options_number(const char *opt, const char *arg, uint64_t min,
+		   uint64_t max, uint64_t *out, const char *help)
 {
 	int r = parse_u64(arg, max, out);
 
 	if (!r && *out < min)
 		r = -ERANGE;
-	return r ? bad_number(opt, arg, r, min, max) : 0;
+	return r ? bad_number(opt, arg, r, min, max, help) : 0;
+}
+
+static int number(const char *opt, const char *arg, uint64_t min,
+		  uint64_t max, uint64_t *out)
+{
+	return options_number(opt, arg, min, max, out, "pstat --help");
 }
 
 static int parse_fail_on(const char *arg, unsigned *out)

@@ -93,6 +93,14 @@ int options_parse(int argc, char **argv, struct pstat_opts *o);
  */
 int options_refused(int short_name, const char *arg);
 
+/*
+ * The number arg of option opt into *out, within [min, max]; otherwise
+ * report it (the range, or "not a number"), with a hint to see help
+ * ("pstat --help"), and return -1. Returns 0.
+ */
+int options_number(const char *opt, const char *arg, uint64_t min,
+		   uint64_t max, uint64_t *out, const char *help);
+
 /* Free what o holds. */
 void options_free(struct pstat_opts *o);
 
