@@ -140,6 +140,30 @@ static void csv_metric(struct csv_line *l, const struct pstat_row *row)
 	csv_field(l, m->name ? m->name : "");
 }
 
+/*
+ * The columns that say where a line counted, before its value: lead
+ * (the interval timestamp or "summary", or NULL), the aggregation unit
+ * and its number of CPUs (perf's "S0,2,"), the CPU, the thread.
+ */
+static void csv_place(struct csv_line *l, const char *lead,
+		      const struct pstat_aggr_id *aggr, int aggr_nr, int cpu,
+		      const char *thread)
+{
+	if (lead)
+		csv_field(l, lead);
+	if (aggr) {
+		char name[64];
+
+		csv_field(l, topo_aggr_name(aggr->mode, aggr, name,
+					    sizeof(name)));
+		csv_fieldf(l, "%d", aggr_nr);
+	}
+	if (cpu >= 0)
+		csv_fieldf(l, "CPU%d", cpu);
+	if (thread)
+		csv_field(l, thread);
+}
+
 /* lead: the interval timestamp or "summary" column, or NULL. */
 static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 		    const char *lead, const struct pstat_row *row)
@@ -149,20 +173,7 @@ static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 		.sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",",
 	};
 
-	if (lead)
-		csv_field(&l, lead);
-	if (row->aggr) {
-		char name[64];
-
-		/* perf's unit and its number of CPUs first: "S0,2," */
-		csv_field(&l, topo_aggr_name(row->aggr->mode, row->aggr, name,
-					     sizeof(name)));
-		csv_fieldf(&l, "%d", row->aggr_nr);
-	}
-	if (row->cpu >= 0)
-		csv_fieldf(&l, "CPU%d", row->cpu);
-	if (row->thread)
-		csv_field(&l, row->thread);
+	csv_place(&l, lead, row->aggr, row->aggr_nr, row->cpu, row->thread);
 	csv_value(&l, row);
 	csv_field(&l, row->unit ? row->unit : "");
 	csv_field(&l, row->event ? row->event : "");
@@ -200,19 +211,7 @@ static void csv_metric_line(struct pstat_printer *p, bool noise,
 		.sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",",
 	};
 
-	if (lead)
-		csv_field(&l, lead);
-	if (m->aggr) {
-		char name[64];
-
-		csv_field(&l, topo_aggr_name(m->aggr->mode, m->aggr, name,
-					     sizeof(name)));
-		csv_fieldf(&l, "%d", m->aggr_nr);
-	}
-	if (m->cpu >= 0)
-		csv_fieldf(&l, "CPU%d", m->cpu);
-	if (m->thread)
-		csv_field(&l, m->thread);
+	csv_place(&l, lead, m->aggr, m->aggr_nr, m->cpu, m->thread);
 	/* value, unit, event, [cgroup], [noise], run time, running */
 	for (int i = 0; i < 5 + noise + cgroups; i++)
 		csv_field(&l, "");
