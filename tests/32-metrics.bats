@@ -46,6 +46,43 @@ close_to() {
 	close_to "$sum" 100
 }
 
+@test "Skylake TopdownL2 (Intel's TMA) on synthetic counts, children summing to parents" {
+	local slots=40000 fb=9000 iss=23000 ret=20000 rec=1500
+	local cyc0=1200 brm=300 clr=100 fused=2000 insn=19000
+	local smem=3000 bst=500 stot=5000 p1=1500 p2=1000
+	local C=cpu/event=
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M TopdownL1,TopdownL2 topdown-total-slots=$slots topdown-fetch-bubbles=$fb topdown-slots-issued=$iss topdown-slots-retired=$ret topdown-recovery-bubbles=$rec ${C}0x9c,umask=0x1,cmask=4/=$cyc0 ${C}0xc5,umask=0x0/=$brm ${C}0xc3,umask=0x1,cmask=1,edge=1/=$clr ${C}0xc2,umask=0x4/=$fused instructions=$insn ${C}0xa3,umask=0x14,cmask=20/=$smem ${C}0xa6,umask=0x40/=$bst ${C}0xa3,umask=0x4,cmask=4/=$stot ${C}0xa6,umask=0x2/=$p1 ${C}0xa6,umask=0x4/=$p2"
+	assert_success
+	# the kernel's events and instructions (fixed counters) together;
+	# the raw events four to a group
+	assert_line "group: topdown-total-slots topdown-fetch-bubbles topdown-slots-issued topdown-slots-retired topdown-recovery-bubbles instructions"
+	assert_line "group: ${C}0x9c,umask=0x1,cmask=4/ ${C}0xc5,umask=0x0/ ${C}0xc3,umask=0x1,cmask=1,edge=1/ ${C}0xc2,umask=0x4/"
+	assert_line "group: ${C}0xa3,umask=0x14,cmask=20/ ${C}0xa6,umask=0x40/ ${C}0xa3,umask=0x4,cmask=4/ ${C}0xa6,umask=0x2/"
+	assert_line "group: ${C}0xa6,umask=0x4/"
+	# Intel's formulas, written out here over the same counts
+	f() { awk "BEGIN { s = $slots; fb = $fb; iss = $iss; ret = $ret; rec = $rec;
+		be = 1 - (fb + iss + rec) / s; bs = (iss - ret + rec) / s;
+		printf \"%.6f\", 100 * ($1) }"; }
+	close_to "$(mval fetch_latency)" "$(f "4 * $cyc0 / s")"
+	close_to "$(mval fetch_bandwidth)" "$(f "fb / s - 4 * $cyc0 / s")"
+	close_to "$(mval branch_mispredicts)" "$(f "$brm / ($brm + $clr) * bs")"
+	close_to "$(mval machine_clears)" "$(f "bs - $brm / ($brm + $clr) * bs")"
+	close_to "$(mval heavy_operations)" "$(f "(ret + $fused - $insn) / s")"
+	close_to "$(mval light_operations)" "$(f "ret / s - (ret + $fused - $insn) / s")"
+	close_to "$(mval memory_bound)" "$(f "($smem + $bst) / ($stot + $p1 + ret / s * $p2 + $bst) * be")"
+	close_to "$(mval core_bound)" "$(f "be - ($smem + $bst) / ($stot + $p1 + ret / s * $p2 + $bst) * be")"
+	for pair in retiring:heavy_operations:light_operations \
+	    bad_speculation:branch_mispredicts:machine_clears \
+	    frontend_bound:fetch_latency:fetch_bandwidth \
+	    backend_bound:memory_bound:core_bound; do
+		IFS=: read -r parent a b <<<"$pair"
+		kids=$(awk -v x="$(mval $a)" -v y="$(mval $b)" 'BEGIN { printf "%.6f", x + y }')
+		close_to "$kids" "$(mval $parent)"
+	done
+	l1=$(awk '$1 ~ /^(frontend_bound|bad_speculation|retiring|backend_bound)$/ { s += $2 } END { printf "%.6f", s }' <<<"$output")
+	close_to "$l1" 100
+}
+
 @test "Sapphire Rapids TopdownL1 and L2: slots leads, children sum to parents" {
 	local fe=200 bs=100 re=400 be=300 heavy=150 brm=60 fl=120 mem=180
 	run "$PT" metric-eval "$MFIX/intel-spr -M TopdownL1,TopdownL2 cpu/topdown-fe-bound/=$fe cpu/topdown-bad-spec/=$bs cpu/topdown-retiring/=$re cpu/topdown-be-bound/=$be cpu/topdown-heavy-ops/=$heavy cpu/topdown-br-mispredict/=$brm cpu/topdown-fetch-lat/=$fl cpu/topdown-mem-bound/=$mem"
@@ -155,10 +192,51 @@ close_to() {
 	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run --topdown
 	assert_failure 125
 	assert_output --partial "needs -a"
-	# the kernel's events give level 1 only here
-	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run -a --td-level 2
+}
+
+@test "--dry-run: Skylake's TopdownL2, raw encodings in groups of four; SMT needs -a" {
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run -a -j --td-level 2
+	assert_success
+	echo "$output" >"$BATS_TEST_TMPDIR/d.json"
+	validate_json "$BATS_TEST_TMPDIR/d.json" "$ROOT/schema/pstat-dryrun.schema.json"
+	# name, group, leader and config of every event, in order: the
+	# configs are event | umask << 8 | edge << 18 | any << 21 |
+	# cmask << 24 on the tree's cpu format
+	jq -r '.events[] | "\(.name) \(.group) \(.leader) \(.attr.type) \(.attr.config)"' \
+		"$BATS_TEST_TMPDIR/d.json" >"$BATS_TEST_TMPDIR/got"
+	cat >"$BATS_TEST_TMPDIR/want" <<-'EOF'
+	topdown-total-slots 0 true 4 0x20003c
+	topdown-fetch-bubbles 0 false 4 0x19c
+	topdown-slots-issued 0 false 4 0x10e
+	topdown-slots-retired 0 false 4 0x2c2
+	topdown-recovery-bubbles 0 false 4 0x120010d
+	instructions 0 false 0 0x1
+	cpu/event=0x9c,umask=0x1,cmask=4/ 1 true 4 0x400019c
+	cpu/event=0xc5,umask=0x0/ 1 false 4 0xc5
+	cpu/event=0xc3,umask=0x1,cmask=1,edge=1/ 1 false 4 0x10401c3
+	cpu/event=0xc2,umask=0x4/ 1 false 4 0x4c2
+	cpu/event=0xa3,umask=0x14,cmask=20/ 2 true 4 0x140014a3
+	cpu/event=0xa6,umask=0x40/ 2 false 4 0x40a6
+	cpu/event=0xa3,umask=0x4,cmask=4/ 2 false 4 0x40004a3
+	cpu/event=0xa6,umask=0x2/ 2 false 4 0x2a6
+	cpu/event=0xa6,umask=0x4/ 3 true 4 0x4a6
+	EOF
+	diff -u "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+	# per-core aggregation, as level 1; SMT on without -a is refused
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run -a --per-core -M TopdownL2
+	assert_success
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run -M memory_bound
 	assert_failure 125
-	assert_output "pstat: --td-level: cannot count TopdownL2 here: this PMU has no level-2 top-down events (Intel's come with Sapphire Rapids)"
+	assert_output --partial "needs -a"
+	# a Haswell or Broadwell (caps/pmu_name) has the kernel's level 1
+	# only: Intel's level-2 events differ there
+	cp -r "$SYSFS/intel-skylake" "$BATS_TEST_TMPDIR/hsw"
+	echo haswell >"$BATS_TEST_TMPDIR/hsw/bus/event_source/devices/cpu/caps/pmu_name"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/hsw" run "$PSTAT" --dry-run -a --td-level 2
+	assert_failure 125
+	assert_output "pstat: --td-level: cannot count TopdownL2 here: this PMU has no level-2 top-down events pstat knows (Intel's: Skylake-class cores, Sapphire Rapids and later)"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/hsw" run "$PSTAT" --dry-run -a --topdown
+	assert_success
 }
 
 @test "--dry-run: Sapphire Rapids' slots leads the PERF_METRICS group" {

@@ -175,6 +175,7 @@ static void find_families(struct pstat_metric_lib *lib,
 	static const char *const cores[] = { "cpu_core", "cpu" };
 	const struct pstat_pmu **all = NULL;
 	size_t n = pmus_all(pmus, &all);
+	int skylake;
 	char *s;
 
 	lib->families = METRIC_FAM_SOFTWARE;
@@ -204,6 +205,8 @@ static void find_families(struct pstat_metric_lib *lib,
 		     lib->core);
 	if (s)
 		lib->families |= METRIC_FAM_INTEL;
+	/* the core Intel's Skylake TMA level 2 is written for */
+	skylake = s && !strcmp(s, "skylake");
 	free(s);
 	if (pmu_has_event(pmus, "cpu_atom", "topdown-retiring"))
 		lib->families |= METRIC_FAM_INTEL_ATOM;
@@ -218,6 +221,10 @@ static void find_families(struct pstat_metric_lib *lib,
 	} else if (pmu_has_event(pmus, lib->core, "topdown-total-slots")) {
 		lib->families |= METRIC_FAM_INTEL_SKL;
 		lib->topdown_levels = 1;
+		if (skylake) {
+			lib->families |= METRIC_FAM_INTEL_SKL_L2;
+			lib->topdown_levels = 2;
+		}
 	} else if (!(lib->families & METRIC_FAM_INTEL)) {
 		find_amd(lib, pmus, root);
 	}
@@ -420,7 +427,7 @@ static int select_one(const struct pstat_metric_lib *lib,
 	if (is_topdown(w) && (w[8] == '1' || w[8] == '2') && !w[9]) {
 		const char *why = lib->no_topdown[0] ?
 					  lib->no_topdown :
-					  "this PMU has no level-2 top-down events (Intel's come with Sapphire Rapids)";
+					  "this PMU has no level-2 top-down events pstat knows (Intel's: Skylake-class cores, Sapphire Rapids and later)";
 
 		if (alone)
 			return error_set(err, -1, "cannot count %s here: %s",
@@ -485,18 +492,12 @@ static int input_of_pmu(const char *spec, const char *prefix)
 	return strlen(prefix) == n && !strncmp(spec, prefix, n);
 }
 
-/*
- * The group of the top-down inputs of set counted by PMU prefix, its
- * leader first (added when missing: PERF_METRICS is read through
- * slots), when there are any.
- */
-static void group_pmu(const struct pstat_metric_lib *lib,
-		      struct pstat_metric_set *set, const char *prefix,
-		      const char *leader, int add_leader)
+/* The inputs of set's top-down metrics counted by PMU prefix, in order. */
+static struct pstat_metric_group topdown_inputs(const struct pstat_metric_set *set,
+						const char *prefix,
+						size_t *alloc)
 {
 	struct pstat_metric_group g = { 0 };
-	size_t alloc = 0;
-	ssize_t li;
 
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pstat_metric_entry *m = &set->m[i];
@@ -513,12 +514,35 @@ static void group_pmu(const struct pstat_metric_lib *lib,
 			for (j = 0; j < g.n && g.inputs[j] != in; j++)
 				;
 			if (j == g.n) {
-				xgrow((void **)&g.inputs, &alloc, g.n + 1,
+				xgrow((void **)&g.inputs, alloc, g.n + 1,
 				      sizeof(*g.inputs));
 				g.inputs[g.n++] = in;
 			}
 		}
 	}
+	return g;
+}
+
+static void add_group(struct pstat_metric_set *set,
+		      const struct pstat_metric_group *g)
+{
+	set->groups = xrealloc(set->groups,
+			       (set->ngroups + 1) * sizeof(*set->groups));
+	set->groups[set->ngroups++] = *g;
+}
+
+/*
+ * The group of the top-down inputs of set counted by PMU prefix, its
+ * leader first (added when missing: PERF_METRICS is read through
+ * slots), when there are any.
+ */
+static void group_pmu(struct pstat_metric_set *set, const char *prefix,
+		      const char *leader, int add_leader)
+{
+	size_t alloc = 0;
+	struct pstat_metric_group g = topdown_inputs(set, prefix, &alloc);
+	ssize_t li;
+
 	if (!g.n)
 		return;
 	li = leader ? input_index(set, leader) : -1;
@@ -538,10 +562,29 @@ static void group_pmu(const struct pstat_metric_lib *lib,
 			break;
 		}
 	}
-	(void)lib;
-	set->groups = xrealloc(set->groups,
-			       (set->ngroups + 1) * sizeof(*set->groups));
-	set->groups[set->ngroups++] = g;
+	add_group(set, &g);
+}
+
+/*
+ * The top-down inputs of set counted by PMU prefix in groups of at most
+ * n, in their order: events a group can count together, where the PMU
+ * has n general-purpose counters.
+ */
+static void group_chunks(struct pstat_metric_set *set, const char *prefix,
+			 size_t n)
+{
+	size_t alloc = 0;
+	struct pstat_metric_group all = topdown_inputs(set, prefix, &alloc);
+
+	for (size_t i = 0; i < all.n; i += n) {
+		struct pstat_metric_group g = { 0 };
+
+		g.n = all.n - i < n ? all.n - i : n;
+		g.inputs = xmalloc(g.n * sizeof(*g.inputs));
+		memcpy(g.inputs, all.inputs + i, g.n * sizeof(*g.inputs));
+		add_group(set, &g);
+	}
+	free(all.inputs);
 }
 
 void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
@@ -552,11 +595,18 @@ void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
 	/* the event every other counts in leads */
 	if (lib->families & METRIC_FAM_INTEL_ICL) {
 		snprintf(leader, sizeof(leader), "%s/slots/", lib->core);
-		group_pmu(lib, set, lib->core, leader, 1);
+		group_pmu(set, lib->core, leader, 1);
 	} else if (lib->families & METRIC_FAM_INTEL_SKL) {
-		group_pmu(lib, set, "", "topdown-total-slots", 0);
+		/*
+		 * The kernel's topdown events, and instructions on its
+		 * fixed counter: 4 general-purpose counters and 2 fixed
+		 */
+		group_pmu(set, "", "topdown-total-slots", 0);
+		/* level 2's raw events: 4 general-purpose counters a thread */
+		if (lib->families & METRIC_FAM_INTEL_SKL_L2)
+			group_chunks(set, lib->core, 4);
 	}
 	/* a hybrid's E-cores: their four slot counts, together */
 	if (lib->families & METRIC_FAM_INTEL_ATOM)
-		group_pmu(lib, set, "cpu_atom", NULL, 0);
+		group_pmu(set, "cpu_atom", NULL, 0);
 }

@@ -27,6 +27,7 @@
 #define METRIC_FAM_ARM_SLOTS    0x100   /* STALL_SLOT_* and OP_* events */
 #define METRIC_FAM_INTEL_ATOM   0x200   /* a hybrid's cpu_atom topdown-* */
 #define METRIC_FAM_AMD_ZEN4     0x400   /* AMD Zen 4 and later (PPR events) */
+#define METRIC_FAM_INTEL_SKL_L2 0x800   /* Skylake-class raw events, level 2 */
 
 struct metric_lib_entry {
 	unsigned families;
@@ -103,9 +104,11 @@ int metric_lib_select(const struct pstat_metric_lib *lib,
 		      struct pstat_error *err);
 
 /*
- * Put the inputs of set's metrics of a top-down group into one event
- * group each (slots or the total-slots event first), as the PMU wants
- * them counted.
+ * Put the inputs of set's metrics of a top-down group into event groups
+ * as the PMU wants them counted: the kernel's topdown events in one
+ * (slots or the total-slots event first); Skylake's level-2 raw events
+ * in groups of at most four, the general-purpose counters a thread has
+ * with SMT on.
  */
 void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
 			     struct pstat_metric_set *set);

@@ -16,6 +16,7 @@
 #include "events/metric_lib.h"
 
 #define SRC_TMA "Intel perfmon TMA_Metrics (BSD-3-Clause), level 1; Yasin, 'A Top-Down Method for Performance Analysis', ISPASS 2014"
+#define SRC_TMA_SKL "Intel perfmon SKL and SKX metrics (BSD-3-Clause, TMA 5.01), level 2; encodings from Intel perfmon skylake_core.json / skylakex_core.json"
 #define SRC_PERF_METRICS "Intel SDM vol. 3B, 'Performance Metrics' (IA32_PERF_METRICS); Intel perfmon TMA_Metrics (BSD-3-Clause)"
 #define SRC_ARM_V2 "Arm Neoverse V2 telemetry specification, topdown level 1 (ARM-software/telemetry-solution, Apache-2.0)"
 #define SRC_ARM "Arm telemetry-solution (Apache-2.0), Neoverse metrics"
@@ -96,6 +97,47 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_INTEL_SKL, "TopdownL1",
 	  "backend_bound = 1 - (frontend_bound + bad_speculation + retiring); scale = 100; unit = %; higher = no; threshold = backend_bound > 0.2; desc = Slots with no uop issued for want of backend resources",
 	  SRC_TMA },
+
+	/*
+	 * Intel Skylake-class level 2 (caps/pmu_name "skylake": Skylake,
+	 * Skylake-SP, Kaby/Coffee/Cascade Lake): Intel's TMA splits over
+	 * raw events. Each child is its parent less its sibling, so the two
+	 * sum to the parent. Events (Intel's names):
+	 *   0x9c/0x01 cmask 4   IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE
+	 *   0xc5/0x00           BR_MISP_RETIRED.ALL_BRANCHES
+	 *   0xc3/0x01 cmask 1 edge  MACHINE_CLEARS.COUNT
+	 *   0xc2/0x04           UOPS_RETIRED.MACRO_FUSED
+	 *   instructions        INST_RETIRED.ANY (fixed counter 0)
+	 *   0xa3/0x14 cmask 20  CYCLE_ACTIVITY.STALLS_MEM_ANY
+	 *   0xa6/0x40           EXE_ACTIVITY.BOUND_ON_STORES
+	 *   0xa3/0x04 cmask 4   CYCLE_ACTIVITY.STALLS_TOTAL
+	 *   0xa6/0x02, 0x04     EXE_ACTIVITY.1_PORTS_UTIL, 2_PORTS_UTIL
+	 * #slots is the pipeline width, 4.
+	 */
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "fetch_latency = #slots * $core@event=0x9c,umask=0x1,cmask=4@ / topdown-total-slots; scale = 100; unit = %; higher = no; threshold = fetch_latency > 0.1 and frontend_bound > 0.15; desc = Frontend slots of cycles the frontend delivered no uop at all",
+	  SRC_TMA_SKL " Fetch_Latency" },
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "fetch_bandwidth = frontend_bound - fetch_latency; scale = 100; unit = %; higher = no; threshold = fetch_bandwidth > 0.2; desc = Frontend slots lost to fetch bandwidth (fewer uops than the width)",
+	  SRC_TMA_SKL " Fetch_Bandwidth" },
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "branch_mispredicts = $core@event=0xc5,umask=0x0@ / ($core@event=0xc5,umask=0x0@ + $core@event=0xc3,umask=0x1,cmask=1,edge=1@) * bad_speculation; scale = 100; unit = %; higher = no; threshold = branch_mispredicts > 0.1 and bad_speculation > 0.15; desc = Bad speculation slots of mispredicted branches (their share of the clears)",
+	  SRC_TMA_SKL " Branch_Mispredicts" },
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "machine_clears = bad_speculation - branch_mispredicts; scale = 100; unit = %; higher = no; threshold = machine_clears > 0.1 and bad_speculation > 0.15; desc = Bad speculation slots of machine clears",
+	  SRC_TMA_SKL " Machine_Clears" },
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "heavy_operations = (topdown-slots-retired + $core@event=0xc2,umask=0x4@ - instructions) / topdown-total-slots; scale = 100; unit = %; higher = no; threshold = heavy_operations > 0.1; desc = Retiring slots of instructions of more than one uop",
+	  SRC_TMA_SKL " Heavy_Operations" },
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "light_operations = retiring - heavy_operations; scale = 100; unit = %; higher = yes; threshold = light_operations > 0.6; desc = Retiring slots of single-uop instructions",
+	  SRC_TMA_SKL " Light_Operations" },
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "memory_bound = ($core@event=0xa3,umask=0x14,cmask=20@ + $core@event=0xa6,umask=0x40@) / ($core@event=0xa3,umask=0x4,cmask=4@ + $core@event=0xa6,umask=0x2@ + retiring * $core@event=0xa6,umask=0x4@ + $core@event=0xa6,umask=0x40@) * backend_bound; scale = 100; unit = %; higher = no; threshold = memory_bound > 0.2 and backend_bound > 0.2; desc = Backend slots waiting on the memory subsystem (its share of the stalled cycles)",
+	  SRC_TMA_SKL " Memory_Bound" },
+	{ METRIC_FAM_INTEL_SKL_L2, "TopdownL2",
+	  "core_bound = backend_bound - memory_bound; scale = 100; unit = %; higher = no; threshold = core_bound > 0.1 and backend_bound > 0.2; desc = Backend slots waiting on execution resources",
+	  SRC_TMA_SKL " Core_Bound" },
 
 	/*
 	 * Intel Ice Lake and later: PERF_METRICS, read through the slots
