@@ -458,7 +458,8 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 @test "list metrics -j: valid, every formula of every tree parses" {
 	for tree in "$SYSFS/intel-skylake" "$SYSFS/amd-zen3" "$SYSFS/arm64-neoverse" \
 	    "$SYSFS/vm-nopmu" "$MFIX/intel-spr" "$MFIX/arm-neoverse-v2" \
-	    "$FIX/intel-alderlake" "$FIX/intel-arrowlake-h" "$FIX/intel-sapphirerapids-2s" "$FIX/arm64-rk3399"; do
+	    "$FIX/intel-alderlake" "$FIX/intel-arrowlake-h" "$FIX/intel-sapphirerapids-2s" "$FIX/arm64-rk3399" \
+	    "$FIX/amd-zen4" "$FIX/amd-zen5"; do
 		PSTAT_SYSFS_ROOT="$tree" run "$PSTAT" list -j metrics
 		assert_success
 		echo "$output" >"$BATS_TEST_TMPDIR/l.json"
@@ -566,30 +567,6 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 	assert_line --regexp '^# +time +busy$'
 	# (an interval where the spinner got no CPU has no value: -)
 	[ "$(grep -cE '^ +[0-9]+\.[0-9]{9} +([0-9]+\.[0-9]{3}|-)$' <<<"$output")" = 3 ]
-}
-
-@test "AMD Zen 4/5 pipeline utilisation from the PPR's events, dispatch width 6 or 8" {
-	local cyc=1000 fe=1200 be=1600 smt=600 disp=2600 ret=2000
-	for zen in 4:6 5:8; do
-		w=${zen#*:}
-		run "$PT" metric-eval "$SYSFS/amd-zen3+zen${zen%%:*} -M TopdownL1 cpu/event=0x76/=$cyc cpu/event=0x1a0,umask=0x1/=$fe cpu/event=0x1a0,umask=0x1e/=$be cpu/event=0x1a0,umask=0x60/=$smt cpu/event=0xaa,umask=0x7/=$disp cpu/event=0xc1/=$ret"
-		assert_success
-		for m in frontend_bound:$fe backend_bound:$be smt_contention:$smt \
-		    bad_speculation:$((disp - ret)) retiring:$ret; do
-			want=$(awk -v a=${m#*:} -v w=$w -v c=$cyc 'BEGIN { printf "%.6f", 100 * a / (w * c) }')
-			close_to "$(mval ${m%%:*})" "$want"
-		done
-	done
-	# slots not dispatched plus those dispatched: all of them
-	sum=$(awk '$3 == "%" { s += $2 } END { printf "%.6f", s }' <<<"$output")
-	close_to "$sum" "$(awk -v a=$((fe + be + smt + disp)) -v c=$cyc 'BEGIN { printf "%.6f", 100 * a / (8 * c) }')"
-	# the 12-bit event 0x1a0 split over config:0-7,32-35
-	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" --dry-run -e 'cpu/event=0x1a0,umask=0x1e/'
-	assert_line --index 1 --partial "config 0x100001ea0 "
-	# a tree does not say its CPU's family: refused, saying so
-	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" --topdown true
-	assert_failure 125
-	assert_output --partial "AMD documents its pipeline-utilisation events from Zen 4 on"
 }
 
 @test "constants from the tree's topology: #num_cpus, #num_cores, #num_packages, #smt_on" {

@@ -85,9 +85,14 @@ static void read_consts(struct pstat_metric_lib *lib, const char *root)
 	/* Skylake's pipeline: 4 slots a cycle (Intel's Pipeline_Width) */
 	if (isnan(k->v[MEXPR_SLOTS]) && (lib->families & METRIC_FAM_INTEL_SKL))
 		k->v[MEXPR_SLOTS] = 4;
-	/* AMD's dispatch width: 6 ops a cycle on Zen 4, 8 on Zen 5 (PPRs) */
+	/*
+	 * AMD's dispatch width, "Total Dispatch Slots" per cycle: 6 in the
+	 * PPR for family 19h model 11h (Zen 4), 8 in the performance
+	 * counter document for family 1Ah models 00h-0Fh (Zen 5)
+	 */
 	if (isnan(k->v[MEXPR_SLOTS]) && (lib->families & METRIC_FAM_AMD_ZEN4))
 		k->v[MEXPR_SLOTS] = lib->amd_zen >= 5 ? 8 : 6;
+	k->v[MEXPR_TSC_FREQ] = cpuinfo_tsc_hz(root, &lib->cpu);
 }
 
 static const char *const arm_slot_events[] = {
@@ -111,62 +116,77 @@ static void arm_missing(struct pstat_pmus *pmus, const char *pmu, char *buf,
 }
 
 /*
- * The Zen generation of an AMD CPU from /proc/cpuinfo's family and model
- * (AMD's PPRs: family 17h Zen 1/2, 19h Zen 3 or Zen 4 by model, 1Ah
- * Zen 5), or 0. Only on the live machine: a PSTAT_SYSFS_ROOT tree has
- * no cpuinfo.
+ * The Zen generation of an AMD family and model, as the kernel tells
+ * them apart (arch/x86/kernel/cpu/amd.c, bsp_init_amd): family 17h Zen 1
+ * or 2, 19h Zen 3 or 4 by model, 1Ah Zen 5; 0 for anything else.
  */
-static int amd_zen_generation(const char *root)
+static int amd_zen_generation(int family, int model)
 {
-	FILE *f;
-	char line[256];
-	long family = -1, model = -1;
-
-	if (root)
-		return 0;
-	f = fopen("/proc/cpuinfo", "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f) && (family < 0 || model < 0)) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		if (str_starts_with(line, "cpu family"))
-			family = strtol(colon + 1, NULL, 10);
-		else if (str_starts_with(line, "model\t") ||
-			 str_starts_with(line, "model "))
-			model = strtol(colon + 1, NULL, 10);
-	}
-	fclose(f);
-	if (family == 0x1a)
-		return 5;
-	if (family == 0x19)
-		return (model >= 0x10 && model <= 0x1f) ||
+	switch (family) {
+	case 0x17:
+		return (model >= 0x30 && model <= 0x4f) ||
 		       (model >= 0x60 && model <= 0x7f) ||
-		       (model >= 0xa0 && model <= 0xaf) ? 4 : 3;
-	return family == 0x17 ? 2 : 0;
+		       model == 0x90 || model == 0x91 ||
+		       (model >= 0xa0 && model <= 0xaf) ? 2 : 1;
+	case 0x19:
+		return (model >= 0x10 && model <= 0x1f) ||
+		       (model >= 0x60 && model <= 0xaf) ? 4 : 3;
+	case 0x1a:
+		return (model >= 0 && model <= 0x2f) ||
+		       (model >= 0x40 && model <= 0x4f) ||
+		       (model >= 0x70 && model <= 0x7f) ? 5 : 0;
+	}
+	return 0;
 }
 
-/* AMD: a core PMU "cpu" beside the IBS or AMD uncore PMUs. */
+/* Why the family of the CPU is not known, into lib->no_topdown. */
+static void amd_family_unknown(struct pstat_metric_lib *lib, const char *root)
+{
+	const char *why = lib->cpu_err == -EPERM ?
+				  "a tree's cpuinfo is not trusted when pstat runs with privileges" :
+			  lib->cpu_err ? strerror(-lib->cpu_err) :
+					 "it names no cpu family";
+
+	snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+		 "AMD's pipeline-utilisation events depend on the CPU's family, which %s/proc/cpuinfo does not give (%s)",
+		 root ? root : "", why);
+}
+
+/*
+ * AMD: the vendor cpuinfo names, or (without a cpuinfo) a core PMU "cpu"
+ * beside the IBS or AMD uncore PMUs. AMD documents the pipeline
+ * utilisation (dispatch slots by PMCx1A0's reasons) for Zen 4 (PPR for
+ * family 19h model 11h: new in Zen 4) and Zen 5; the PPRs of Zen 3 and
+ * earlier have no such events.
+ */
 static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *root)
 {
-	if (strcmp(lib->core, "cpu") || !(pmus_find(pmus, "ibs_op") ||
-					  pmus_find(pmus, "amd_df") ||
-					  pmus_find(pmus, "amd_l3")))
+	const struct pstat_cpuinfo *ci = &lib->cpu;
+
+	if (strcmp(lib->core, "cpu"))
 		return;
-	lib->amd_zen = amd_zen_generation(root);
+	if (ci->vendor[0] ? strcmp(ci->vendor, "AuthenticAMD") :
+			    !(pmus_find(pmus, "ibs_op") || pmus_find(pmus, "amd_df") ||
+			      pmus_find(pmus, "amd_l3")))
+		return;
+	if (ci->family < 0 || ci->model < 0) {
+		amd_family_unknown(lib, root);
+		return;
+	}
+	lib->amd_zen = amd_zen_generation(ci->family, ci->model);
 	if (lib->amd_zen >= 4) {
 		lib->families |= METRIC_FAM_AMD_ZEN4;
 		lib->topdown_levels = 1;
-		return;
+	} else if (lib->amd_zen) {
+		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+			 "this AMD CPU (family %Xh model %02Xh) is a Zen %d; AMD documents its pipeline-utilisation events (PMCx1A0 DeNoDispatchPerSlot) from Zen 4 on",
+			 ci->family, ci->model, lib->amd_zen);
+	} else {
+		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
+			 "pstat knows AMD's pipeline-utilisation events of Zen 4 (family 19h) and Zen 5 (family 1Ah models 00h-2Fh, 40h-4Fh, 70h-7Fh), not those of family %Xh model %02Xh",
+			 ci->family, ci->model);
 	}
-	snprintf(lib->no_topdown, sizeof(lib->no_topdown),
-		 "AMD documents its pipeline-utilisation events from Zen 4 on; %s",
-		 lib->amd_zen ? "this CPU is an earlier Zen" :
-		 root ? "the family of the CPU of a PSTAT_SYSFS_ROOT tree is not known" :
-			"/proc/cpuinfo does not say this is a Zen 4 or later");
 }
 
 static void find_families(struct pstat_metric_lib *lib,
@@ -203,7 +223,7 @@ static void find_families(struct pstat_metric_lib *lib,
 	lib->families |= METRIC_FAM_ANY;
 	s = read_rel(root, "bus/event_source/devices/%s/caps/pmu_name",
 		     lib->core);
-	if (s)
+	if (s || !strcmp(lib->cpu.vendor, "GenuineIntel"))
 		lib->families |= METRIC_FAM_INTEL;
 	/* the core Intel's Skylake TMA level 2 is written for */
 	skylake = s && !strcmp(s, "skylake");
@@ -256,6 +276,7 @@ void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root)
 {
 	memset(lib, 0, sizeof(*lib));
+	lib->cpu_err = cpuinfo_load(sysfs_root, &lib->cpu);
 	find_families(lib, pmus, sysfs_root);
 	read_consts(lib, sysfs_root);
 	if (lib->families & METRIC_FAM_ARM_SLOTS &&
@@ -266,16 +287,6 @@ void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			 "the PMU %s does not say its slots per cycle (caps/slots is 0 or missing)",
 			 lib->core);
 	}
-	pick_entries(lib);
-}
-
-void metric_lib_force_amd_zen(struct pstat_metric_lib *lib, int zen)
-{
-	lib->amd_zen = zen;
-	lib->families |= METRIC_FAM_AMD_ZEN4;
-	lib->topdown_levels = 1;
-	lib->no_topdown[0] = '\0';
-	lib->consts.v[MEXPR_SLOTS] = zen >= 5 ? 8 : 6;
 	pick_entries(lib);
 }
 

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "base/cpuinfo.h"
 #include "base/msg.h"
 #include "events/metric.h"
 #include "events/pmu.h"
@@ -57,23 +58,22 @@ struct pstat_metric_lib {
 	char no_topdown[512];
 	int topdown_levels;     /* 0, 1 or 2 */
 	int amd_zen;            /* AMD: the Zen generation, 0 unknown */
+	/* what cpuinfo says of the CPU; cpu_err: -errno it was read with */
+	struct pstat_cpuinfo cpu;
+	int cpu_err;
 };
 
 /*
  * Fill lib for the PMUs of pmus under sysfs_root (NULL: /sys): which
- * families apply, the constants (#num_cpus, #num_cores, #smt_on, #slots
- * ... from <root>/devices/system/cpu and the PMU's caps/). Never fails:
- * what cannot be read is unknown.
+ * families apply (the vendor, and AMD's family and model, from
+ * /proc/cpuinfo or the tree's proc/cpuinfo), the constants (#num_cpus,
+ * #num_cores, #smt_on, #slots ... from <root>/devices/system/cpu and the
+ * PMU's caps/, #tsc_freq from base/cpuinfo.h). Never fails: what cannot
+ * be read is unknown.
  */
 void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root);
 void metric_lib_free(struct pstat_metric_lib *lib);
-
-/*
- * For tests: take the machine to be AMD Zen generation zen (4 or 5)
- * whatever the tree says, and pick the table's entries again.
- */
-void metric_lib_force_amd_zen(struct pstat_metric_lib *lib, int zen);
 
 /* The entry called name that applies here, or NULL (borrowed). */
 const struct metric_lib_entry *

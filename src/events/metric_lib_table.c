@@ -21,7 +21,7 @@
 #define SRC_ARM_V2 "Arm Neoverse V2 telemetry specification, topdown level 1 (ARM-software/telemetry-solution, Apache-2.0)"
 #define SRC_ARM "Arm telemetry-solution (Apache-2.0), Neoverse metrics"
 #define SRC_ATOM "Intel perfmon E-core TMA metrics (BSD-3-Clause), level 1: TOPDOWN_FE_BOUND.ALL, TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_RETIRING.ALL, TOPDOWN_BE_BOUND.ALL over their sum"
-#define SRC_AMD "AMD PPR for family 19h model 11h (Zen 4) and family 1Ah (Zen 5), 'Pipeline Utilization': PMCx076, PMCx0AA, PMCx0C1, PMCx1A0; #slots is the dispatch width (6, 8)"
+#define SRC_AMD "AMD, table 'Guidance for Pipeline Utilization Analysis Statistics': Zen 4 in the PPR for AMD Family 19h Model 11h Revision B1, section 2.1.15.2 'Performance Measurement' (6 slots a cycle); Zen 5 in 'Performance Monitor Counters for AMD Family 1Ah Model 00h-0Fh Processors', section 1.2 (8 slots a cycle). Slots = #slots x PMCx076 LsNotHaltedCyc; PMCx1A0 DeNoDispatchPerSlot umask 01h NoOpsFromFrontend, 1Eh BackendStalls, 60h SMTContention; PMCx0AA DeSrcOpDisp umask 07h (all sources); PMCx0C1 ExRetOps"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_*; cas_count_* scaled to MiB by the kernel"
 
@@ -199,8 +199,10 @@ const struct metric_lib_entry metric_lib_table[] = {
 	  SRC_ATOM },
 
 	/*
-	 * AMD Zen 4 and later: dispatch slots (#slots x LsNotHaltedCyc)
-	 * split by DeNoDispatchPerSlot's reasons, DeSrcOpDisp and ExRetOps.
+	 * AMD Zen 4 and Zen 5: dispatch slots (#slots x LsNotHaltedCyc)
+	 * split by DeNoDispatchPerSlot's reasons for an empty slot, and the
+	 * ops dispatched (DeSrcOpDisp) into those that retired (ExRetOps)
+	 * and those that did not. Zen 3 and earlier have none of this.
 	 */
 	{ METRIC_FAM_AMD_ZEN4, "TopdownL1",
 	  "frontend_bound = cpu@event=0x1a0,umask=0x1@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = no; desc = Dispatch slots left empty for want of ops from the frontend",

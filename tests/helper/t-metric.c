@@ -11,7 +11,6 @@
  *
  * pstat-test metric-eval LINE
  *   LINE is "TREE|- -M LIST [--metric DEF]... [duration=S] [EVENT=VALUE]...":
- *   (TREE+zen4 or +zen5: the tree taken as an AMD Zen 4 or 5)
  *   loads the library for the fixture tree (a directory holding bus/; -
  *   for none), selects LIST (or nothing when LIST is -), resolves, and
  *   evaluates with each input given (missing ones have no value; a
@@ -198,7 +197,6 @@ static int metric_eval(char *line)
 	struct pstat_metric_inputs in = { 0 };
 	double *val, dur = NAN;
 	const char *tree;
-	char *zen;
 	int *mux;
 	int r = 1;
 
@@ -206,16 +204,9 @@ static int metric_eval(char *line)
 		printf("error: usage\n");
 		return 2;
 	}
-	/* TREE+zen4, TREE+zen5: an AMD tree of that generation */
-	if ((zen = strstr(w[0], "+zen"))) {
-		*zen = '\0';
-		zen += 4;
-	}
 	tree = strcmp(w[0], "-") ? w[0] : "/nonexistent";
 	pmus = pmus_new(tree);
 	metric_lib_load(&lib, pmus, tree);
-	if (zen)
-		metric_lib_force_amd_zen(&lib, atoi(zen));
 	if (strcmp(w[2], "-") && metric_lib_select(&lib, &set, w[2], &err))
 		goto out;
 	for (size_t i = 3; i + 1 < n; i++)
