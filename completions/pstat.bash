@@ -41,9 +41,9 @@ _pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
 -S --shell --threshold -w --warmup '
 _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
 # The options of `pstat serve`, as its --help shows them.
-_pstat_serve_opts='-A -a -C -e -G -h -I -p -v --all-cpus --cgroup --cpu --event
---for-each-cgroup --help --interval --listen --no-aggr --per-thread --pid
---timeout --verbose'
+_pstat_serve_opts='-A -a -C -e -G -h -I -M -p -v --all-cpus --cgroup --cpu --event
+--for-each-cgroup --help --interval --listen --metric --metrics --metrics-file
+--no-aggr --per-thread --pid --timeout --verbose'
 # The short options that take a value, as getopt reads a cluster.
 _pstat_short_arg='CDeGIMoprtx'
 
@@ -256,8 +256,16 @@ _pstat_subcommand()
 			compgen -W "$(_pstat_event_names "${cur##*,}")" -- "$cur"
 			return
 			;;
+		-M | --metrics)
+			_pstat_list_words "$(pstat list --names metrics 2>/dev/null)" "$cur"
+			return
+			;;
+		--metrics-file)
+			compgen -f -- "$cur"
+			return
+			;;
 		-C | --cpu | -p | --pid | -I | --interval | --listen | --timeout | \
-			-G | --cgroup | --for-each-cgroup)
+			-G | --cgroup | --for-each-cgroup | --metric)
 			return
 			;;
 		esac

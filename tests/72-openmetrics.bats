@@ -2,8 +2,9 @@
 # --openmetrics: the exposition is read back by the official parsers of
 # Debian's python3-prometheus-client (OpenMetrics, and the Prometheus
 # text format 0.0.4 that `pstat serve` also speaks), counters are totals
-# that never go backwards, and -o FILE -I MS replaces FILE whole each
-# interval, for node_exporter's textfile collector.
+# that never go backwards, metrics are gauges of each interval's value,
+# and -o FILE -I MS replaces FILE whole each interval, for node_exporter's
+# textfile collector.
 
 load test_helper
 
@@ -301,4 +302,108 @@ om_check() {
 	assert_line --regexp '^1 sample pstat_event_seconds_total\{cgroup="/",event="task-clock",pmu="software"\} '
 	assert_line --regexp '^3 sample pstat_event_seconds_total\{cgroup="/",event="task-clock",pmu="software"\} '
 	assert_line --regexp '^3 sample pstat_events_total\{event="context-switches",pmu="software"\} '
+}
+
+@test "openmetrics: metric values are one gauge family, in both parsers" {
+	need_om_parser
+	for fmt in openmetrics prometheus; do
+		p=$fmt
+		[ "$fmt" = prometheus ] && p=text
+		"$PT" om-metrics "$fmt" summary >"$BATS_TEST_TMPDIR/m"
+		run om_check "$p" "$BATS_TEST_TMPDIR/m"
+		assert_success
+		assert_line 'family pstat_metric gauge -'
+		assert_line 'sample pstat_metric{metric="frontend_bound",unit="%"} 22.5'
+		assert_line 'sample pstat_metric{metric="ipc",unit=""} 1.25'
+		assert_line 'sample pstat_metric{metric="quo\"te\\",unit="insn/cycle"} 3.0'
+		# no value, +inf and -inf: no sample; a repeat: the first
+		[ "$(grep -c '^sample pstat_metric' <<<"$output")" = 3 ]
+		run grep -Eic '^pstat_metric\{.*\} [+-]?(nan|inf)' "$BATS_TEST_TMPDIR/m"
+		assert_output 0
+		# -A: each CPU's own, none for the CPU without a value
+		"$PT" om-metrics "$fmt" percpu >"$BATS_TEST_TMPDIR/m"
+		run om_check "$p" "$BATS_TEST_TMPDIR/m"
+		assert_success
+		assert_line 'sample pstat_metric{cpu="0",metric="ipc",unit=""} 0.5'
+		assert_line 'sample pstat_metric{cpu="2",metric="ipc",unit=""} 2.0'
+		refute_line --partial 'cpu="1",metric='
+		# --per-core's ids and --per-thread's thread, as counters have
+		"$PT" om-metrics "$fmt" aggr >"$BATS_TEST_TMPDIR/m"
+		run om_check "$p" "$BATS_TEST_TMPDIR/m"
+		assert_success
+		assert_line 'sample pstat_metric{cluster="0",core="1",die="0",metric="retiring",socket="0",unit="%"} 60.0'
+		assert_line 'sample pstat_metric{metric="ipc",thread="app-42",unit=""} 1.0'
+	done
+	# without metrics, no family
+	"$PT" print openmetrics basic >"$BATS_TEST_TMPDIR/m"
+	run grep -c pstat_metric "$BATS_TEST_TMPDIR/m"
+	assert_output 0
+}
+
+@test "openmetrics: -I, each interval's metric value beside running totals" {
+	need_om_parser
+	"$PT" om-metrics openmetrics interval >"$BATS_TEST_TMPDIR/m"
+	run om_check openmetrics-stream "$BATS_TEST_TMPDIR/m"
+	assert_success
+	assert_line '1 sample pstat_events_total{event="cycles",pmu="cpu"} 2000.0'
+	assert_line '1 sample pstat_metric{metric="ipc",unit=""} 1.5'
+	assert_line '2 sample pstat_events_total{event="cycles",pmu="cpu"} 4000.0'
+	# the second interval's metric had no value: the family, no sample
+	assert_line '2 family pstat_metric gauge -'
+	refute_line --regexp '^2 sample pstat_metric'
+	assert_line '3 sample pstat_events_total{event="cycles",pmu="cpu"} 6000.0'
+	assert_line '3 sample pstat_metric{metric="ipc",unit=""} 0.25'
+	# and nothing after the intervals
+	[ "$(grep -c '^# EOF$' "$BATS_TEST_TMPDIR/m")" = 3 ]
+	"$PT" om-metrics prometheus interval >"$BATS_TEST_TMPDIR/t"
+	run om_check text-stream "$BATS_TEST_TMPDIR/t"
+	assert_success
+	assert_line '3 sample pstat_metric{metric="ipc",unit=""} 0.25'
+}
+
+@test "openmetrics: live metrics from an exact tracepoint count, both formats" {
+	need_om_parser
+	need_tracepoint
+	w=$(prog writer)
+	for fmt in openmetrics prometheus; do
+		p=$fmt
+		[ "$fmt" = prometheus ] && p=text
+		run "$PSTAT" "--$fmt" -o "$BATS_TEST_TMPDIR/om" \
+			-e syscalls:sys_enter_write \
+			--metric 'kwrites = syscalls:sys_enter_write / 1000; unit = kwrites' \
+			--metric 'half = syscalls:sys_enter_write / (2 * syscalls:sys_enter_write); scale = 100; unit = %' \
+			--metric 'zero = syscalls:sys_enter_write / (syscalls:sys_enter_write - syscalls:sys_enter_write)' \
+			-- "$w" 1234
+		assert_success
+		run om_check "$p" "$BATS_TEST_TMPDIR/om"
+		assert_success
+		assert_line 'sample pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint"} 1234.0'
+		assert_line 'sample pstat_metric{metric="kwrites",unit="kwrites"} 1.234'
+		assert_line 'sample pstat_metric{metric="half",unit="%"} 50.0'
+		# a division by zero: no sample
+		refute_line --partial 'metric="zero"'
+	done
+}
+
+@test "openmetrics: live -I, each exposition's metric from its own interval" {
+	need_om_parser
+	need_tracepoint
+	w=$(prog writer)
+	"$PSTAT" --openmetrics -I 100 -e syscalls:sys_enter_write \
+		--metric 'w = syscalls:sys_enter_write / 1' \
+		-- "$w" 40 1 0 10 2>"$BATS_TEST_TMPDIR/om"
+	run om_check openmetrics-stream "$BATS_TEST_TMPDIR/om"
+	assert_success
+	# each interval's metric is its total less the one before
+	echo "$output" | awk '
+		/ sample pstat_events_total/ { tot[$1] = $NF + 0 }
+		/ sample pstat_metric\{metric="w"/ { m[$1] = $NF + 0 }
+		END {
+			for (i = 1; i in tot; i++) {
+				d = tot[i] - (i > 1 ? tot[i - 1] : 0)
+				if ((i in m) ? m[i] != d : d != 0) exit 1
+				n += (i in m)
+			}
+			exit !(n >= 2)
+		}'
 }

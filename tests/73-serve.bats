@@ -417,3 +417,34 @@ EOF
 	stop_serve
 	[ "$st" = 0 ]
 }
+
+@test "serve: -M and --metric, each metric a gauge of the last interval" {
+	need_serve
+	need_om_parser
+	serve_bg -e task-clock -I 100 -M cpus_utilized \
+		--metric 'tc_pct = task-clock / task-clock; scale = 100; unit = %' \
+		--metric 'never = task-clock / (task-clock - task-clock)'
+	for _ in $(seq 50); do
+		curl -sf -o "$BATS_TEST_TMPDIR/t" "$url/metrics"
+		grep -q '^pstat_metric{metric="tc_pct"' "$BATS_TEST_TMPDIR/t" && break
+		sleep 0.1
+	done
+	run om_check text "$BATS_TEST_TMPDIR/t"
+	assert_success
+	assert_line 'family pstat_metric gauge -'
+	assert_line 'sample pstat_metric{metric="tc_pct",unit="%"} 100.0'
+	assert_line --regexp '^sample pstat_metric\{metric="cpus_utilized",unit="CPUs"\} [0-9.e+-]+$'
+	refute_line --partial 'metric="never"'
+	curl -sf -H 'Accept: application/openmetrics-text' \
+		-o "$BATS_TEST_TMPDIR/o" "$url/metrics"
+	run om_check openmetrics "$BATS_TEST_TMPDIR/o"
+	assert_success
+	assert_line 'sample pstat_metric{metric="tc_pct",unit="%"} 100.0'
+	refute_line --partial 'metric="never"'
+	stop_serve
+	[ "$st" = 0 ]
+	# a metric error is an error before serving
+	run "$PSTAT" serve --listen 127.0.0.1:0 --metric 'x = task-clock +* 2'
+	assert_failure 125
+	assert_line --index 0 --partial "pstat: invalid --metric 'x = task-clock +* 2'"
+}

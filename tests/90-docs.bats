@@ -203,7 +203,7 @@ sub_set() {
 	assert_success
 	assert_line --regexp '^usage: pstat serve '
 	sub_set serve SERVE
-	[ "$(sub_set_help serve | tr '\n' ' ')" = "--all-cpus --cgroup --cpu --event --for-each-cgroup --help --interval --listen --no-aggr --per-thread --pid --timeout --verbose -A -C -G -I -a -e -h -p -v " ]
+	[ "$(sub_set_help serve | tr '\n' ' ')" = "--all-cpus --cgroup --cpu --event --for-each-cgroup --help --interval --listen --metric --metrics --metrics-file --no-aggr --per-thread --pid --timeout --verbose -A -C -G -I -M -a -e -h -p -v " ]
 }
 
 # The options of `pstat SUB --help`, as sub_set reads them.

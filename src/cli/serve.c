@@ -5,7 +5,8 @@
  * The counting is the ordinary session with intervals (-I, 1 s by
  * default) and no command; its printer here keeps running totals of the
  * interval rows (report/totals.h, so that counters never go backwards)
- * and after each interval renders them in both exposition formats, which
+ * and after each interval renders them, with the interval's metric
+ * values, in both exposition formats, which
  * the HTTP side (serve_http.c) hands out until the next ones. A scrape
  * thus never waits for the counters.
  */
@@ -41,15 +42,16 @@ struct serve {
 };
 
 static const char SERVE_USAGE[] =
-	"usage: pstat serve [--listen ADDR:PORT] [-e LIST [-G CGROUPS]]... [-a | -C LIST | -p PID] [-A] [--per-thread] [-I MS] [--timeout MS]";
+	"usage: pstat serve [--listen ADDR:PORT] [-e LIST [-G CGROUPS]]... [-a | -C LIST | -p PID] [-A] [--per-thread] [-I MS] [--timeout MS] [-M METRICS] [--metric NAME=EXPR]... [--metrics-file FILE]";
 
 static void serve_help(void)
 {
 	printf("%s\n"
 	       "\n"
 	       "Count continuously and answer GET /metrics with the running totals,\n"
-	       "as OpenMetrics or the Prometheus text format 0.0.4 (whichever the\n"
-	       "client's Accept header prefers), for Prometheus to scrape.\n"
+	       "and the metrics' values over the last interval, as OpenMetrics or\n"
+	       "the Prometheus text format 0.0.4 (whichever the client's Accept\n"
+	       "header prefers), for Prometheus to scrape.\n"
 	       "\n"
 	       "      --listen ADDR:PORT   where to answer (default " SERVE_DEFAULT_LISTEN ");\n"
 	       "                           0.0.0.0:PORT or [::]:PORT for every address\n"
@@ -58,6 +60,10 @@ static void serve_help(void)
 	       "                           these cgroups, in order\n"
 	       "      --for-each-cgroup LIST  every event once per cgroup (names or\n"
 	       "                           regular expressions)\n"
+	       "  -M, --metrics LIST       metrics and metric groups of the built-in\n"
+	       "                           library (pstat list metrics)\n"
+	       "      --metric NAME=EXPR   a metric of your own (repeatable)\n"
+	       "      --metrics-file FILE  metrics of your own, one a line\n"
 	       "  -a, --all-cpus           count on every online CPU (the default)\n"
 	       "  -C, --cpu LIST           count on these CPUs (0-3,5)\n"
 	       "  -p, --pid PID[,PID...]   count these processes\n"
@@ -83,6 +89,9 @@ static const struct option serve_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "listen", required_argument, NULL, 'L' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "metrics", required_argument, NULL, 'M' },
+	{ "metrics-file", required_argument, NULL, 'f' },
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "per-thread", no_argument, NULL, 'T' },
 	{ "pid", required_argument, NULL, 'p' },
@@ -113,6 +122,12 @@ static const char *serve_spelling(int c)
 		return "-G";
 	case 'I':
 		return "-I";
+	case 'm':
+		return "--metric";
+	case 'M':
+		return "-M";
+	case 'f':
+		return "--metrics-file";
 	case 'p':
 		return "-p";
 	}
@@ -136,7 +151,7 @@ int serve_options_parse(int argc, char **argv, struct pstat_opts *o,
 	s->argv[0] = (char *)"pstat";
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:aAC:e:G:hI:p:v", serve_opts,
+	while ((c = getopt_long(argc, argv, "+:aAC:e:G:hI:M:p:v", serve_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -269,7 +284,8 @@ static void serve_say_where(int fd)
 
 /* Render rows in both formats and hand them to the HTTP side. */
 static int serve_publish(struct serve *s, const struct pstat_row *rows,
-			 size_t n)
+			 size_t n, const struct pstat_metric_value *m,
+			 size_t nm)
 {
 	char *om = NULL, *text = NULL;
 	size_t om_len = 0, text_len = 0;
@@ -279,14 +295,14 @@ static int serve_publish(struct serve *s, const struct pstat_row *rows,
 	f = open_memstream(&om, &om_len);
 	if (!f)
 		return -errno;
-	r = openmetrics_write(f, OM_OPENMETRICS, rows, n);
+	r = openmetrics_write(f, OM_OPENMETRICS, rows, n, m, nm);
 	if (fclose(f) && !r)
 		r = -EIO;
 	f = r ? NULL : open_memstream(&text, &text_len);
 	if (!r && !f)
 		r = -errno;
 	if (f) {
-		r = openmetrics_write(f, OM_PROMETHEUS, rows, n);
+		r = openmetrics_write(f, OM_PROMETHEUS, rows, n, m, nm);
 		if (fclose(f) && !r)
 			r = -EIO;
 	}
@@ -319,7 +335,7 @@ int serve_start(struct serve *s)
 	}
 	s->totals = totals_new();
 	/* until the first interval: an exposition of no counters */
-	r = serve_publish(s, NULL, 0);
+	r = serve_publish(s, NULL, 0, NULL, 0);
 	if (r) {
 		msg_error("cannot serve: %s", strerror(-r));
 		return -1;
@@ -336,7 +352,8 @@ static void serve_interval(struct pstat_printer *p,
 
 	totals_add(s->totals, r->rows, r->nrows);
 	rows = totals_rows(s->totals, &n);
-	p->err = serve_publish(s, rows, n);
+	/* counts as running totals, metrics over the last interval */
+	p->err = serve_publish(s, rows, n, r->metrics, r->nmetrics);
 }
 
 /* The summary at the end adds nothing: the last interval had it all. */

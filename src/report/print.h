@@ -217,12 +217,15 @@ extern const struct pstat_printer_ops print_openmetrics_ops;
 
 /*
  * Write the exposition of n rows (summary rows, or running totals: every
- * value is printed as a counter) in dialect d to out, numbers in the C
- * locale. Rows whose counter was not opened have no samples. Returns 0,
+ * value is printed as a counter) and of nmetrics metric values (gauges)
+ * in dialect d to out, numbers in the C locale. Rows whose counter was
+ * not opened, and metrics without a value, have no samples. Returns 0,
  * or -EIO when out has an error.
  */
 int openmetrics_write(FILE *out, enum pstat_om_dialect d,
-		      const struct pstat_row *rows, size_t n);
+		      const struct pstat_row *rows, size_t n,
+		      const struct pstat_metric_value *metrics,
+		      size_t nmetrics);
 
 /*
  * Helpers shared by the printers. print_command_string: argv joined by

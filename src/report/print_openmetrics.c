@@ -18,6 +18,11 @@
  *   pstat_running_seconds_total{...}             running, added up over
  *                                                the CPUs and threads of
  *                                                the series
+ *   pstat_metric{metric="...",unit="..."}        the value of each metric
+ *                                                of -M and --metric, as
+ *                                                the table shows it (a
+ *                                                percentage 0-100, unit
+ *                                                "%"), a gauge
  *   pstat_build_info{version="..."} 1
  *
  * The event is a label rather than part of the family name: event names
@@ -29,9 +34,11 @@
  * unit's ids (socket, die, cluster, cache_level and cache, core, node)
  * with --per-socket and the like.
  *
- * Every value is a counter, so an interval run prints running totals
+ * Every count is a counter, so an interval run prints running totals
  * (report/totals.h) rather than each interval's deltas: the scraper takes
- * rate() itself. A counter that could not be opened has no samples.
+ * rate() itself. A counter that could not be opened has no samples. A
+ * metric is a gauge: with intervals, its value over the last one; one
+ * without a value (a division by zero, a count missing) has no sample.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -450,8 +457,95 @@ static void om_times(FILE *out, enum pstat_om_dialect d,
 	}
 }
 
+/* The order of two metric values: name, CPU, aggregation unit, thread. */
+static int om_metric_cmp(const void *a, const void *b, void *arg)
+{
+	const struct pstat_metric_value *m = arg;
+	const struct pstat_metric_value *x = &m[*(const size_t *)a];
+	const struct pstat_metric_value *y = &m[*(const size_t *)b];
+	int c = strcmp(x->name, y->name);
+
+	if (!c)
+		c = (x->cpu > y->cpu) - (x->cpu < y->cpu);
+	if (!c && (x->aggr || y->aggr))
+		c = !x->aggr || !y->aggr ? (x->aggr != NULL) - (y->aggr != NULL)
+					 : topo_aggr_cmp(x->aggr, y->aggr);
+	if (!c)
+		c = strcmp(x->thread ? x->thread : "",
+			   y->thread ? y->thread : "");
+	return c;
+}
+
+/* The same, the first given first among equals (qsort is not stable). */
+static int om_metric_sort(const void *a, const void *b, void *arg)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = om_metric_cmp(a, b, arg);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static void om_metric_labels(FILE *out, const struct pstat_metric_value *m)
+{
+	fputs("{metric=\"", out);
+	om_escaped(out, m->name, 1);
+	fputs("\",unit=\"", out);
+	om_escaped(out, m->unit ? m->unit : "", 1);
+	putc('"', out);
+	if (m->cpu >= 0)
+		fprintf(out, ",cpu=\"%d\"", m->cpu);
+	if (m->aggr)
+		om_aggr_labels(out, m->aggr);
+	if (m->thread) {
+		fputs(",thread=\"", out);
+		om_escaped(out, m->thread, 1);
+		putc('"', out);
+	}
+	putc('}', out);
+}
+
+/*
+ * pstat_metric: the metrics' values, those that have one (never a NaN or
+ * an infinity), each label set once (the first of repeats stands), in a
+ * stable order. Nothing when no metric was asked for.
+ */
+static void om_metrics(FILE *out, enum pstat_om_dialect d,
+		       const struct pstat_metric_value *m, size_t n)
+{
+	size_t *idx, prev = (size_t)-1;
+
+	if (!n)
+		return;
+	om_meta(out, d, "pstat_metric", "gauge", "",
+		"The value of each metric (-M, --metric) as the table shows "
+		"it, in the unit of its unit label; over the last interval "
+		"with -I.");
+	idx = xmalloc(n * sizeof(*idx));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), om_metric_sort, (void *)m);
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat_metric_value *v = &m[idx[i]];
+
+		if (!isfinite(v->value))
+			continue;
+		if (prev != (size_t)-1 &&
+		    !om_metric_cmp(&idx[i], &prev, (void *)m))
+			continue;
+		prev = idx[i];
+		fputs("pstat_metric", out);
+		om_metric_labels(out, v);
+		putc(' ', out);
+		om_number(out, v->value);
+		putc('\n', out);
+	}
+	free(idx);
+}
+
 int openmetrics_write(FILE *out, enum pstat_om_dialect d,
-		      const struct pstat_row *rows, size_t n)
+		      const struct pstat_row *rows, size_t n,
+		      const struct pstat_metric_value *metrics,
+		      size_t nmetrics)
 {
 	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	locale_t old = (locale_t)0;
@@ -463,6 +557,7 @@ int openmetrics_write(FILE *out, enum pstat_om_dialect d,
 	om_values(out, d, rows, n, keep);
 	om_times(out, d, rows, n, keep, 0);
 	om_times(out, d, rows, n, keep, 1);
+	om_metrics(out, d, metrics, nmetrics);
 	om_meta(out, d, "pstat_build", "info", "", "pstat's version.");
 	fprintf(out, "pstat_build_info{version=\"%s\"} 1\n", PSTAT_VERSION);
 	if (d == OM_OPENMETRICS)
@@ -485,7 +580,8 @@ static void om_summary(struct pstat_printer *p, const struct pstat_report *r)
 {
 	if (p->priv)
 		return;
-	openmetrics_write(p->out, p->cfg.om_dialect, r->rows, r->nrows);
+	openmetrics_write(p->out, p->cfg.om_dialect, r->rows, r->nrows,
+			  r->metrics, r->nmetrics);
 }
 
 static void om_interval(struct pstat_printer *p, const struct pstat_report *r)
@@ -497,7 +593,8 @@ static void om_interval(struct pstat_printer *p, const struct pstat_report *r)
 		p->priv = totals_new();
 	totals_add(p->priv, r->rows, r->nrows);
 	rows = totals_rows(p->priv, &n);
-	openmetrics_write(p->out, p->cfg.om_dialect, rows, n);
+	openmetrics_write(p->out, p->cfg.om_dialect, rows, n, r->metrics,
+			  r->nmetrics);
 }
 
 static void om_free(struct pstat_printer *p)

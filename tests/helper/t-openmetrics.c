@@ -10,7 +10,9 @@
  * interval and counter: "I R total=T ena=E run=R naive=V", naive being
  * the whole run's readings scaled at once, which may fall.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,4 +121,108 @@ int t_accept(int argc, char **argv)
 	puts(serve_wants_openmetrics(*argv[1] ? argv[1] : NULL) ?
 		     "openmetrics" : "text");
 	return 0;
+}
+
+/*
+ * pstat-test om-metrics FORMAT CASE: metric values through the
+ * OpenMetrics printer (FORMAT openmetrics or prometheus).
+ *   summary   one report: a percentage, a value of no unit, one with no
+ *             value (NAN), two infinities, a name to escape, a repeat
+ *   percpu    -A: each CPU's value, one CPU without
+ *   aggr      --per-core units and --per-thread threads
+ *   interval  three intervals of one counter and one metric: the counter
+ *             as its running total, the metric as each interval's value
+ *             (1.5, none, 0.25)
+ */
+#define OM_ROW(c, v) { .event = "cycles", .pmu = "cpu", .cpu = (c), \
+	.status = PSTAT_COUNTED, .value = (v), .raw = (uint64_t)(v), \
+	.unit = "", .ena = 1000000, .run = 1000000, .running_pct = 100 }
+#define OM_MV(n, u, v, c) { .name = (n), .unit = (u), .value = (v), \
+	.threshold = -1, .higher_is_better = -1, .cpu = (c) }
+
+static const struct pstat_row om_rows[] = { OM_ROW(-1, 2000) };
+static const struct pstat_row om_rows_percpu[] = { OM_ROW(0, 1000),
+						   OM_ROW(1, 3000) };
+
+static int om_metrics_case(struct pstat_printer *p, const char *name)
+{
+	struct pstat_metric_value summary[] = {
+		OM_MV("frontend_bound", "%", 22.5, -1),
+		OM_MV("ipc", "", 1.25, -1),
+		OM_MV("zero", "", NAN, -1),
+		OM_MV("up", "", INFINITY, -1),
+		OM_MV("down", "", -INFINITY, -1),
+		OM_MV("quo\"te\\", "insn/cycle", 3, -1),
+		OM_MV("ipc", "", 9, -1),
+	};
+	struct pstat_metric_value percpu[] = {
+		OM_MV("ipc", "", 0.5, 0),
+		OM_MV("ipc", "", NAN, 1),
+		OM_MV("ipc", "", 2, 2),
+	};
+	static const struct pstat_aggr_id core0 = { AGGR_CORE, 0, 0, 0, 0, 0,
+						    0, 0, -1 };
+	static const struct pstat_aggr_id core1 = { AGGR_CORE, 0, 0, 0, 0, 0,
+						    1, 0, -1 };
+	struct pstat_metric_value aggr[] = {
+		OM_MV("retiring", "%", 40, -1),
+		OM_MV("retiring", "%", 60, -1),
+		OM_MV("ipc", "", 1, -1),
+	};
+	static const double each[] = { 1.5, NAN, 0.25 };
+	struct pstat_report r = { .runs = 1 };
+
+	r.rows = om_rows;
+	r.nrows = 1;
+	if (!strcmp(name, "summary")) {
+		r.metrics = summary;
+		r.nmetrics = ARRAY_SIZE(summary);
+	} else if (!strcmp(name, "percpu")) {
+		r.rows = om_rows_percpu;
+		r.nrows = ARRAY_SIZE(om_rows_percpu);
+		r.metrics = percpu;
+		r.nmetrics = ARRAY_SIZE(percpu);
+	} else if (!strcmp(name, "aggr")) {
+		aggr[0].aggr = &core0;
+		aggr[1].aggr = &core1;
+		aggr[2].thread = "app-42";
+		r.metrics = aggr;
+		r.nmetrics = ARRAY_SIZE(aggr);
+	} else if (!strcmp(name, "interval")) {
+		struct pstat_metric_value v = OM_MV("ipc", "", 0, -1);
+
+		r.is_interval = 1;
+		r.metrics = &v;
+		r.nmetrics = 1;
+		for (size_t i = 0; i < ARRAY_SIZE(each); i++) {
+			r.interval_index = i + 1;
+			v.value = each[i];
+			if (printer_interval(p, &r))
+				return -EIO;
+		}
+		r.is_interval = 0;
+		return printer_summary(p, &r);
+	} else {
+		fprintf(stderr, "pstat-test: om-metrics: no case '%s'\n", name);
+		return -EINVAL;
+	}
+	return printer_summary(p, &r);
+}
+
+int t_om_metrics(int argc, char **argv)
+{
+	struct pstat_print_cfg cfg = { .format = FORMAT_OPENMETRICS };
+	struct pstat_printer *p;
+	int r;
+
+	if (argc != 3 || (strcmp(argv[1], "openmetrics") &&
+			  strcmp(argv[1], "prometheus"))) {
+		fprintf(stderr, "usage: pstat-test om-metrics openmetrics|prometheus CASE\n");
+		return 2;
+	}
+	cfg.om_dialect = argv[1][0] == 'p' ? OM_PROMETHEUS : OM_OPENMETRICS;
+	p = printer_new(&cfg, stdout);
+	r = om_metrics_case(p, argv[2]);
+	printer_free(p);
+	return r == -EINVAL ? 2 : r ? 1 : 0;
 }

@@ -27,6 +27,7 @@ static const struct cmd cmds[] = {
 	{ "metric-eval", t_metric_eval },
 	{ "metric-expr", t_metric_expr },
 	{ "metrics", t_metrics },
+	{ "om-metrics", t_om_metrics },
 	{ "pfm", t_pfm },
 	{ "pmu", t_pmu },
 	{ "print", t_print },
