@@ -43,8 +43,13 @@ char *cpuinfo_first(const char *root)
 	free(path);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+	if (fstat(fd, &st))
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
 		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	else if (!(f = fdopen(fd, "r")))
+		e = errno;
+	if (e) {
 		close(fd);
 		errno = e;
 		return NULL;

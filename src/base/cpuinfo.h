@@ -10,7 +10,7 @@
  * its machine's in <root>/proc/cpuinfo, as the kernel prints it.
  */
 struct pstat_cpuinfo {
-	char vendor[32];        /* vendor_id: "GenuineIntel", ""; unknown */
+	char vendor[32];        /* vendor_id "GenuineIntel"..., "" unknown */
 	int family;             /* "cpu family", -1 unknown */
 	int model;              /* "model", -1 unknown */
 	char model_name[128];   /* "model name", "" unknown */
