@@ -478,6 +478,14 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 	done
 	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" list -j metrics
 	jq_assert '.topdown == {"levels": 2, "why_not": null}' <<<"$output"
+	# Skylake's level 2 lists its raw encodings and Intel's TMA as source
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" list -j metrics
+	jq_assert '.topdown == {"levels": 2, "why_not": null} and
+		(.metrics | map(select(.group == "TopdownL2")) | length == 8 and
+		 all(.source | test("Intel perfmon SKL and SKX metrics"))) and
+		(.metrics[] | select(.name == "fetch_latency") | .expr ==
+		 "#slots * cpu@event=0x9c,umask=0x1,cmask=4@ / topdown-total-slots")' \
+		<<<"$output"
 }
 
 @test "compare: metrics are compared in their own direction, with -r samples" {
