@@ -59,41 +59,6 @@ sysfs_copy() {
 	assert_line --regexp '^result: software counting does not work; '
 }
 
-# A preload library that makes perf_event_open fail with $FAKE_ERRNO, as
-# a seccomp filter or a kernel without perf events would.
-refusing_preload() {
-	local so="$BATS_TEST_TMPDIR/refuse.so"
-	cat >"$BATS_TEST_TMPDIR/refuse.c" <<'EOF'
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <sys/syscall.h>
-
-long syscall(long n, ...)
-{
-	static long (*real)(long, ...);
-	long a[6];
-	va_list ap;
-
-	va_start(ap, n);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	if (n == SYS_perf_event_open) {
-		errno = atoi(getenv("FAKE_ERRNO"));
-		return -1;
-	}
-	if (!real)
-		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	return real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-}
-EOF
-	cc -shared -fPIC -o "$so" "$BATS_TEST_TMPDIR/refuse.c" -ldl || return 1
-	echo "$so"
-}
-
 @test "doctor: perf_event_open missing: exit 1, and each probe says why" {
 	local so
 	so=$(refusing_preload) || skip "cannot build a preload library"

@@ -142,6 +142,51 @@ need_tracepoint() {
 		skip "pstat cannot resolve tracepoint ${tp/\//:} here"
 }
 
+# A preload library that makes perf_event_open fail: every call with
+# errno $FAKE_ERRNO (as a seccomp filter or a kernel without perf events
+# would), or only a group member's (group_fd >= 0) with errno
+# $FAKE_MEMBER_ERRNO (as a PMU refuses a group its counters cannot
+# hold). Prints its path; built once per run.
+refusing_preload() {
+	local so="$BATS_RUN_TMPDIR/refuse.so" src="$BATS_RUN_TMPDIR/refuse.c"
+
+	[ -f "$so" ] && { echo "$so"; return 0; }
+	cat >"$src" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+
+long syscall(long n, ...)
+{
+	static long (*real)(long, ...);
+	const char *all = getenv("FAKE_ERRNO");
+	const char *member = getenv("FAKE_MEMBER_ERRNO");
+	long a[6];
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	/* perf_event_open(attr, pid, cpu, group_fd, flags) */
+	if (n == SYS_perf_event_open &&
+	    ((all && *all) || (member && *member && (int)a[3] >= 0))) {
+		errno = atoi(all && *all ? all : member);
+		return -1;
+	}
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	return real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+EOF
+	cc -shared -fPIC -o "$so.$$" "$src" -ldl && mv "$so.$$" "$so" ||
+		return 1
+	echo "$so"
+}
+
 # Build a test program from tests/progs/NAME.c once per run.
 prog() {
 	local src="$ROOT/tests/progs/$1.c" bin="$BATS_RUN_TMPDIR/prog-$1"

@@ -635,6 +635,7 @@ static int settle_group(struct pstat_evlist *out, size_t first, size_t end,
 
 		out->ev[i].group = group;
 		out->ev[i].leader = n > 1 ? (int)first : (int)i;
+		out->ev[i].weak = n > 1 && grp->mods && strchr(grp->mods, 'W');
 		if (grp->name && !out->ev[i].group_name)
 			out->ev[i].group_name = xstrdup(grp->name);
 		/* a real group reads all members at once */

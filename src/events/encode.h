@@ -60,6 +60,12 @@ struct pstat_event {
 	 * (ftrace:bprint), as perf shows it: <not supported>.
 	 */
 	bool einval_unsupported;
+	/*
+	 * Its group is weak (perf's :W, and the groups pstat makes of a
+	 * metric's events): when the kernel refuses a member, the group's
+	 * events are opened ungrouped instead (counter.c).
+	 */
+	bool weak;
 	char *group_name;       /* its group's name ("g1{...}"), or NULL */
 	/*
 	 * -G, --for-each-cgroup: the cgroup counted, a path below the

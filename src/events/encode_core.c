@@ -201,8 +201,9 @@ int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
 		case 'W':
 		case 'b':
 			/*
-			 * sample-read, weak groups and perf's BPF counters:
-			 * accepted, no effect on the attr (as in perf's)
+			 * sample-read, weak groups (settle_group marks the
+			 * group's events) and perf's BPF counters: no
+			 * effect on the attr (as in perf's)
 			 */
 			break;
 		default:

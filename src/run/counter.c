@@ -12,11 +12,25 @@
 #include "base/util.h"
 #include "run/counter.h"
 
+static const struct counter_kernel *fake_kernel;
+
+void counter_fake_kernel(const struct counter_kernel *k)
+{
+	fake_kernel = k;
+}
+
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			       int cpu, int group_fd, unsigned long flags)
 {
+	if (fake_kernel)
+		return fake_kernel->open(attr, pid, cpu, group_fd, flags);
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
 			    flags);
+}
+
+static ssize_t counter_read_fd(int fd, void *buf, size_t n)
+{
+	return fake_kernel ? fake_kernel->read(fd, buf, n) : read(fd, buf, n);
 }
 
 int counter_paranoid_read(int *level)
@@ -278,7 +292,23 @@ static void set_start(struct pstat_counters *c, size_t ev, bool member)
 	a->enable_on_exec = !member && !c->evl->ev[ev].cpus && c->lead_on_exec;
 }
 
-/* Open the members of one group [first, end) on one (cpu, thread). */
+/*
+ * Whether the kernel's err for member ev of a group means the group
+ * cannot be counted together: x86 and Arm refuse a group their counters
+ * cannot hold with EINVAL, a group leader of another context gives
+ * EBADF (perf's weak-group test), and PMUs with slots such as
+ * breakpoints run out of them with ENOSPC.
+ */
+static int weak_refused(const struct pstat_counters *c, size_t ev, int err)
+{
+	return c->evl->ev[ev].weak &&
+	       (err == EINVAL || err == EBADF || err == ENOSPC);
+}
+
+/*
+ * Open the members of one group [first, end) on one (cpu, thread).
+ * Returns 0, -1 with oe filled, or 1 when a weak group was refused.
+ */
 static int open_group_slot(struct pstat_counters *c, size_t first,
 			   size_t end, size_t ci, size_t ti,
 			   struct pstat_open_error *oe)
@@ -304,6 +334,8 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			}
 			return 0;
 		}
+		if (fd < 0 && leader_fd >= 0 && weak_refused(c, ev, -fd))
+			return 1;
 		if (fd < 0 && (is_unsupported(-fd) ||
 			       excluding_refused(&c->attrs[ev], -fd) ||
 			       (-fd == EINVAL &&
@@ -320,6 +352,12 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			counter_advice(&c->attrs[ev], -fd, c->cpus[ci],
 				       counter_paranoid(), oe->advice,
 				       sizeof(oe->advice));
+			/* the encoding's own faults keep their advice */
+			if (leader_fd >= 0 && -fd == EINVAL &&
+			    !c->attrs[ev].precise_ip &&
+			    c->attrs[ev].type != PERF_TYPE_BREAKPOINT)
+				snprintf(oe->advice, sizeof(oe->advice),
+					 "the PMU may not count these events as one group: add :W ({...}:W) to count them ungrouped when it cannot");
 			return -1;
 		}
 		c->fds[counter_slot(c, ev, ci, ti)] = fd;
@@ -336,6 +374,71 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			leader_fd = -1; /* ungrouped: a group of one */
 	}
 	return 0;
+}
+
+/*
+ * perf's weak-group fallback: close the counters of the group [first,
+ * end) on every CPU and thread, and make each of its events a group of
+ * one (a counter read without PERF_FORMAT_GROUP is its own leader).
+ * Opening every slot ungrouped, not just those refused, keeps one read
+ * layout per event.
+ */
+static void ungroup(struct pstat_counters *c, size_t first, size_t end)
+{
+	size_t per = c->ncpus * c->nthreads;
+
+	for (size_t ev = first; ev < end; ev++) {
+		for (size_t s = 0; s < per; s++) {
+			int *fd = &c->fds[ev * per + s];
+
+			if (*fd >= 0)
+				close(*fd);
+			*fd = -1;
+		}
+		c->attrs[ev].read_format &= ~(uint64_t)(PERF_FORMAT_GROUP |
+							PERF_FORMAT_ID);
+		c->flags[ev] |= COUNTER_UNGROUPED;
+		c->read_leader[ev] = -1;
+		c->read_pos[ev] = 0;
+		c->nread[ev] = 0;
+	}
+}
+
+/*
+ * Open the group [first, end) on every (cpu, thread) it is placed on;
+ * a weak group that the kernel refuses, ungrouped. Returns 0 or -1
+ * with oe filled.
+ */
+static int open_group(struct pstat_counters *c, size_t first, size_t end,
+		      struct pstat_open_error *oe)
+{
+	size_t nplaced = 0;
+	int r = 0;
+
+	for (size_t ci = 0; ci < c->ncpus; ci++)
+		nplaced += placed(c, &c->evl->ev[first], ci, 0);
+	for (size_t ev = first; !nplaced && ev < end; ev++) {
+		/* its PMU's CPUs are none of those asked for (-C) */
+		c->state[ev] = COUNTER_NOT_SUPPORTED;
+		c->err[ev] = ENODEV;
+	}
+	for (size_t ci = 0; ci < c->ncpus && !r; ci++) {
+		for (size_t ti = 0; ti < c->nthreads; ti++) {
+			if (!placed(c, &c->evl->ev[first], ci, ti))
+				continue;
+			/* perf_event_paranoid is read only on a refusal */
+			r = open_group_slot(c, first, end, ci, ti, oe);
+			if (r)
+				break;
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (!r)
+		return 0;
+	ungroup(c, first, end);
+	/* ungrouped, no member joins a group: no second refusal */
+	return open_group(c, first, end, oe);
 }
 
 int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
@@ -398,28 +501,12 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 
 		while (end < evl->n && evl->ev[end].group == evl->ev[first].group)
 			end++;
-		size_t nplaced = 0;
-
-		for (size_t ci = 0; ci < ncpus; ci++)
-			nplaced += placed(c, &evl->ev[first], ci, 0);
-		for (size_t ev = first; !nplaced && ev < end; ev++) {
-			/* its PMU's CPUs are none of those asked for (-C) */
-			c->state[ev] = COUNTER_NOT_SUPPORTED;
-			c->err[ev] = ENODEV;
-		}
-		for (size_t ci = 0; ci < ncpus; ci++) {
-			for (size_t ti = 0; ti < nthreads; ti++) {
-				if (!placed(c, &evl->ev[first], ci, ti))
-					continue;
-				/* perf_event_paranoid is read only on a refusal */
-				if (open_group_slot(c, first, end, ci, ti, oe)) {
-					close_all(c);
-					if (c->guard_fd >= 0)
-						close(c->guard_fd);
-					c->guard_fd = -1;
-					return -1;
-				}
-			}
+		if (open_group(c, first, end, oe)) {
+			close_all(c);
+			if (c->guard_fd >= 0)
+				close(c->guard_fd);
+			c->guard_fd = -1;
+			return -1;
 		}
 		first = end;
 	}
@@ -443,7 +530,7 @@ static int read_slot(const struct pstat_counters *c, size_t ev, size_t ci,
 	if (fd < 0)
 		return 0;
 	do
-		r = read(fd, buf, sizeof(buf));
+		r = counter_read_fd(fd, buf, sizeof(buf));
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return -errno;

@@ -46,6 +46,7 @@ enum counter_state {
 #define COUNTER_USER_ONLY      0x1  /* kernel excluded after EACCES/EPERM */
 #define COUNTER_NO_GUEST_BITS  0x2  /* exclude_guest/host dropped (EINVAL) */
 #define COUNTER_NO_HV_BIT      0x4  /* exclude_hv dropped (EINVAL) */
+#define COUNTER_UNGROUPED      0x8  /* its weak group was refused */
 
 struct pstat_counters {
 	const struct pstat_evlist *evl;   /* borrowed */
@@ -90,7 +91,11 @@ static inline size_t counter_slot(const struct pstat_counters *c, size_t ev,
  * caused by exclusion bits and EACCES/EPERM when counting the kernel are
  * retried without them; a thread that has gone (ESRCH) is skipped. Any
  * other failure returns -1 with oe filled, every counter closed again
- * (counters_close still frees c's buffers).
+ * (counters_close still frees c's buffers). When the kernel refuses a
+ * member of a weak group (ev->weak) with EINVAL, EBADF or ENOSPC on any
+ * (cpu, tid), as perf does, the group's counters are closed everywhere
+ * and its events opened again each on its own, flagged
+ * COUNTER_UNGROUPED.
  * cpus are the columns: {-1} per task, CPUs system-wide. An event with
  * CPUs of its own (ev->cpus, uncore) is opened on those of them that are
  * columns, with pid -1 in row 0, never inherited nor enabled on exec (a
@@ -119,6 +124,18 @@ int counters_disable(const struct pstat_counters *c);
  * for the control channel, once the command runs. Returns 0 or -errno.
  */
 int counters_toggle(const struct pstat_counters *c, long ev, int enable);
+
+/*
+ * For tests (tests/helper/t-weak.c): perf_event_open(2) and read(2) of
+ * counters answered by a fake kernel from now on (NULL: the real one).
+ * Its descriptors must be real ones, which counters_close closes.
+ */
+struct counter_kernel {
+	int (*open)(struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group_fd, unsigned long flags);
+	ssize_t (*read)(int fd, void *buf, size_t n);
+};
+void counter_fake_kernel(const struct counter_kernel *k);
 
 /* Close all counters and free what c holds; accepts NULL. */
 void counters_close(struct pstat_counters *c);

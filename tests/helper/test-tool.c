@@ -39,6 +39,7 @@ static const struct cmd cmds[] = {
 	{ "topo", t_topo },
 	{ "totals", t_totals },
 	{ "tracepoint", t_tracepoint },
+	{ "weak", t_weak },
 };
 
 static const struct cmd *find(const char *name)
