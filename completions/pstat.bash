@@ -8,7 +8,7 @@
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
 _pstat_opts_long='--all-cpus --append --big-num --cgroup --compare-output --control --cpu
 --delay --detailed --dry-run --event --fail-on --field-separator --for-each-cgroup --help --interval --interval-count
---json --keep-on-exit --metric --metric-only --metrics --metrics-file --no-aggr --no-big-num
+--json --keep-on-exit --metric --metric-no-group --metric-only --metrics --metrics-file --no-aggr --no-big-num
 --no-csv-summary --no-inherit --no-merge --null --openmetrics --output --per-cache
 --per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
 --post --pre --prometheus --quiet --repeat --summary --sync --td-level --tid --timeout

@@ -206,6 +206,7 @@ complete -c pstat -n __fish_pstat_in_options -l interval-count -x -d 'Stop after
 complete -c pstat -n __fish_pstat_in_options -s j -l json -d 'One JSON document (pstat/1)'
 complete -c pstat -n __fish_pstat_in_options -s M -l metrics -x -a '(pstat list --names metrics 2>/dev/null)' -d 'Built-in metrics or metric groups'
 complete -c pstat -n __fish_pstat_in_options -l metric -x -d 'A metric of your own: NAME = EXPR'
+complete -c pstat -n __fish_pstat_in_options -l metric-no-group -d 'Open the events of metrics ungrouped'
 complete -c pstat -n __fish_pstat_in_options -l metric-only -d 'Print the metrics alone, one column each'
 complete -c pstat -n __fish_pstat_in_options -l metrics-file -r -F -d 'Metrics of your own, one a line'
 complete -c pstat -n __fish_pstat_in_options -s A -l no-aggr -d 'One row per CPU'

@@ -106,7 +106,10 @@ static void dry_run_text(FILE *out, const struct pstat_evlist *evl)
 			ev->name, ev->resolver, ev->pmu, ev->group,
 			ev->group_name ? " " : "",
 			ev->group_name ? ev->group_name : "",
-			ev->leader == (int)i ? " (leader)" : "");
+			ev->leader == (int)i ? ev->weak ? " (leader, weak)" :
+							  " (leader)" :
+			ev->weak	     ? " (weak)" :
+					       "");
 		fprintf(out, "  type %u config %#llx config1 %#llx config2 %#llx\n",
 			a->type, (unsigned long long)a->config,
 			(unsigned long long)a->config1,
@@ -159,6 +162,7 @@ static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
 		d[i].group = evl->ev[i].group;
 		d[i].group_name = evl->ev[i].group_name;
 		d[i].leader = evl->ev[i].leader == (int)i;
+		d[i].weak = evl->ev[i].weak;
 		d[i].scale = evl->ev[i].scale;
 		d[i].unit = evl->ev[i].unit ? evl->ev[i].unit : "";
 		d[i].cpus = evl->ev[i].cpus;

@@ -336,7 +336,7 @@ run_unmounted() {
 	local opt
 	for opt in --bpf-counters -T --transaction --smi-cost --iostat \
 	    --iostat=list --all-user -g --log-fd --cputype=core --hybrid-merge \
-	    --filter=x --metric-no-group --metric-no-merge --percore-show-thread; do
+	    --filter=x --metric-no-merge --percore-show-thread; do
 		run "$PSTAT" $opt true
 		assert_failure 125
 		assert_line --index 0 --regexp "^pstat: (-T \(--transaction\)|-g \(--group\)|--[a-z-]+) is a perf stat option pstat does not support: .+"

@@ -269,6 +269,211 @@ close_to() {
 	[ "$(grep -c '^cs: ' <<<"$output")" = 1 ]
 }
 
+# The group lines of --dry-run's text, "NAME: group N (...)".
+groups_of() {
+	sed -n 's/^\([^ ]*\): resolver [^,]*, pmu [^,]*, \(group .*\)$/\1: \2/p' <<<"$output"
+}
+
+@test "--dry-run: a metric's software events and tracepoint are one weak group, each event once" {
+	need_tracepoint syscalls/sys_enter_write
+	run "$PSTAT" --dry-run --metric 'w = syscalls:sys_enter_write / task-clock' \
+		--metric 'x = context-switches + syscalls:sys_enter_write' \
+		--metric 'y = page-faults / cpu-clock' true
+	assert_success
+	# w and x share the tracepoint: one group of their three events
+	run groups_of
+	assert_output - <<'EOF'
+syscalls:sys_enter_write: group 0 (leader, weak)
+task-clock: group 0 (weak)
+context-switches: group 0 (weak)
+page-faults: group 1 (leader, weak)
+cpu-clock: group 1 (weak)
+EOF
+	run "$PSTAT" --dry-run -j -o "$BATS_TEST_TMPDIR/d.json" \
+		--metric 'w = syscalls:sys_enter_write / task-clock' true
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/d.json" "$ROOT/schema/pstat-dryrun.schema.json"
+	jq_assert '.events | length == 2 and all(.group == 0 and .weak == true) and
+		.[0].leader and (.[1].leader | not)' "$BATS_TEST_TMPDIR/d.json"
+}
+
+@test "--dry-run: an event -e counts is read there; --metric-no-group opens each alone" {
+	run "$PSTAT" --dry-run -e task-clock --metric 'a = context-switches / task-clock' \
+		--metric 'b = page-faults / task-clock' true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF'
+task-clock: group 0 (leader)
+context-switches: group 1 (leader)
+page-faults: group 2 (leader)
+EOF
+	run "$PSTAT" --dry-run --metric-no-group \
+		--metric 'a = context-switches / task-clock' true
+	assert_success
+	refute_output --partial weak
+	run groups_of
+	assert_output - <<'EOF'
+context-switches: group 0 (leader)
+task-clock: group 1 (leader)
+EOF
+	# a group a user writes is weak with :W only
+	run "$PSTAT" --dry-run -e '{task-clock,page-faults}:W,{cs,cpu-clock}'
+	assert_success
+	run groups_of
+	assert_output - <<'EOF'
+task-clock: group 0 (leader, weak)
+page-faults: group 0 (weak)
+cs: group 1 (leader)
+cpu-clock: group 1
+EOF
+}
+
+@test "--dry-run: metric groups on Skylake: one core PMU's events, software after them" {
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run \
+		--metric 'ipc = instructions / cycles' \
+		--metric 'bmr = branch-misses / branches' \
+		--metric 'ghz = cycles / task-clock' \
+		--metric 'r = msr@tsc@ / L1-dcache-load-misses' true
+	assert_success
+	# ipc and ghz share cycles; r joins two PMUs: not grouped
+	run groups_of
+	assert_output - <<'EOF'
+instructions: group 0 (leader, weak)
+cycles: group 0 (weak)
+task-clock: group 0 (weak)
+branch-misses: group 1 (leader, weak)
+branches: group 1 (weak)
+msr/tsc/: group 2 (leader)
+L1-dcache-load-misses: group 3 (leader)
+EOF
+	# the top-down group is not weak (its events count only together);
+	# uncore events count on their own CPUs, ungrouped
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run -a \
+		--topdown -M ipc,memory_bandwidth_read true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF'
+topdown-total-slots: group 0 (leader)
+topdown-fetch-bubbles: group 0
+topdown-slots-issued: group 0
+topdown-slots-retired: group 0
+topdown-recovery-bubbles: group 0
+instructions: group 1 (leader, weak)
+cycles: group 1 (weak)
+uncore_imc/cas_count_read/: group 2 (leader)
+uncore_imc/cas_count_read/: group 3 (leader)
+EOF
+}
+
+@test "--dry-run: metric groups on Sapphire Rapids and a hybrid, per core PMU" {
+	PSTAT_SYSFS_ROOT="$MFIX/intel-spr" run "$PSTAT" --dry-run -j --topdown \
+		--metric 'ipc = instructions / cycles'
+	assert_success
+	jq_assert '.events | (map(select(.group == 0)) |
+		.[0].name == "cpu/slots/" and all(has("weak") | not)) and
+		(map(select(.group == 1)) | map(.name) == ["instructions", "cycles"] and
+		 all(.weak == true))' <<<"$output"
+	PSTAT_SYSFS_ROOT="$FIX/intel-alderlake" run "$PSTAT" --dry-run \
+		--metric 'x = cpu_core@cycles@ / cpu_atom@cycles@' \
+		--metric 'pipc = cpu_core@instructions@ / cpu_core@cycles@' \
+		--metric 'eipc = cpu_atom@instructions@ / cpu_atom@cycles@' true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF'
+cpu_core/cycles/: group 0 (leader, weak)
+cpu_core/instructions/: group 0 (weak)
+cpu_atom/cycles/: group 1 (leader, weak)
+cpu_atom/instructions/: group 1 (weak)
+EOF
+}
+
+@test "weak-group fallback on synthetic readings: refused on one CPU, ungrouped on all" {
+	# a PMU of 3 counters on both CPUs: the group holds
+	run "$PT" weak 3,3 '{task-clock,context-switches,page-faults}:W'
+	assert_success
+	refute_output --partial ungrouped
+	assert_line 'context-switches cpu1: 201 1000 1000'
+	# CPU 1 holds 2: the group is reopened ungrouped on CPU 0 too, each
+	# event read on its own, CPU 1's three sharing its two counters
+	run "$PT" weak 3,2 '{task-clock,context-switches,page-faults}:W'
+	assert_success
+	assert_output - <<'EOF'
+task-clock cpu0: 100 1000 1000 ungrouped
+task-clock cpu1: 101 1000 666 ungrouped
+context-switches cpu0: 200 1000 1000 ungrouped
+context-switches cpu1: 201 1000 666 ungrouped
+page-faults cpu0: 300 1000 1000 ungrouped
+page-faults cpu1: 301 1000 666 ungrouped
+EOF
+	# only the refused group falls back
+	run "$PT" weak 3,2 '{task-clock,context-switches}:W,{page-faults,cpu-migrations,minor-faults}:W'
+	assert_success
+	assert_line 'task-clock cpu1: 101 1000 500'
+	assert_line 'minor-faults cpu1: 501 1000 500 ungrouped'
+	[ "$(grep -c ungrouped <<<"$output")" = 6 ]
+	# a group without :W is refused, as before, with a hint
+	run "$PT" weak 2,2 '{task-clock,context-switches,page-faults}'
+	assert_failure
+	assert_line --index 0 'error: page-faults errno 22 cpu 0'
+	assert_line --index 1 --partial 'add :W'
+}
+
+@test "live: a refused weak group counts on ungrouped, exact, and its metric is marked" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	local so w
+	so=$(refusing_preload) || skip "cannot build a preload library"
+	w=$(prog writer)
+	# every group member refused with EINVAL, as a PMU too small for it
+	FAKE_MEMBER_ERRNO=22 LD_PRELOAD=$so run "$PSTAT" -j -o "$BATS_TEST_TMPDIR/f.json" \
+		--metric "$WPM" "$w" 600
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/f.json"
+	jq_assert '(.counters | map({(.event): .}) | add) as $c |
+		$c["syscalls:sys_enter_write"].value == 600 and
+		$c["task-clock"].value > 0 and
+		(.metrics[0] | .multiplexed == true and
+		 ((.value - 600 / $c["task-clock"].value) | fabs) < 1e-9)' \
+		"$BATS_TEST_TMPDIR/f.json"
+	FAKE_MEMBER_ERRNO=22 LD_PRELOAD=$so run "$PSTAT" -v --metric "$WPM" "$w" 600
+	assert_success
+	assert_line --regexp '^ +600 +syscalls:sys_enter_write'
+	assert_output --regexp '# .* writes_per_ms .*\(from multiplexed counts\)'
+	assert_line "pstat: the kernel refused the weak group of 'syscalls:sys_enter_write' (2 events): counted ungrouped"
+	# counting every CPU: each CPU's group closed and reopened
+	FAKE_MEMBER_ERRNO=22 LD_PRELOAD=$so run "$PSTAT" -a -x, --metric "$WPM" "$w" 600
+	if [ "$status" = 125 ] && grep -q 'perf_event_paranoid' <<<"$output"; then
+		skip "cannot count CPU-wide here"
+	fi
+	assert_success
+	# the writer's 600 writes, and any other process's meanwhile
+	awk -F, '$3 == "syscalls:sys_enter_write" && $1 >= 600 { ok = 1 }
+		END { exit !ok }' <<<"$output"
+	# without the shim, the group holds: not marked
+	run "$PSTAT" -j -o "$BATS_TEST_TMPDIR/g.json" --metric "$WPM" "$w" 600
+	assert_success
+	jq_assert '.metrics[0].multiplexed == false' "$BATS_TEST_TMPDIR/g.json"
+}
+
+@test "live: a user group the kernel refuses fails as before; with :W it counts" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	local so w
+	so=$(refusing_preload) || skip "cannot build a preload library"
+	w=$(prog writer)
+	FAKE_MEMBER_ERRNO=22 LD_PRELOAD=$so run "$PSTAT" -e '{task-clock,syscalls:sys_enter_write}' "$w" 10
+	assert_failure 125
+	assert_line --index 0 "pstat: cannot open event 'syscalls:sys_enter_write': Invalid argument"
+	assert_line --index 1 --partial 'add :W'
+	FAKE_MEMBER_ERRNO=22 LD_PRELOAD=$so run "$PSTAT" -x, -e '{task-clock,syscalls:sys_enter_write}:W' "$w" 10
+	assert_success
+	assert_line --regexp '^10,,syscalls:sys_enter_write,'
+	# an errno that is no group refusal stays an error
+	FAKE_MEMBER_ERRNO=13 LD_PRELOAD=$so run "$PSTAT" -e '{task-clock,syscalls:sys_enter_write}:W' "$w" 10
+	assert_failure 125
+	assert_line --index 0 --partial "pstat: cannot open event 'syscalls:sys_enter_write'"
+}
+
 @test "--metric errors: a caret under the column, an unknown event, exit 125" {
 	run "$PSTAT" --metric 'x = task-clock +* 2' true
 	assert_failure 125

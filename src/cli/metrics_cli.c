@@ -202,7 +202,7 @@ static int add_group(struct metrics_cli *mc, const struct pstat_metric_group *g,
 	for (size_t k = 0; k <= g->n; k++) {
 		char *t = k < g->n ? xasprintf("%s%s%s", list, k ? "," : "",
 					       mc->set.inputs[g->inputs[k]]) :
-				     xasprintf("%s}", list);
+				     xasprintf("%s}%s", list, g->weak ? ":W" : "");
 
 		free(list);
 		list = t;
@@ -217,15 +217,103 @@ static int add_group(struct metrics_cli *mc, const struct pstat_metric_group *g,
 	return 0;
 }
 
+/*
+ * How input spec may be grouped (metric_set_group_inputs): software
+ * events and tracepoints (the kernel's software context) with any
+ * group; an event of a core PMU with that PMU's (generic hardware and
+ * cache events, raw rNNN and cpu/.../ are the core PMU's); an event of
+ * another PMU with its PMU's, unless it counts on CPUs of its own
+ * (uncore: not grouped, as its counts are system-wide) or is a
+ * breakpoint; what is not one event, not grouped.
+ */
+static long input_class(const char *spec, struct pstat_encode_ctx *ctx,
+			long core_type, struct perf_event_attr *attr)
+{
+	struct pstat_error err = { "", -1 };
+	struct pstat_evtree tree = { 0 };
+	struct pstat_evlist one = { 0 };
+	long k = METRIC_CLASS_NONE;
+
+	if (!evspec_parse(spec, &tree, &err) &&
+	    !encode_evlist(&tree, ctx, &one, &err) && one.n == 1 &&
+	    !one.ev[0].cpus) {
+		const struct perf_event_attr *a = &one.ev[0].attr;
+
+		*attr = *a;
+		switch (a->type) {
+		case PERF_TYPE_SOFTWARE:
+		case PERF_TYPE_TRACEPOINT:
+			k = METRIC_CLASS_ANY;
+			break;
+		case PERF_TYPE_BREAKPOINT:
+			break;
+		case PERF_TYPE_HARDWARE:
+		case PERF_TYPE_HW_CACHE:
+			/* a hybrid's core PMU, in the config's high half */
+			k = a->config >> 32 ? (long)(a->config >> 32) :
+					      core_type;
+			break;
+		case PERF_TYPE_RAW:
+			k = core_type;
+			break;
+		default:
+			k = (long)a->type;
+		}
+	}
+	evspec_tree_free(&tree);
+	evlist_free(&one);
+	return k;
+}
+
+/* The weak groups of the metrics' events not yet counted. */
+static void group_metrics(struct metrics_cli *mc, struct pstat_encode_ctx *ctx)
+{
+	const struct pstat_pmu *core = pmus_find(ctx->pmus, mc->lib.core);
+	long core_type = core ? (long)core->type : PERF_TYPE_RAW;
+	size_t n = mc->set.ninputs;
+	long *klass = xcalloc(n + 1, sizeof(*klass));
+	struct perf_event_attr *attr = xcalloc(n + 1, sizeof(*attr));
+
+	for (size_t i = 0; i < n; i++) {
+		klass[i] = METRIC_CLASS_NONE;
+		if (mc->input_row[i] >= 0)
+			continue;
+		klass[i] = input_class(mc->set.inputs[i], ctx, core_type,
+				       &attr[i]);
+		/* another spelling of an event: read where that is */
+		for (size_t j = 0; j < i && klass[i] != METRIC_CLASS_NONE; j++)
+			if (klass[j] != METRIC_CLASS_NONE &&
+			    same_event(&attr[i], &attr[j]))
+				klass[i] = METRIC_CLASS_NONE;
+	}
+	metric_set_group_inputs(&mc->set, klass);
+	free(klass);
+	free(attr);
+}
+
+/*
+ * The events the metrics read: the top-down groups; those the -e
+ * events count already, read there; the metrics' weak groups; the
+ * rest one by one.
+ */
 static int add_inputs(struct metrics_cli *mc, struct pstat_encode_ctx *ctx,
-		      struct pstat_evlist *evl)
+		      struct pstat_evlist *evl, int grouped)
 {
 	const struct pstat_metric_set *set = &mc->set;
+	size_t ntopdown = set->ngroups;
 
 	mc->input_row = xmalloc((set->ninputs + 1) * sizeof(*mc->input_row));
 	for (size_t i = 0; i < set->ninputs; i++)
 		mc->input_row[i] = -1;
-	for (size_t g = 0; g < set->ngroups; g++)
+	for (size_t g = 0; g < ntopdown; g++)
+		if (add_group(mc, &set->groups[g], ctx, evl))
+			return -1;
+	for (size_t i = 0; i < set->ninputs; i++)
+		if (mc->input_row[i] < 0)
+			mc->input_row[i] = shared_row(set->inputs[i], ctx, evl);
+	if (grouped)
+		group_metrics(mc, ctx);
+	for (size_t g = ntopdown; g < set->ngroups; g++)
 		if (add_group(mc, &set->groups[g], ctx, evl))
 			return -1;
 	for (size_t i = 0; i < set->ninputs; i++) {
@@ -274,7 +362,7 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 	if (check_skl_smt(mc, o, ctx->pmus))
 		return -1;
 	metric_lib_group_inputs(&mc->lib, &mc->set);
-	return add_inputs(mc, ctx, evl);
+	return add_inputs(mc, ctx, evl, !o->metric_no_group);
 }
 
 void metrics_cli_free(struct metrics_cli *mc)

@@ -26,6 +26,7 @@ enum {
 	OPT_INTERVAL_COUNT,
 	OPT_KEEP_ON_EXIT,
 	OPT_METRIC,
+	OPT_METRIC_NO_GROUP,
 	OPT_METRIC_ONLY,
 	OPT_METRICS_FILE,
 	OPT_NO_BIG_NUM,
@@ -78,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "keep-on-exit", no_argument, NULL, OPT_KEEP_ON_EXIT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "metric-no-group", no_argument, NULL, OPT_METRIC_NO_GROUP },
 	{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
 	{ "metrics", required_argument, NULL, 'M' },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
@@ -138,6 +140,7 @@ void options_usage(void)
 	      "      --topdown            top-down analysis, level 1 (-M TopdownL1)\n"
 	      "      --td-level N         top-down levels 1 to N (1 or 2)\n"
 	      "      --metric-only        print the metrics alone, one column each\n"
+	      "      --metric-no-group    open the events of metrics ungrouped\n"
 	      "  -i, --no-inherit         do not count the command's children\n"
 	      "  -p, --pid PID[,PID...]   attach to processes\n"
 	      "  -t, --tid TID[,TID...]   attach to threads\n"
@@ -503,6 +506,9 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		xgrow((void **)&o->metric_defs, &alloc->metric_defs,
 		      o->nmetric_defs + 1, sizeof(*o->metric_defs));
 		o->metric_defs[o->nmetric_defs++] = optarg;
+		break;
+	case OPT_METRIC_NO_GROUP:
+		o->metric_no_group = 1;
 		break;
 	case OPT_METRIC_ONLY:
 		o->metric_only = 1;

@@ -34,6 +34,7 @@ struct pstat_opts {
 	size_t nmetric_files;
 	uint64_t td_level;       /* --topdown 1, --td-level N; 0: none */
 	int metric_only;         /* --metric-only */
+	int metric_no_group;     /* --metric-no-group */
 	int no_inherit;          /* -i */
 	const char *output;      /* -o FILE */
 	int append;              /* --append */

@@ -27,7 +27,6 @@ static const struct {
 	{ "hybrid-merge", 0, "pstat shows a row per core PMU; add them up, or count one PMU's event" },
 	{ "interval-clear", 0, "pipe -I's lines through watch(1) or a pager instead" },
 	{ "iostat", 0, "count the I/O PMU's own events with -e (see 'pstat list')" },
-	{ "metric-no-group", 0, "pstat opens the events of --metric and --metrics-file metrics ungrouped already; only top-down inputs are grouped" },
 	{ "metric-no-merge", 0, "events shared by several metrics are opened once; name them yourself with --metric to keep them apart" },
 	{ "log-fd", 0, "-o /dev/fd/N writes the report to descriptor N" },
 	{ "no-scale", 0, "-j gives each counter's raw count and its times enabled and running" },

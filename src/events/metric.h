@@ -67,11 +67,13 @@ struct pstat_metric_entry {
 /*
  * The events a set's metrics read. An input of a group is opened with
  * the group's other events ({...}) so that they count over the same
- * time; leader_first keeps the order (slots must lead on Intel).
+ * time, in the group's order (slots must lead on Intel). A weak group
+ * ({...}:W) is opened ungrouped when the kernel refuses it.
  */
 struct pstat_metric_group {
 	size_t *inputs;
 	size_t n;
+	int weak;
 };
 
 struct pstat_metric_set {
@@ -119,6 +121,29 @@ int metric_set_resolve(struct pstat_metric_set *set,
 
 /* Free what set holds; accepts NULL. */
 void metric_set_free(struct pstat_metric_set *set);
+
+/*
+ * Mark in seen[set->ninputs] the inputs metric m reads, through the
+ * metrics it refers to.
+ */
+void metric_set_metric_inputs(const struct pstat_metric_set *set, size_t m,
+			      unsigned char *seen);
+
+/* How an input may be grouped (metric_set_group_inputs). */
+#define METRIC_CLASS_NONE (-1L) /* not: counted already, own CPUs... */
+#define METRIC_CLASS_ANY  (-2L) /* software context: joins any group */
+
+/*
+ * Group the events of set's metrics (perf's metric groups): the inputs
+ * of each metric, from those with the most inputs, as one weak group,
+ * joined with the group of any metric they share an input with, so an
+ * event is opened once. klass[i] is input i's: METRIC_CLASS_NONE, ANY,
+ * or a number per PMU; a group holds events of one PMU (and any
+ * software ones, after them) and at most PSTAT_MAX_GROUP; a metric
+ * whose events cannot be so joined is left ungrouped. Appends the
+ * groups of two or more events to set->groups.
+ */
+void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass);
 
 /* The machine facts formulas use (#num_cores, ...); NAN when unknown. */
 struct pstat_metric_consts {

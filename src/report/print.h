@@ -291,6 +291,7 @@ struct pstat_dryrun_event {
 	const char *group_name; /* a named group's name, or NULL */
 	const int *core_cpus;   /* one of several core PMUs: its CPUs */
 	size_t ncore_cpus;
+	int weak;               /* its group is weak (:W, a metric's) */
 };
 
 /* The version of the jansson library in use ("2.14"; static). */

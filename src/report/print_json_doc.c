@@ -89,6 +89,8 @@ int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 			json_object_set_new(e, "group_name",
 					    jstr(ev[i].group_name));
 		json_object_set_new(e, "leader", json_boolean(ev[i].leader));
+		if (ev[i].weak)
+			json_object_set_new(e, "weak", json_true());
 		json_object_set_new(e, "scale", jreal(ev[i].scale));
 		json_object_set_new(e, "unit",
 				    jstr(ev[i].unit ? ev[i].unit : ""));

@@ -58,6 +58,29 @@ static int any_slow_to_close(const struct pstat_evlist *evl)
 
 /* One run: open, start, wait, read. Returns 0 or -1 (reported). */
 /*
+ * After opening: the weak groups the kernel refused, which count
+ * ungrouped now, for the metrics to say so; said at -v once, as perf
+ * does.
+ */
+static void note_ungrouped(struct session *s, int say)
+{
+	const struct pstat_evlist *evl = s->evl;
+
+	session_metrics_opened(s);
+	for (size_t i = 0; say && i < evl->n; i++) {
+		size_t n = 1;
+
+		if (!(s->ctr.flags[i] & COUNTER_UNGROUPED) ||
+		    evl->ev[i].leader != (int)i)
+			continue;
+		while (i + n < evl->n && evl->ev[i + n].group == evl->ev[i].group)
+			n++;
+		msg_debug(1, "the kernel refused the weak group of '%s' (%zu events): counted ungrouped",
+			  evl->ev[i].name, n);
+	}
+}
+
+/*
  * Counters on pstat itself, opened once for all the runs (see below).
  * Sets s->self. Returns 0 or -1 (reported).
  */
@@ -102,6 +125,7 @@ static int open_self_counters(struct session *s)
 			session_report_open_error(s, &oe);
 			return -1;
 		}
+		note_ungrouped(s, 1);
 	}
 	return 0;
 }
@@ -129,6 +153,7 @@ static int open_run_counters(struct session *s, struct pstat_child *ch,
 		session_report_open_error(s, &oe);
 		return -1;
 	}
+	note_ungrouped(s, record && s->runs_done == 0);
 	for (size_t i = 0; i < s->evl->n && record && s->runs_done == 0; i++) {
 		const struct pstat_event *ev = &s->evl->ev[i];
 

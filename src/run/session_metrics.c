@@ -25,23 +25,6 @@ static int same_key(const struct pstat_row *a, const struct pstat_row *k)
 	return !strcmp(a->thread, thread);
 }
 
-/* The input events of metric i, through the metrics it refers to. */
-static void collect_inputs(const struct pstat_metric_set *set, size_t i,
-			   unsigned char *seen, unsigned char *visited)
-{
-	const struct pstat_metric_entry *m = &set->m[i];
-
-	if (visited[i] || !m->def.expr)
-		return;
-	visited[i] = 1;
-	for (size_t k = 0; k < mexpr_nnames(m->def.expr); k++) {
-		if (m->refs[k].kind == METRIC_REF_INPUT)
-			seen[m->refs[k].idx] = 1;
-		else if (m->refs[k].kind == METRIC_REF_METRIC)
-			collect_inputs(set, m->refs[k].idx, seen, visited);
-	}
-}
-
 void session_metrics_setup(struct session *s)
 {
 	const struct pstat_metric_set *set = s->cfg->metrics;
@@ -55,6 +38,7 @@ void session_metrics_setup(struct session *s)
 	sm->value = xcalloc(ni + 1, sizeof(*sm->value));
 	sm->why = xcalloc(ni + 1, sizeof(*sm->why));
 	sm->mux = xcalloc(ni + 1, sizeof(*sm->mux));
+	sm->ungrouped = xcalloc(ni + 1, sizeof(*sm->ungrouped));
 	sm->res = xcalloc(set->n, sizeof(*sm->res));
 	sm->why_text = xcalloc(ni * 3 + 1, sizeof(*sm->why_text));
 	for (size_t i = 0; i < ni; i++) {
@@ -69,16 +53,14 @@ void session_metrics_setup(struct session *s)
 	sm->ninputs = xcalloc(set->n, sizeof(*sm->ninputs));
 	for (size_t m = 0; m < set->n; m++) {
 		unsigned char *seen = xcalloc(ni + 1, 1);
-		unsigned char *visited = xcalloc(set->n, 1);
 
-		collect_inputs(set, m, seen, visited);
+		metric_set_metric_inputs(set, m, seen);
 		sm->inputs[m] = xcalloc(ni + 1, sizeof(**sm->inputs));
 		for (size_t i = 0; i < ni; i++)
 			if (seen[i])
 				sm->inputs[m][sm->ninputs[m]++] =
 					set->inputs[i];
 		free(seen);
-		free(visited);
 	}
 }
 
@@ -100,11 +82,29 @@ void session_metrics_free(struct session *s)
 	free(sm->value);
 	free(sm->why);
 	free(sm->mux);
+	free(sm->ungrouped);
 	free(sm->res);
 	free(sm->v);
 	free(sm->samples);
 	free(sm->sums);
 	memset(sm, 0, sizeof(*sm));
+}
+
+void session_metrics_opened(struct session *s)
+{
+	const struct pstat_metric_set *set = s->cfg->metrics;
+	const struct pstat_evlist *evl = s->evl;
+
+	if (!s->met.res)
+		return;
+	for (size_t e = 0; e < evl->n; e++) {
+		if (!(s->ctr.flags[e] & COUNTER_UNGROUPED))
+			continue;
+		/* sticky: under -r, a run of ungrouped counts is in the mean */
+		for (size_t i = 0; i < set->ninputs; i++)
+			if (s->cfg->metric_input_row[i] == evl->ev[e].row)
+				s->met.ungrouped[i] = 1;
+	}
 }
 
 /*
@@ -157,7 +157,8 @@ static void fill_inputs(struct session *s, size_t nrows,
 		case PSTAT_COUNTED:
 		case PSTAT_MULTIPLEXED:
 			sm->value[i] = row->value;
-			sm->mux[i] = row->status == PSTAT_MULTIPLEXED;
+			sm->mux[i] = row->status == PSTAT_MULTIPLEXED ||
+				     sm->ungrouped[i];
 			break;
 		case PSTAT_NOT_SUPPORTED:
 			sm->why[i] = sm->why_text[3 * i + 1];

@@ -31,6 +31,7 @@ struct session_metrics {
 	double *value;               /* [input] */
 	const char **why;            /* [input] */
 	int *mux;                    /* [input] */
+	int *ungrouped;              /* [input]: its weak group was refused */
 	size_t *input_at;            /* [input]: its report row */
 	char **why_text;             /* [input * 3]: not counted, ... */
 	const char ***inputs;        /* [metric]: the events it reads */
@@ -132,6 +133,13 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 /* Set up and free s->met for cfg->metrics (nothing when none). */
 void session_metrics_setup(struct session *s);
 void session_metrics_free(struct session *s);
+
+/*
+ * After the counters are opened: note the inputs whose weak group the
+ * kernel refused (COUNTER_UNGROUPED), their metrics then computed from
+ * counts not taken together, and so marked multiplexed.
+ */
+void session_metrics_opened(struct session *s);
 
 /*
  * Evaluate the metrics over the first nrows of s->rows, measured over
