@@ -51,7 +51,8 @@ close_to() {
 	local cyc0=1200 brm=300 clr=100 fused=2000 insn=19000
 	local smem=3000 bst=500 stot=5000 p1=1500 p2=1000
 	local C=cpu/event=
-	run "$PT" metric-eval "$SYSFS/intel-skylake -M TopdownL1,TopdownL2 topdown-total-slots=$slots topdown-fetch-bubbles=$fb topdown-slots-issued=$iss topdown-slots-retired=$ret topdown-recovery-bubbles=$rec ${C}0x9c,umask=0x1,cmask=4/=$cyc0 ${C}0xc5,umask=0x0/=$brm ${C}0xc3,umask=0x1,cmask=1,edge=1/=$clr ${C}0xc2,umask=0x4/=$fused instructions=$insn ${C}0xa3,umask=0x14,cmask=20/=$smem ${C}0xa6,umask=0x40/=$bst ${C}0xa3,umask=0x4,cmask=4/=$stot ${C}0xa6,umask=0x2/=$p1 ${C}0xa6,umask=0x4/=$p2"
+	local counts="topdown-total-slots=$slots topdown-fetch-bubbles=$fb topdown-slots-issued=$iss topdown-slots-retired=$ret topdown-recovery-bubbles=$rec ${C}0x9c,umask=0x1,cmask=4/=$cyc0 ${C}0xc5,umask=0x0/=$brm ${C}0xc3,umask=0x1,cmask=1,edge=1/=$clr ${C}0xc2,umask=0x4/=$fused instructions=$insn ${C}0xa3,umask=0x14,cmask=20/=$smem ${C}0xa6,umask=0x40/=$bst ${C}0xa3,umask=0x4,cmask=4/=$stot ${C}0xa6,umask=0x2/=$p1 ${C}0xa6,umask=0x4/=$p2"
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M TopdownL1,TopdownL2 $counts"
 	assert_success
 	# the kernel's events and instructions (fixed counters) together;
 	# the raw events four to a group
@@ -81,6 +82,12 @@ close_to() {
 	done
 	l1=$(awk '$1 ~ /^(frontend_bound|bad_speculation|retiring|backend_bound)$/ { s += $2 } END { printf "%.6f", s }' <<<"$output")
 	close_to "$l1" 100
+	# TopdownL2 alone pulls level 1 in (the set grows while resolving)
+	want=$(mval core_bound)
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M TopdownL2 $counts"
+	assert_success
+	refute_line --regexp '^frontend_bound '
+	close_to "$(mval core_bound)" "$want"
 }
 
 @test "Sapphire Rapids TopdownL1 and L2: slots leads, children sum to parents" {

@@ -355,25 +355,29 @@ int metric_set_resolve(struct pstat_metric_set *set,
 {
 	unsigned char *state;
 
-	/* set->n grows as library metrics are pulled in */
+	/*
+	 * set->n grows as library metrics are pulled in, and set->m moves:
+	 * the references are stored once resolve_expr has returned.
+	 */
 	for (size_t i = 0; i < set->n; i++) {
-		struct pstat_metric_entry *m = &set->m[i];
+		struct metric_ref *refs;
 
-		if (m->refs)
+		if (set->m[i].refs)
 			continue;
-		if (!m->def.expr) {
+		if (!set->m[i].def.expr) {
 			/* shown as not supported (metric_lib.c) */
-			m->refs = xcalloc(1, sizeof(*m->refs));
+			set->m[i].refs = xcalloc(1, sizeof(*set->m[i].refs));
 			continue;
 		}
-		if (resolve_expr(set, i, set->m[i].def.expr, &m->refs, lib,
-				 err))
+		if (resolve_expr(set, i, set->m[i].def.expr, &refs, lib, err))
 			return -1;
-		m = &set->m[i];
-		if (m->def.threshold &&
-		    resolve_expr(set, SIZE_MAX, m->def.threshold, &m->trefs,
+		set->m[i].refs = refs;
+		if (!set->m[i].def.threshold)
+			continue;
+		if (resolve_expr(set, SIZE_MAX, set->m[i].def.threshold, &refs,
 				 lib, err))
 			return -1;
+		set->m[i].trefs = refs;
 	}
 	state = xcalloc(set->n ? set->n : 1, 1);
 	for (size_t i = 0; i < set->n; i++) {
