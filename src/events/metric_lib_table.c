@@ -86,7 +86,7 @@ const struct metric_lib_entry metric_lib_table[] = {
 	 * SMT, where they count the core and need -a).
 	 */
 	{ METRIC_FAM_INTEL_SKL, "TopdownL1",
-	  "frontend_bound = topdown-fetch-bubbles / topdown-total-slots; scale = 100; unit = %; higher = no; threshold = frontend_bound > 0.2; desc = Slots the frontend delivered no uop to an idle backend",
+	  "frontend_bound = topdown-fetch-bubbles / topdown-total-slots; scale = 100; unit = %; higher = no; threshold = frontend_bound > 0.15; desc = Slots the frontend delivered no uop to an idle backend",
 	  SRC_TMA },
 	{ METRIC_FAM_INTEL_SKL, "TopdownL1",
 	  "bad_speculation = (topdown-slots-issued - topdown-slots-retired + topdown-recovery-bubbles) / topdown-total-slots; scale = 100; unit = %; higher = no; threshold = bad_speculation > 0.15; desc = Slots of uops that never retired, and of recovering from them",
@@ -144,7 +144,7 @@ const struct metric_lib_entry metric_lib_table[] = {
 	 * group leader; each topdown-* event is its share of slots.
 	 */
 	{ METRIC_FAM_INTEL_ICL, "TopdownL1",
-	  "frontend_bound = $core@topdown-fe-bound@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = frontend_bound > 0.2; desc = Slots the frontend delivered no uop to an idle backend",
+	  "frontend_bound = $core@topdown-fe-bound@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = frontend_bound > 0.15; desc = Slots the frontend delivered no uop to an idle backend",
 	  SRC_PERF_METRICS },
 	{ METRIC_FAM_INTEL_ICL, "TopdownL1",
 	  "bad_speculation = $core@topdown-bad-spec@ / ($core@topdown-fe-bound@ + $core@topdown-bad-spec@ + $core@topdown-retiring@ + $core@topdown-be-bound@); scale = 100; unit = %; higher = no; threshold = bad_speculation > 0.15; desc = Slots of uops that never retired, and of recovering from them",
