@@ -394,6 +394,118 @@ cpu_atom/instructions/: group 1 (weak)
 EOF
 }
 
+# A copy of fixture tree $1 at $2 whose NMI watchdog reads $3.
+tree_with_watchdog() {
+	cp -r "$1" "$2"
+	mkdir -p "$2/proc/sys/kernel"
+	echo "$3" >"$2/proc/sys/kernel/nmi_watchdog"
+}
+
+# Whether each group of the --dry-run -j document on stdin needs at most
+# $2 general-purpose counters: its hardware events, less those of $1 (a
+# JSON list of "type:config" on fixed counters), software events taking
+# none; and whether each event is opened once.
+gp_check() {
+	jq_assert --argjson fixed "$1" --argjson max "$2" '
+		[.events[] | "\(.attr.type):\(.attr.config)"] as $ev |
+		($ev | length) == ($ev | unique | length) and
+		([.events[] | select(.attr.type != 1 and .attr.type != 2)] |
+		 group_by(.group) |
+		 map([.[] | "\(.attr.type):\(.attr.config)" |
+		      select(. as $e | $fixed | index($e) | not)] | length) |
+		 max <= $max)'
+}
+
+@test "--dry-run: merged metric groups fit the PMU: Skylake's four counters, the watchdog's" {
+	local S="$SYSFS/intel-skylake"
+	# instructions on its fixed counter; the NMI watchdog (the tree
+	# does not say: taken as on) holds cycles' fixed counter, so cycles
+	# takes one of the four: dtlb_walk_rate's dTLB-load-misses would be
+	# a fifth, and is read alone, with instructions from group 0
+	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" --dry-run -M Summary,Cache,TLB true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF'
+instructions: group 0 (leader, weak)
+cycles: group 0 (weak)
+L1-dcache-load-misses: group 0 (weak)
+cpu/event=0xf1,umask=0x1f/: group 0 (weak)
+LLC-load-misses: group 0 (weak)
+task-clock: group 0 (weak)
+dTLB-load-misses: group 1 (leader)
+EOF
+	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" --dry-run -j -M Summary,Cache,TLB,Branches true
+	assert_success
+	gp_check '["0:0x1"]' 4 <<<"$output"
+	# the watchdog off: cycles on its fixed counter, and all fit one
+	tree_with_watchdog "$S" "$BATS_TEST_TMPDIR/skl" 0
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/skl" run "$PSTAT" --dry-run -j -M Summary,Cache,TLB true
+	assert_success
+	gp_check '["0:0x1", "0:0x0"]' 4 <<<"$output"
+	jq_assert '.events | length == 7 and all(.group == 0 and .weak)' <<<"$output"
+	tree_with_watchdog "$S" "$BATS_TEST_TMPDIR/skl1" 1
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/skl1" run "$PSTAT" --dry-run -M Summary,Cache,TLB true
+	assert_success
+	assert_line "dTLB-load-misses: resolver generic, pmu cpu, group 1 (leader)"
+}
+
+@test "--dry-run: a metric's new events join the group of its others that they fit, else their own" {
+	# a and b fill two groups; c's L2 event joins a's group, which
+	# holds instructions, and c reads branches from b's
+	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" --dry-run \
+		--metric 'a = (L1-dcache-load-misses + LLC-load-misses) / instructions / cycles' \
+		--metric 'b = (branch-misses + dTLB-load-misses) / branches' \
+		--metric 'c = cpu@event=0xf1,umask=0x1f@ / instructions + branches' true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF'
+L1-dcache-load-misses: group 0 (leader, weak)
+LLC-load-misses: group 0 (weak)
+instructions: group 0 (weak)
+cycles: group 0 (weak)
+cpu/event=0xf1,umask=0x1f/: group 0 (weak)
+branch-misses: group 1 (leader, weak)
+dTLB-load-misses: group 1 (weak)
+branches: group 1 (weak)
+EOF
+}
+
+@test "--dry-run: one metric larger than the PMU is a weak group; one the watchdog's counter would stop, not" {
+	local S="$SYSFS/intel-skylake" R=cpu@event=
+	local four="${R}0xc4@ + ${R}0xc5@ + ${R}0xd0,umask=0x81@ + ${R}0xd1,umask=0x1@"
+	# five general-purpose events: the kernel refuses the group (the
+	# fallback counts them ungrouped), as perf leaves it to the kernel
+	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" --dry-run -j \
+		--metric "big = $four + ${R}0xd1,umask=0x8@" true
+	assert_success
+	jq_assert '.events | length == 5 and all(.group == 0 and .weak)' <<<"$output"
+	# four and cycles: the kernel would take the group (cycles on its
+	# fixed counter) and never schedule it while the watchdog holds
+	# that counter: ungrouped
+	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" --dry-run -j --metric "w = ($four) / cycles" true
+	assert_success
+	jq_assert '.events | length == 5 and all(.leader and (has("weak") | not))' <<<"$output"
+	tree_with_watchdog "$S" "$BATS_TEST_TMPDIR/skl" 0
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/skl" run "$PSTAT" --dry-run -j --metric "w = ($four) / cycles" true
+	assert_success
+	jq_assert '.events | length == 5 and all(.group == 0 and .weak)' <<<"$output"
+}
+
+@test "--dry-run: AMD Zen 4 top-down in groups of five beside the watchdog, six without" {
+	local Z="$FIX/amd-zen4"
+	# six core counters, no fixed one; the watchdog holds one
+	PSTAT_SYSFS_ROOT="$Z" run "$PSTAT" --dry-run -j --topdown true
+	assert_success
+	gp_check '[]' 5 <<<"$output"
+	jq_assert '.events | length == 6 and
+		(map(select(.group == 0)) | length == 5 and all(.weak))' <<<"$output"
+	tree_with_watchdog "$Z" "$BATS_TEST_TMPDIR/zen4" 0
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/zen4" run "$PSTAT" --dry-run -j --topdown true
+	assert_success
+	gp_check '[]' 6 <<<"$output"
+	jq_assert '.events | length == 6 and all(.group == 0 and .weak)' <<<"$output"
+}
+
 @test "weak-group fallback on synthetic readings: refused on one CPU, ungrouped on all" {
 	# a PMU of 3 counters on both CPUs: the group holds
 	run "$PT" weak 3,3 '{task-clock,context-switches,page-faults}:W'

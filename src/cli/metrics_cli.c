@@ -16,6 +16,7 @@
 #include "base/util.h"
 #include "cli/metrics_cli.h"
 #include "events/evspec.h"
+#include "events/metric_budget.h"
 #include "report/print.h"
 
 int metrics_cli_wanted(const struct pstat_opts *o)
@@ -265,14 +266,61 @@ static long input_class(const char *spec, struct pstat_encode_ctx *ctx,
 	return k;
 }
 
+/* The core PMU whose class is k, or NULL. */
+static const struct pstat_pmu *class_pmu(const struct pstat_pmu **all,
+					 size_t n, long k)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((long)all[i]->type == k)
+			return all[i];
+	return NULL;
+}
+
+/*
+ * The budget of each core PMU (metric_budget.h), into *out; the
+ * counter each input takes on its PMU into counter[]. Returns how many
+ * budgets.
+ */
+static size_t budgets(struct metrics_cli *mc, struct pstat_encode_ctx *ctx,
+		      const char *sysfs_root, const long *klass,
+		      const struct perf_event_attr *attr, int *counter,
+		      struct pstat_metric_budget **out)
+{
+	const struct pstat_pmu **all = NULL;
+	size_t n = pmus_all(ctx->pmus, &all), nb = 0;
+	int watchdog = metric_budget_watchdog(sysfs_root);
+
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		struct pstat_metric_budget *b = &(*out)[nb];
+
+		if (!metric_budget_core(&mc->lib, all[i], watchdog, b)) {
+			b->klass = (long)all[i]->type;
+			nb++;
+		}
+	}
+	for (size_t i = 0; i < mc->set.ninputs; i++) {
+		const struct pstat_pmu *p = class_pmu(all, n, klass[i]);
+
+		counter[i] = klass[i] == METRIC_CLASS_ANY ? METRIC_CTR_NONE :
+			     p ? metric_budget_counter(&mc->lib, p, &attr[i]) :
+				 METRIC_CTR_GP;
+	}
+	free(all);
+	return nb;
+}
+
 /* The weak groups of the metrics' events not yet counted. */
-static void group_metrics(struct metrics_cli *mc, struct pstat_encode_ctx *ctx)
+static void group_metrics(struct metrics_cli *mc, struct pstat_encode_ctx *ctx,
+			  const char *sysfs_root)
 {
 	const struct pstat_pmu *core = pmus_find(ctx->pmus, mc->lib.core);
 	long core_type = core ? (long)core->type : PERF_TYPE_RAW;
-	size_t n = mc->set.ninputs;
+	size_t n = mc->set.ninputs, nb;
 	long *klass = xcalloc(n + 1, sizeof(*klass));
+	int *counter = xcalloc(n + 1, sizeof(*counter));
 	struct perf_event_attr *attr = xcalloc(n + 1, sizeof(*attr));
+	struct pstat_metric_budget *b;
 
 	for (size_t i = 0; i < n; i++) {
 		klass[i] = METRIC_CLASS_NONE;
@@ -286,8 +334,11 @@ static void group_metrics(struct metrics_cli *mc, struct pstat_encode_ctx *ctx)
 			    same_event(&attr[i], &attr[j]))
 				klass[i] = METRIC_CLASS_NONE;
 	}
-	metric_set_group_inputs(&mc->set, klass);
+	nb = budgets(mc, ctx, sysfs_root, klass, attr, counter, &b);
+	metric_set_group_inputs(&mc->set, klass, counter, b, nb);
+	free(b);
 	free(klass);
+	free(counter);
 	free(attr);
 }
 
@@ -297,7 +348,8 @@ static void group_metrics(struct metrics_cli *mc, struct pstat_encode_ctx *ctx)
  * rest one by one.
  */
 static int add_inputs(struct metrics_cli *mc, struct pstat_encode_ctx *ctx,
-		      struct pstat_evlist *evl, int grouped)
+		      struct pstat_evlist *evl, int grouped,
+		      const char *sysfs_root)
 {
 	const struct pstat_metric_set *set = &mc->set;
 	size_t ntopdown = set->ngroups;
@@ -312,7 +364,7 @@ static int add_inputs(struct metrics_cli *mc, struct pstat_encode_ctx *ctx,
 		if (mc->input_row[i] < 0)
 			mc->input_row[i] = shared_row(set->inputs[i], ctx, evl);
 	if (grouped)
-		group_metrics(mc, ctx);
+		group_metrics(mc, ctx, sysfs_root);
 	for (size_t g = ntopdown; g < set->ngroups; g++)
 		if (add_group(mc, &set->groups[g], ctx, evl))
 			return -1;
@@ -362,7 +414,7 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 	if (check_skl_smt(mc, o, ctx->pmus))
 		return -1;
 	metric_lib_group_inputs(&mc->lib, &mc->set);
-	return add_inputs(mc, ctx, evl, !o->metric_no_group);
+	return add_inputs(mc, ctx, evl, !o->metric_no_group, sysfs_root);
 }
 
 void metrics_cli_free(struct metrics_cli *mc)

@@ -133,17 +133,48 @@ void metric_set_metric_inputs(const struct pstat_metric_set *set, size_t m,
 #define METRIC_CLASS_NONE (-1L) /* not: counted already, own CPUs... */
 #define METRIC_CLASS_ANY  (-2L) /* software context: joins any group */
 
+/* The counter an input takes in its PMU: one of these or a fixed one. */
+#define METRIC_CTR_NONE (-2)    /* none: a software event */
+#define METRIC_CTR_GP   (-1)    /* a general-purpose counter */
+
+/*
+ * The counters a group of one PMU's events may use (metric_budget.h
+ * says where the numbers come from): gp general-purpose ones, and the
+ * fixed ones of mask fixed (bit n: fixed counter n). hw_gp and hw_fixed
+ * are what the kernel checks a group against when it is opened; gp and
+ * fixed leave out the counter the NMI watchdog holds, which a group
+ * needs too when it is scheduled. A class without a budget is not
+ * limited.
+ */
+struct pstat_metric_budget {
+	long klass;             /* the PMU's class (metric_set_group_inputs) */
+	int gp, hw_gp;
+	unsigned fixed, hw_fixed;
+};
+
 /*
  * Group the events of set's metrics (perf's metric groups): the inputs
  * of each metric, from those with the most inputs, as one weak group,
  * joined with the group of any metric they share an input with, so an
- * event is opened once. klass[i] is input i's: METRIC_CLASS_NONE, ANY,
- * or a number per PMU; a group holds events of one PMU (and any
- * software ones, after them) and at most PSTAT_MAX_GROUP; a metric
- * whose events cannot be so joined is left ungrouped. Appends the
- * groups of two or more events to set->groups.
+ * event is opened once, when the joined group still fits its PMU's
+ * budget. When it would not, the metric's events no group holds yet
+ * join the group that holds most of its other events if they fit there,
+ * or else make a group of their own; the metric then reads the shared
+ * events from another group. klass[i] is input i's class:
+ * METRIC_CLASS_NONE, ANY, or a number per PMU; counter[i] the counter it
+ * takes (METRIC_CTR_NONE, GP or a fixed counter's number); budgets[nb]
+ * per class. A group holds events of one PMU (and any software ones,
+ * after them) and at most PSTAT_MAX_GROUP; a metric whose events cannot
+ * be so joined is left ungrouped, and so is one whose own events need
+ * the counter the watchdog holds (the kernel would open that group and
+ * never schedule it); one larger than what the kernel checks is still
+ * a weak group, for the kernel to refuse. Appends the groups of two or
+ * more events to set->groups.
  */
-void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass);
+void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
+			     const int *counter,
+			     const struct pstat_metric_budget *budgets,
+			     size_t nb);
 
 /* The machine facts formulas use (#num_cores, ...); NAN when unknown. */
 struct pstat_metric_consts {

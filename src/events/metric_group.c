@@ -5,7 +5,9 @@
  * ({...}:W), so that a ratio is of counts taken over the same time even
  * when the PMU multiplexes. Unlike perf, which opens an event once per
  * metric group that needs it, an event is opened once: metrics that
- * share an event share one group.
+ * share an event share one group while it fits the PMU's counters
+ * (metric_budget.h), and else the later metric reads the shared event
+ * from the earlier one's group.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,16 @@ struct components {
 	long *klass;            /* of a root: METRIC_CLASS_ANY or a PMU's */
 };
 
+/* What metric_set_group_inputs works with. */
+struct grouping {
+	struct components c;
+	size_t ni;
+	const long *klass;
+	const int *counter;
+	const struct pstat_metric_budget *budgets;
+	size_t nb;
+};
+
 static size_t root(struct components *c, size_t i)
 {
 	while (c->parent[i] != i)
@@ -65,48 +77,147 @@ static long joined(long a, long b)
 	return METRIC_CLASS_NONE;
 }
 
-/*
- * Join the groupable inputs of one metric (seen) into one component,
- * when the result stays on one PMU and within PSTAT_MAX_GROUP events.
- */
-static void join_metric(struct components *c, size_t ninputs,
-			const unsigned char *seen, const long *klass)
+static int groupable(const struct grouping *g, size_t i)
 {
+	return g->klass[i] != METRIC_CLASS_NONE;
+}
+
+/*
+ * Whether the components whose roots are marked in take would fit one
+ * group: one PMU's events, at most PSTAT_MAX_GROUP, and within that
+ * PMU's budget (with the watchdog's counter taken, or as the kernel
+ * checks: hw). An event goes on its fixed counter while that is free
+ * to the group, else on a general-purpose one (as the kernel places
+ * them: a second event for the same fixed counter takes a
+ * general-purpose one).
+ */
+static int fits(struct grouping *g, const unsigned char *take, int hw)
+{
+	const struct pstat_metric_budget *b = NULL;
 	long k = METRIC_CLASS_ANY;
-	size_t n = 0, first = SIZE_MAX;
-	unsigned char *counted = xcalloc(ninputs + 1, 1);
+	unsigned used = 0, fixed;
+	size_t n = 0;
+	int gp = 0;
 
-	for (size_t i = 0; i < ninputs && k != METRIC_CLASS_NONE; i++) {
-		size_t r;
+	for (size_t i = 0; i < g->ni; i++)
+		if (groupable(g, i) && take[root(&g->c, i)]) {
+			k = joined(k, g->c.klass[root(&g->c, i)]);
+			n++;
+		}
+	if (k == METRIC_CLASS_NONE || n > PSTAT_MAX_GROUP)
+		return 0;
+	for (size_t j = 0; j < g->nb && !b; j++)
+		if (g->budgets[j].klass == k)
+			b = &g->budgets[j];
+	if (!b)
+		return 1;
+	fixed = hw ? b->hw_fixed : b->fixed;
+	for (size_t i = 0; i < g->ni; i++) {
+		int ctr = g->counter[i];
 
-		if (!seen[i] || klass[i] == METRIC_CLASS_NONE)
+		if (!groupable(g, i) || !take[root(&g->c, i)] ||
+		    ctr == METRIC_CTR_NONE)
 			continue;
-		r = root(c, i);
-		if (first == SIZE_MAX)
-			first = i;
-		if (counted[r])
-			continue;
-		counted[r] = 1;
-		n += c->size[r];
-		k = joined(k, c->klass[r]);
+		if (ctr >= 0 && ctr < 32 && (fixed & ~used & (1u << ctr)))
+			used |= 1u << ctr;
+		else
+			gp++;
 	}
-	free(counted);
-	if (k == METRIC_CLASS_NONE || first == SIZE_MAX ||
-	    n > PSTAT_MAX_GROUP)
-		return;
-	for (size_t i = first + 1; i < ninputs; i++) {
-		size_t a, b;
+	return gp <= (hw ? b->hw_gp : b->gp);
+}
 
-		if (!seen[i] || klass[i] == METRIC_CLASS_NONE)
+/* Join the components whose roots are marked in take into one. */
+static void join_marked(struct grouping *g, const unsigned char *take)
+{
+	size_t a = SIZE_MAX;
+
+	for (size_t i = 0; i < g->ni; i++) {
+		size_t b;
+
+		if (!groupable(g, i) || !take[root(&g->c, i)])
 			continue;
-		a = root(c, first);
-		b = root(c, i);
+		b = root(&g->c, i);
+		if (a == SIZE_MAX) {
+			a = b;
+			continue;
+		}
+		a = root(&g->c, a);
 		if (a == b)
 			continue;
-		c->parent[b] = a;
-		c->size[a] += c->size[b];
-		c->klass[a] = joined(c->klass[a], c->klass[b]);
+		g->c.parent[b] = a;
+		g->c.size[a] += g->c.size[b];
+		g->c.klass[a] = joined(g->c.klass[a], g->c.klass[b]);
 	}
+}
+
+/*
+ * The metric's events (seen) when the groups they are in cannot all be
+ * joined: those no group holds yet (fresh, marked in take) join the
+ * group that holds most of the metric's other events, if they fit
+ * there; else they make a group of their own when it fits, or is
+ * larger than the kernel allows (a weak group the kernel refuses, as
+ * perf's); a group that would fit the kernel's check but not beside
+ * the watchdog is not made: the kernel would open it and never
+ * schedule it.
+ */
+static void join_fresh(struct grouping *g, const unsigned char *seen,
+		       unsigned char *take)
+{
+	size_t best = SIZE_MAX, most = 0;
+	size_t *count = xcalloc(g->ni + 1, sizeof(*count));
+
+	for (size_t i = 0; i < g->ni; i++)
+		if (seen[i] && groupable(g, i) &&
+		    g->c.size[root(&g->c, i)] > 1)
+			count[root(&g->c, i)]++;
+	for (size_t r = 0; r < g->ni; r++) {
+		if (count[r] <= most)
+			continue;
+		take[r] = 1;
+		if (fits(g, take, 0)) {
+			best = r;
+			most = count[r];
+		}
+		take[r] = 0;
+	}
+	free(count);
+	if (best != SIZE_MAX) {
+		take[best] = 1;
+		join_marked(g, take);
+	} else if (fits(g, take, 0) || !fits(g, take, 1)) {
+		join_marked(g, take);
+	}
+}
+
+/*
+ * Group the groupable inputs of one metric (seen): with the groups
+ * holding any of them when all fit one group, else join_fresh.
+ */
+static void join_metric(struct grouping *g, const unsigned char *seen)
+{
+	unsigned char *take = xcalloc(g->ni + 1, 1);
+	long k = METRIC_CLASS_ANY;
+	size_t nfresh = 0;
+
+	for (size_t i = 0; i < g->ni; i++)
+		if (seen[i] && groupable(g, i)) {
+			take[root(&g->c, i)] = 1;
+			k = joined(k, g->c.klass[root(&g->c, i)]);
+		}
+	if (k == METRIC_CLASS_NONE) {
+		/* two PMUs' events: ungrouped */
+	} else if (fits(g, take, 0)) {
+		join_marked(g, take);
+	} else {
+		for (size_t r = 0; r < g->ni; r++) {
+			if (take[r] && g->c.size[r] > 1)
+				take[r] = 0;
+			nfresh += take[r];
+		}
+		if (nfresh)
+			join_fresh(g, seen, take);
+	}
+	free(take);
 }
 
 /* Append the component of root r as a weak group: PMU events first. */
@@ -140,21 +251,27 @@ static void sort_by_count(size_t *order, size_t n, const size_t *count)
 	}
 }
 
-void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass)
+void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
+			     const int *counter,
+			     const struct pstat_metric_budget *budgets,
+			     size_t nb)
 {
-	struct components c;
+	size_t ni = set->ninputs;
+	struct grouping g = {
+		.ni = ni, .klass = klass, .counter = counter,
+		.budgets = budgets, .nb = nb,
+	};
 	size_t *order = xcalloc(set->n + 1, sizeof(*order));
 	size_t *count = xcalloc(set->n + 1, sizeof(*count));
 	unsigned char **seen = xcalloc(set->n + 1, sizeof(*seen));
-	size_t ni = set->ninputs;
 
-	c.parent = xcalloc(ni + 1, sizeof(*c.parent));
-	c.size = xcalloc(ni + 1, sizeof(*c.size));
-	c.klass = xcalloc(ni + 1, sizeof(*c.klass));
+	g.c.parent = xcalloc(ni + 1, sizeof(*g.c.parent));
+	g.c.size = xcalloc(ni + 1, sizeof(*g.c.size));
+	g.c.klass = xcalloc(ni + 1, sizeof(*g.c.klass));
 	for (size_t i = 0; i < ni; i++) {
-		c.parent[i] = i;
-		c.size[i] = 1;
-		c.klass[i] = klass[i];
+		g.c.parent[i] = i;
+		g.c.size[i] = 1;
+		g.c.klass[i] = klass[i];
 	}
 	for (size_t m = 0; m < set->n; m++) {
 		seen[m] = xcalloc(ni + 1, 1);
@@ -166,17 +283,17 @@ void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass)
 	sort_by_count(order, set->n, count);
 	for (size_t k = 0; k < set->n; k++)
 		if (count[order[k]] > 1)
-			join_metric(&c, ni, seen[order[k]], klass);
+			join_metric(&g, seen[order[k]]);
 	for (size_t i = 0; i < ni; i++)
-		if (klass[i] != METRIC_CLASS_NONE && root(&c, i) == i &&
-		    c.size[i] > 1)
-			add_component(set, &c, i, klass);
+		if (klass[i] != METRIC_CLASS_NONE && root(&g.c, i) == i &&
+		    g.c.size[i] > 1)
+			add_component(set, &g.c, i, klass);
 	for (size_t m = 0; m < set->n; m++)
 		free(seen[m]);
 	free(seen);
 	free(order);
 	free(count);
-	free(c.parent);
-	free(c.size);
-	free(c.klass);
+	free(g.c.parent);
+	free(g.c.size);
+	free(g.c.klass);
 }

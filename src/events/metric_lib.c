@@ -170,6 +170,7 @@ static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			    !(pmus_find(pmus, "ibs_op") || pmus_find(pmus, "amd_df") ||
 			      pmus_find(pmus, "amd_l3")))
 		return;
+	lib->amd = 1;
 	if (ci->family < 0 || ci->model < 0) {
 		amd_family_unknown(lib, root);
 		return;

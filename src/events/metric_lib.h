@@ -57,6 +57,7 @@ struct pstat_metric_lib {
 	 */
 	char no_topdown[512];
 	int topdown_levels;     /* 0, 1 or 2 */
+	int amd;                /* the core PMU "cpu" is AMD's */
 	int amd_zen;            /* AMD: the Zen generation, 0 unknown */
 	/* what cpuinfo says of the CPU; cpu_err: -errno it was read with */
 	struct pstat_cpuinfo cpu;
