@@ -28,7 +28,7 @@ need_serve() {
 
 # serve_bg ARGS...: pstat serve --listen 127.0.0.1:0 ARGS in the
 # background; sets $spid and $port (from the line it says where it
-# listens), and $url.
+# listens), and $url; returns once /metrics has the first reading.
 serve_bg() {
 	"$PSTAT" serve --listen 127.0.0.1:0 "$@" 2>"$BATS_TEST_TMPDIR/serve.err" &
 	spid=$!
@@ -42,6 +42,14 @@ serve_bg() {
 	done
 	[ -n "$port" ] || { cat "$BATS_TEST_TMPDIR/serve.err"; return 1; }
 	url="http://127.0.0.1:$port"
+	# ready when the first reading is published (503 until then)
+	for _ in $(seq 100); do
+		curl -sf -o /dev/null "$url/metrics" && return 0
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/serve.err"
+	return 1
 }
 
 # stop_serve: SIGTERM, and its status in $st.

@@ -333,13 +333,12 @@ int serve_start(struct serve *s)
 			msg_hint("install libmicrohttpd (Debian: libmicrohttpd12)");
 		return -1;
 	}
+	/*
+	 * Nothing is published until the first interval's reading: a scrape
+	 * before it gets 503 with Retry-After, not an exposition that would
+	 * pass for counts (the counters are not even open yet).
+	 */
 	s->totals = totals_new();
-	/* until the first interval: an exposition of no counters */
-	r = serve_publish(s, NULL, 0, NULL, 0);
-	if (r) {
-		msg_error("cannot serve: %s", strerror(-r));
-		return -1;
-	}
 	return 0;
 }
 
