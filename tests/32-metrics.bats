@@ -434,6 +434,12 @@ LLC-load-misses: group 0 (weak)
 task-clock: group 0 (weak)
 dTLB-load-misses: group 1 (leader)
 EOF
+	# said at -v; not marked: its counts are over the same time unless
+	# multiplexed
+	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" -v --dry-run -M Summary,Cache,TLB true
+	assert_success
+	assert_line "pstat: metric 'dtlb_walk_rate' reads events of more than one group: the PMU's counters cannot hold them with the other metrics' (its counts are taken together unless multiplexed)"
+	[ "$(grep -c 'more than one group' <<<"$output")" = 1 ]
 	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" --dry-run -j -M Summary,Cache,TLB,Branches true
 	assert_success
 	gp_check '["0:0x1"]' 4 <<<"$output"
@@ -485,6 +491,9 @@ EOF
 	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" --dry-run -j --metric "w = ($four) / cycles" true
 	assert_success
 	jq_assert '.events | length == 5 and all(.leader and (has("weak") | not))' <<<"$output"
+	PSTAT_SYSFS_ROOT="$S" run "$PSTAT" -v --dry-run --metric "w = ($four) / cycles" true
+	assert_success
+	assert_line --partial "metric 'w': its events fit the PMU only with the counter the NMI watchdog holds"
 	tree_with_watchdog "$S" "$BATS_TEST_TMPDIR/skl" 0
 	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/skl" run "$PSTAT" --dry-run -j --metric "w = ($four) / cycles" true
 	assert_success

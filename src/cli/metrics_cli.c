@@ -394,6 +394,58 @@ static int add_inputs(struct metrics_cli *mc, struct pstat_encode_ctx *ctx,
 	return 0;
 }
 
+/* The event of evl whose row is row, or NULL. */
+static const struct pstat_event *row_event(const struct pstat_evlist *evl,
+					   int row)
+{
+	for (size_t i = 0; i < evl->n; i++)
+		if (evl->ev[i].row == row)
+			return &evl->ev[i];
+	return NULL;
+}
+
+/*
+ * Say at -v which metrics read their events from more than one group,
+ * one of them a metric's weak group (metric_set_group_inputs: the
+ * PMU's counters could not hold their events with the others'), and
+ * which are ungrouped because of the NMI watchdog. The first are not
+ * marked: the counts are over the same time unless one was
+ * multiplexed, and then the metric is marked so.
+ */
+static void note_split(const struct metrics_cli *mc,
+		       const struct pstat_evlist *evl)
+{
+	const struct pstat_metric_set *set = &mc->set;
+	unsigned char *seen = xcalloc(set->ninputs + 1, 1);
+
+	for (size_t m = 0; m < set->n && msg_verbose >= 1; m++) {
+		int group = -1, split = 0, weak = 0;
+
+		if (!set->m[m].shown)
+			continue;
+		memset(seen, 0, set->ninputs + 1);
+		metric_set_metric_inputs(set, m, seen);
+		for (size_t i = 0; i < set->ninputs; i++) {
+			const struct pstat_event *ev =
+				seen[i] ? row_event(evl, mc->input_row[i]) :
+					  NULL;
+
+			if (!ev)
+				continue;
+			weak |= ev->weak;
+			split |= group >= 0 && ev->group != group;
+			group = ev->group;
+		}
+		if (split && weak)
+			msg_debug(1, "metric '%s' reads events of more than one group: the PMU's counters cannot hold them with the other metrics' (its counts are taken together unless multiplexed)",
+				  set->m[m].def.name);
+		if (set->m[m].beside_watchdog)
+			msg_debug(1, "metric '%s': its events fit the PMU only with the counter the NMI watchdog holds, and are counted ungrouped (sysctl kernel.nmi_watchdog=0 lets them be grouped)",
+				  set->m[m].def.name);
+	}
+	free(seen);
+}
+
 int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 		      struct pstat_encode_ctx *ctx, const char *sysfs_root,
 		      struct pstat_evlist *evl)
@@ -414,7 +466,11 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 	if (check_skl_smt(mc, o, ctx->pmus))
 		return -1;
 	metric_lib_group_inputs(&mc->lib, &mc->set);
-	return add_inputs(mc, ctx, evl, !o->metric_no_group, sysfs_root);
+	if (add_inputs(mc, ctx, evl, !o->metric_no_group, sysfs_root))
+		return -1;
+	if (!o->metric_no_group)
+		note_split(mc, evl);
+	return 0;
 }
 
 void metrics_cli_free(struct metrics_cli *mc)

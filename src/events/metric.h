@@ -62,6 +62,11 @@ struct pstat_metric_entry {
 	struct metric_ref *refs;        /* one per name of def.expr */
 	struct metric_ref *trefs;       /* one per name of def.threshold */
 	int group;              /* index into set->groups, or -1 */
+	/*
+	 * Its events fit its PMU's counters only with the one the NMI
+	 * watchdog holds: left ungrouped (metric_set_group_inputs).
+	 */
+	int beside_watchdog;
 };
 
 /*

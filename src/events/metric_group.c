@@ -52,6 +52,7 @@ struct components {
 
 /* What metric_set_group_inputs works with. */
 struct grouping {
+	struct pstat_metric_entry *m;   /* the metric being grouped */
 	struct components c;
 	size_t ni;
 	const long *klass;
@@ -83,22 +84,18 @@ static int groupable(const struct grouping *g, size_t i)
 }
 
 /*
- * Whether the components whose roots are marked in take would fit one
- * group: one PMU's events, at most PSTAT_MAX_GROUP, and within that
- * PMU's budget (with the watchdog's counter taken, or as the kernel
- * checks: hw). An event goes on its fixed counter while that is free
- * to the group, else on a general-purpose one (as the kernel places
- * them: a second event for the same fixed counter takes a
- * general-purpose one).
+ * Whether the components whose roots are marked in take may be one
+ * group: of one PMU's events (and software ones), at most
+ * PSTAT_MAX_GROUP. Sets *budget to that PMU's budget, NULL when it has
+ * none.
  */
-static int fits(struct grouping *g, const unsigned char *take, int hw)
+static int joinable(struct grouping *g, const unsigned char *take,
+		    const struct pstat_metric_budget **budget)
 {
-	const struct pstat_metric_budget *b = NULL;
 	long k = METRIC_CLASS_ANY;
-	unsigned used = 0, fixed;
 	size_t n = 0;
-	int gp = 0;
 
+	*budget = NULL;
 	for (size_t i = 0; i < g->ni; i++)
 		if (groupable(g, i) && take[root(&g->c, i)]) {
 			k = joined(k, g->c.klass[root(&g->c, i)]);
@@ -106,9 +103,28 @@ static int fits(struct grouping *g, const unsigned char *take, int hw)
 		}
 	if (k == METRIC_CLASS_NONE || n > PSTAT_MAX_GROUP)
 		return 0;
-	for (size_t j = 0; j < g->nb && !b; j++)
+	for (size_t j = 0; j < g->nb && !*budget; j++)
 		if (g->budgets[j].klass == k)
-			b = &g->budgets[j];
+			*budget = &g->budgets[j];
+	return 1;
+}
+
+/*
+ * Whether the components whose roots are marked in take would fit one
+ * group (joinable) within its PMU's budget: with the watchdog's counter
+ * taken, or as the kernel checks a group when it opens it (hw). An
+ * event goes on its fixed counter while that is free to the group,
+ * else on a general-purpose one, as the kernel places them (a second
+ * event for the same fixed counter takes a general-purpose one).
+ */
+static int fits(struct grouping *g, const unsigned char *take, int hw)
+{
+	const struct pstat_metric_budget *b;
+	unsigned used = 0, fixed;
+	int gp = 0;
+
+	if (!joinable(g, take, &b))
+		return 0;
 	if (!b)
 		return 1;
 	fixed = hw ? b->hw_fixed : b->fixed;
@@ -163,6 +179,7 @@ static void join_marked(struct grouping *g, const unsigned char *take)
 static void join_fresh(struct grouping *g, const unsigned char *seen,
 		       unsigned char *take)
 {
+	const struct pstat_metric_budget *b;
 	size_t best = SIZE_MAX, most = 0;
 	size_t *count = xcalloc(g->ni + 1, sizeof(*count));
 
@@ -184,8 +201,11 @@ static void join_fresh(struct grouping *g, const unsigned char *seen,
 	if (best != SIZE_MAX) {
 		take[best] = 1;
 		join_marked(g, take);
-	} else if (fits(g, take, 0) || !fits(g, take, 1)) {
+	} else if (joinable(g, take, &b) &&
+		   (fits(g, take, 0) || !fits(g, take, 1))) {
 		join_marked(g, take);
+	} else if (joinable(g, take, &b)) {
+		g->m->beside_watchdog = 1;
 	}
 }
 
@@ -281,9 +301,11 @@ void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
 		order[m] = m;
 	}
 	sort_by_count(order, set->n, count);
-	for (size_t k = 0; k < set->n; k++)
+	for (size_t k = 0; k < set->n; k++) {
+		g.m = &set->m[order[k]];
 		if (count[order[k]] > 1)
 			join_metric(&g, seen[order[k]]);
+	}
 	for (size_t i = 0; i < ni; i++)
 		if (klass[i] != METRIC_CLASS_NONE && root(&g.c, i) == i &&
 		    g.c.size[i] > 1)
