@@ -299,24 +299,27 @@ static void set_start(struct pstat_counters *c, size_t ev, bool member)
  * EBADF (perf's weak-group test), and PMUs with slots such as
  * breakpoints run out of them with ENOSPC.
  */
-static int weak_refused(const struct pstat_counters *c, size_t ev, int err)
+static int weak_refused(const struct pstat_counters *c, size_t ev, int err,
+			bool weak)
 {
-	return c->evl->ev[ev].weak &&
+	return (weak || c->evl->ev[ev].weak) &&
 	       (err == EINVAL || err == EBADF || err == ENOSPC);
 }
 
 /*
- * Open the members of one group [first, end) on one (cpu, thread).
+ * Open the members evs[0..nev) of one group on one (cpu, thread); weak:
+ * the group is one of pstat's own (task_groups), weak as {...}:W is.
  * Returns 0, -1 with oe filled, or 1 when a weak group was refused.
  */
-static int open_group_slot(struct pstat_counters *c, size_t first,
-			   size_t end, size_t ci, size_t ti,
+static int open_group_slot(struct pstat_counters *c, const size_t *evs,
+			   size_t nev, bool weak, size_t ci, size_t ti,
 			   struct pstat_open_error *oe)
 {
 	int leader_fd = -1, leader = -1, pos = 0;
-	pid_t pid = c->evl->ev[first].cpus ? -1 : c->tids[ti];
+	pid_t pid = c->evl->ev[evs[0]].cpus ? -1 : c->tids[ti];
 
-	for (size_t ev = first; ev < end; ev++) {
+	for (size_t i = 0; i < nev; i++) {
+		size_t ev = evs[i];
 		int fd;
 
 		if (c->state[ev] == COUNTER_NOT_SUPPORTED)
@@ -325,8 +328,8 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 		fd = open_one(c, ev, pid, c->cpus[ci], leader_fd);
 		if (fd == -ESRCH && pid >= 0) {
 			/* the thread ended between listing and opening */
-			for (size_t k = first; k < ev; k++) {
-				size_t s = counter_slot(c, k, ci, ti);
+			for (size_t k = 0; k < i; k++) {
+				size_t s = counter_slot(c, evs[k], ci, ti);
 
 				if (c->fds[s] >= 0)
 					close(c->fds[s]);
@@ -334,7 +337,7 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 			}
 			return 0;
 		}
-		if (fd < 0 && leader_fd >= 0 && weak_refused(c, ev, -fd))
+		if (fd < 0 && leader_fd >= 0 && weak_refused(c, ev, -fd, weak))
 			return 1;
 		if (fd < 0 && (is_unsupported(-fd) ||
 			       excluding_refused(&c->attrs[ev], -fd) ||
@@ -377,17 +380,19 @@ static int open_group_slot(struct pstat_counters *c, size_t first,
 }
 
 /*
- * perf's weak-group fallback: close the counters of the group [first,
- * end) on every CPU and thread, and make each of its events a group of
- * one (a counter read without PERF_FORMAT_GROUP is its own leader).
- * Opening every slot ungrouped, not just those refused, keeps one read
- * layout per event.
+ * perf's weak-group fallback: close the counters of the group evs[0..nev)
+ * on every CPU and thread, and make each of its events a group of one
+ * (a counter read without PERF_FORMAT_GROUP is its own leader). Opening
+ * every slot ungrouped, not just those refused, keeps one read layout
+ * per event.
  */
-static void ungroup(struct pstat_counters *c, size_t first, size_t end)
+static void ungroup(struct pstat_counters *c, const size_t *evs, size_t nev)
 {
 	size_t per = c->ncpus * c->nthreads;
 
-	for (size_t ev = first; ev < end; ev++) {
+	for (size_t i = 0; i < nev; i++) {
+		size_t ev = evs[i];
+
 		for (size_t s = 0; s < per; s++) {
 			int *fd = &c->fds[ev * per + s];
 
@@ -405,29 +410,30 @@ static void ungroup(struct pstat_counters *c, size_t first, size_t end)
 }
 
 /*
- * Open the group [first, end) on every (cpu, thread) it is placed on;
- * a weak group that the kernel refuses, ungrouped. Returns 0 or -1
- * with oe filled.
+ * Open the group evs[0..nev) on every (cpu, thread) it is placed on; a
+ * weak group that the kernel refuses (weak: one of task_groups'),
+ * ungrouped. Returns 0 or -1 with oe filled.
  */
-static int open_group(struct pstat_counters *c, size_t first, size_t end,
-		      struct pstat_open_error *oe)
+static int open_group(struct pstat_counters *c, const size_t *evs,
+		      size_t nev, bool weak, struct pstat_open_error *oe)
 {
+	const struct pstat_event *lead = &c->evl->ev[evs[0]];
 	size_t nplaced = 0;
 	int r = 0;
 
 	for (size_t ci = 0; ci < c->ncpus; ci++)
-		nplaced += placed(c, &c->evl->ev[first], ci, 0);
-	for (size_t ev = first; !nplaced && ev < end; ev++) {
+		nplaced += placed(c, lead, ci, 0);
+	for (size_t i = 0; !nplaced && i < nev; i++) {
 		/* its PMU's CPUs are none of those asked for (-C) */
-		c->state[ev] = COUNTER_NOT_SUPPORTED;
-		c->err[ev] = ENODEV;
+		c->state[evs[i]] = COUNTER_NOT_SUPPORTED;
+		c->err[evs[i]] = ENODEV;
 	}
 	for (size_t ci = 0; ci < c->ncpus && !r; ci++) {
 		for (size_t ti = 0; ti < c->nthreads; ti++) {
-			if (!placed(c, &c->evl->ev[first], ci, ti))
+			if (!placed(c, lead, ci, ti))
 				continue;
 			/* perf_event_paranoid is read only on a refusal */
-			r = open_group_slot(c, first, end, ci, ti, oe);
+			r = open_group_slot(c, evs, nev, weak, ci, ti, oe);
 			if (r)
 				break;
 		}
@@ -436,9 +442,62 @@ static int open_group(struct pstat_counters *c, size_t first, size_t end,
 		return -1;
 	if (!r)
 		return 0;
-	ungroup(c, first, end);
+	ungroup(c, evs, nev);
 	/* ungrouped, no member joins a group: no second refusal */
-	return open_group(c, first, end, oe);
+	return open_group(c, evs, nev, false, oe);
+}
+
+/*
+ * Whether event ev may join its thread's group (task_groups): an event
+ * of no group of the user's, of a PMU whose counters share the task's
+ * software context (software events, tracepoints). Those never
+ * multiplex: each counts exactly what it would alone, and the group's
+ * time enabled and running, which a group read reports for all, are
+ * each member's own. Not :D or :e, which the kernel takes on a leader
+ * alone.
+ */
+static int task_groupable(const struct pstat_event *ev)
+{
+	const struct perf_event_attr *a = &ev->attr;
+
+	return !(a->read_format & PERF_FORMAT_GROUP) && !ev->cpus &&
+	       !ev->core_cpus && !a->pinned && !a->exclusive &&
+	       (a->type == PERF_TYPE_SOFTWARE ||
+		a->type == PERF_TYPE_TRACEPOINT);
+}
+
+/*
+ * The next group to open, from event first on, into evs (events not yet
+ * taken): the user's group that starts there, or, with task_groups and
+ * first groupable, every groupable event not taken (at most
+ * PSTAT_MAX_GROUP), which then read as one group (*weak set). Returns
+ * how many.
+ */
+static size_t next_group(struct pstat_counters *c, size_t first,
+			 bool *taken, size_t *evs, bool *weak)
+{
+	const struct pstat_evlist *evl = c->evl;
+	size_t nev = 0;
+
+	*weak = false;
+	if (c->task_groups && task_groupable(&evl->ev[first])) {
+		for (size_t k = first; k < evl->n && nev < PSTAT_MAX_GROUP; k++)
+			if (!taken[k] && task_groupable(&evl->ev[k]))
+				evs[nev++] = k;
+		for (size_t i = 0; nev > 1 && i < nev; i++)
+			c->attrs[evs[i]].read_format |= PERF_FORMAT_GROUP;
+		*weak = nev > 1;
+	} else {
+		evs[nev++] = first;
+		while (first + nev < evl->n &&
+		       evl->ev[first + nev].group == evl->ev[first].group) {
+			evs[nev] = first + nev;
+			nev++;
+		}
+	}
+	for (size_t i = 0; i < nev; i++)
+		taken[evs[i]] = true;
+	return nev;
 }
 
 int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
@@ -446,7 +505,9 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 		  size_t nthreads, const struct pstat_open_opts *o,
 		  struct pstat_open_error *oe)
 {
-	size_t n = evl->n * ncpus * nthreads;
+	size_t n = evl->n * ncpus * nthreads, *evs;
+	bool *taken;
+	int r = 0;
 
 	memset(c, 0, sizeof(*c));
 	memset(oe, 0, sizeof(*oe));
@@ -477,6 +538,7 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 	c->guard_fd = -1;
 	c->lead_disabled = o->disabled || o->enable_on_exec;
 	c->lead_on_exec = o->enable_on_exec;
+	c->task_groups = o->task_groups;
 	if (o->no_clone) {
 		struct perf_event_attr g = { 0 };
 
@@ -496,19 +558,25 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 			return -1;
 		}
 	}
-	for (size_t first = 0; first < evl->n;) {
-		size_t end = first + 1;
+	evs = xmalloc(evl->n * sizeof(*evs));
+	taken = xcalloc(evl->n, sizeof(*taken));
+	for (size_t first = 0; first < evl->n && !r; first++) {
+		size_t nev;
+		bool weak;
 
-		while (end < evl->n && evl->ev[end].group == evl->ev[first].group)
-			end++;
-		if (open_group(c, first, end, oe)) {
-			close_all(c);
-			if (c->guard_fd >= 0)
-				close(c->guard_fd);
-			c->guard_fd = -1;
-			return -1;
-		}
-		first = end;
+		if (taken[first])
+			continue;
+		nev = next_group(c, first, taken, evs, &weak);
+		r = open_group(c, evs, nev, weak, oe);
+	}
+	free(evs);
+	free(taken);
+	if (r) {
+		close_all(c);
+		if (c->guard_fd >= 0)
+			close(c->guard_fd);
+		c->guard_fd = -1;
+		return -1;
 	}
 	return 0;
 }
@@ -635,6 +703,9 @@ int counters_toggle(const struct pstat_counters *c, long ev, int enable)
 				   : PERF_EVENT_IOC_DISABLE;
 	size_t per = c->ncpus * c->nthreads;
 
+	/* an event may lead others of its thread (task_groups) */
+	if (ev >= 0 && c->task_groups)
+		return -EOPNOTSUPP;
 	for (size_t e = 0; e < c->evl->n; e++) {
 		/* all: each group through its leader, members with it */
 		if (ev < 0 ? c->read_leader[e] != (int)e : (long)e != ev)

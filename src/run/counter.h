@@ -34,6 +34,17 @@ struct pstat_open_opts {
 	 * NULL for none. Used when counting per CPU (pid -1). Borrowed.
 	 */
 	const int *cgroup_fds;
+	/*
+	 * Counting the threads of processes that already run (-p, -t):
+	 * open a thread's software events and tracepoints that are in no
+	 * group of the user's as one group, so that reading the thread
+	 * takes one read(2), not one per event (with thousands of threads,
+	 * most of the cost of an interval). They never multiplex, so each
+	 * counts what it would alone; but disabling the group's leader
+	 * would stop all of them, so never with counters_toggle of one
+	 * event (the control channel).
+	 */
+	int task_groups;
 };
 
 /* Per-event outcome of opening. */
@@ -66,6 +77,7 @@ struct pstat_counters {
 	int lead_disabled;        /* a leader opens disabled */
 	int lead_on_exec;         /* a leader that follows a task: enable_on_exec */
 	const int *cgroup_fds;    /* borrowed from the open options */
+	int task_groups;          /* from the open options */
 };
 
 /* What made counters_open fail. */
@@ -121,7 +133,8 @@ int counters_disable(const struct pstat_counters *c);
 /*
  * Enable or disable event ev on every CPU and thread (alone, not its
  * group), or every event when ev is -1, those waiting for an exec too:
- * for the control channel, once the command runs. Returns 0 or -errno.
+ * for the control channel, once the command runs. Returns 0 or -errno
+ * (-EOPNOTSUPP for one event of counters opened with task_groups).
  */
 int counters_toggle(const struct pstat_counters *c, long ev, int enable);
 

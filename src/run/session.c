@@ -148,6 +148,9 @@ static int open_run_counters(struct session *s, struct pstat_child *ch,
 			    cfg->kind == TARGET_COMMAND && !cfg->delay_ms &&
 			    !cfg->start_disabled;
 	oo.disabled = !oo.enable_on_exec;
+	/* one read per attached thread; --control toggles single events */
+	oo.task_groups = (cfg->kind == TARGET_PID || cfg->kind == TARGET_TID) &&
+			 !s->system_wide && !cfg->control;
 	if (counters_open(&s->ctr, s->evl, s->cpus, s->ncpus, s->tids,
 			  s->ntids, &oo, &oe)) {
 		session_report_open_error(s, &oe);
