@@ -53,3 +53,20 @@ load test_helper
 		assert_output "rows $(($1 * $2)) summed $(($1 * $2 * ${3:-1}))"
 	done
 }
+
+# The metrics of --metric and -M, once per thread: each thread's inputs
+# and the row its line follows were found by scanning every row for
+# every thread (and again for each input), quadratic in the threads.
+@test "report rows: a metric per thread at 100 and 6000 threads, from its own rows" {
+	local a
+
+	for a in "2 100 1 m" "3 6000 1 m" "8 6000 2 m"; do
+		run "$PT" rows "$a"
+		assert_success
+		set -- $a
+		assert_output "rows $(($1 * $2)) summed $(($1 * $2 * $3)) metrics $2"
+	done
+	run "$PT" rows "1 100 1 m"
+	assert_failure
+	assert_output --partial "error: usage"
+}

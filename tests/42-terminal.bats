@@ -51,6 +51,32 @@ for line in sys.stdin.read().split("\n"):
 	assert_output --regexp $'\n task-clock +█▁▁\n page-faults +█▁▁$'
 }
 
+# A long run keeps at most twice the terminal's width of rates per row
+# (they grew by a row's worth every interval, without bound): pairs of
+# older intervals merge, and the line still shows the run's shape.
+@test "sparkline: 4000 intervals, rising then falling, in as many glyphs as fit" {
+	local glyphs
+
+	run "$PT" print table-tty long-interval
+	assert_success
+	glyphs=$(/usr/bin/python3 -c '
+import re, sys
+for line in sys.stdin.read().split("\n"):
+    m = re.match(r" task-clock +([\u2581-\u2588]+)$", line)
+    if m:
+        print(" ".join(str(ord(c) - 0x2581) for c in m.group(1)))' <<<"$output")
+	# 80 columns less " task-clock" padded to 32 and 3 spaces: 45
+	[ "$(wc -w <<<"$glyphs")" = 45 ]
+	/usr/bin/python3 -c '
+import sys
+g = [int(x) for x in sys.argv[1].split()]
+top = g.index(max(g))
+assert g[0] == 0 and g[-1] == 0 and max(g) == 7, g
+assert 18 <= top <= 26, g
+assert g[:top + 1] == sorted(g[:top + 1]), g
+assert g[top:] == sorted(g[top:], reverse=True), g' "$glyphs"
+}
+
 @test "sparkline: with -A and --per-thread each line names its CPU or thread" {
 	run "$PT" print table-tty percpu-interval
 	assert_success
@@ -220,4 +246,30 @@ header_gaps() {
 	assert_output --regexp ' [0-9]{4,} +page-faults'
 	run env LC_ALL="$loc" "$ROOT/pstat" -B -e page-faults "$t" 2000
 	assert_output --regexp ' [0-9]{1,3}(\.[0-9]{3})+ +page-faults'
+}
+
+# The table's values and metrics ("%.2f", "%'.2f", "%8.3f"...) are made
+# without printf, which cost more than the rest of a row with thousands
+# of rows an interval: they must be printf's strings, rounding ties and
+# all, in every locale's decimal point and grouping.
+@test "the table's numbers are printf's: C, and de_DE, en_IN and fr_FR when they can be built" {
+	local l dir="$BATS_FILE_TMPDIR/locale" built=0
+
+	run env LC_ALL=C "$PT" fixed "200000 1"
+	assert_success
+	assert_output --regexp "^[0-9]+ strings as printf's, point '\\.' separator ''$"
+	command -v localedef >/dev/null || skip "no localedef to build de_DE, en_IN and fr_FR"
+	mkdir -p "$dir"
+	# each with its point and separator: "1.234,5", "12,34,567.8", "1 234,5"
+	for l in de_DE:,:. en_IN:.:, fr_FR:,:$'\xe2\x80\xaf'; do
+		IFS=: read -r l point sep <<<"$l"
+		[ -e "/usr/share/i18n/locales/$l" ] || continue
+		[ -d "$dir/$l.UTF-8" ] ||
+			localedef -i "$l" -f UTF-8 "$dir/$l.UTF-8" >/dev/null 2>&1 ||
+			[ -d "$dir/$l.UTF-8" ] || continue
+		run env LOCPATH="$dir" LC_ALL="$l.UTF-8" "$PT" fixed "50000 $((++built))"
+		assert_success
+		assert_output --regexp "^[0-9]+ strings as printf's, point '\\$point' separator '$sep'$"
+	done
+	[ "$built" -gt 0 ] || skip "none of de_DE, en_IN and fr_FR could be built"
 }

@@ -302,6 +302,25 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t hash_str(uint64_t h, const char *s)
+{
+	if (!s)
+		return hash_bytes(h, "\377", 1);
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	/* the end, so that "ab" + "c" and "a" + "bc" differ */
+	return (h ^ 0) * 0x100000001b3ull;
+}
+
 const char *env_root(const char *name)
 {
 	const char *v = getenv(name);

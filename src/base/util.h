@@ -110,6 +110,15 @@ char *str_suggest_take(struct str_suggest *s);
 uint64_t now_ns(void);
 
 /*
+ * FNV-1a: h with the n bytes at p added. Start from HASH_INIT; for hash
+ * tables of report rows (places, keys), not for anything adversarial.
+ */
+#define HASH_INIT 0xcbf29ce484222325ull
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
+/* The same for a string; NULL adds as a string of its own. */
+uint64_t hash_str(uint64_t h, const char *s);
+
+/*
  * The value of the environment variable name when it is set and not
  * empty (a root directory that stands in for /sys or tracefs), else
  * NULL. Borrowed from the environment.

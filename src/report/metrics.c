@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/topology.h"
+#include "base/util.h"
 #include "report/metrics.h"
 
 int metrics_is_clock(const struct perf_event_attr *a)
@@ -44,15 +45,17 @@ static int pred_clock(const struct perf_event_attr *a, uint64_t c)
 
 /*
  * The rows another row's metric may be computed from (clocks, cycles,
- * branches, cache references), sorted by where they count (CPU, thread)
- * and then by position: a lookup is a binary search for the row's place
- * and a scan of the few partners there, so that metrics over thousands
- * of per-thread rows stay linear.
+ * branches, cache references), chained by where they count (CPU,
+ * thread, cgroup, unit): a lookup hashes the row's place and scans the
+ * few partners there, in row order, so that metrics over thousands of
+ * per-thread rows stay linear whatever the threads are called (sorting
+ * by name cost n log n string comparisons every interval).
  */
 struct partners {
 	const struct pstat_row *rows;
-	size_t *idx;
-	size_t n;
+	size_t *head;           /* [bucket]: first partner + 1, or 0 */
+	size_t *next;           /* [row]: the next partner + 1, or 0 */
+	size_t mask;            /* buckets - 1 */
 };
 
 static int is_partner(const struct perf_event_attr *a)
@@ -63,75 +66,69 @@ static int is_partner(const struct perf_event_attr *a)
 	       is_hw(a, PERF_COUNT_HW_CACHE_REFERENCES);
 }
 
-/* Two strings that may be NULL, NULL first. */
-static int opt_cmp(const char *a, const char *b)
+/* Two strings that may be NULL, the same or not. */
+static int opt_same(const char *a, const char *b)
 {
-	if (a == b)
-		return 0;
-	if (!a || !b)
-		return a ? 1 : -1;
-	return strcmp(a, b);
+	return a == b || (a && b && !strcmp(a, b));
 }
 
-static int place_cmp(const struct pstat_row *a, const struct pstat_row *b)
+/* Whether two rows count at the same place. */
+static int same_place(const struct pstat_row *a, const struct pstat_row *b)
 {
-	int c;
-
 	/* --per-socket and the like: the rows of one unit share its id */
-	if (a->aggr != b->aggr) {
-		if (!a->aggr || !b->aggr)
-			return a->aggr ? 1 : -1;
-		c = topo_aggr_cmp(a->aggr, b->aggr);
-		if (c)
-			return c;
-	}
-	if (a->cpu != b->cpu)
-		return a->cpu < b->cpu ? -1 : 1;
-	/* -G: a cgroup's rates are over its own clock */
-	if ((c = opt_cmp(a->cgroup, b->cgroup)))
-		return c;
-	if (a->thread == b->thread)
+	if (a->aggr != b->aggr &&
+	    (!a->aggr || !b->aggr || topo_aggr_cmp(a->aggr, b->aggr)))
 		return 0;
-	if (!a->thread || !b->thread)
-		return a->thread ? 1 : -1;
-	return strcmp(a->thread, b->thread);
+	/* -G: a cgroup's rates are over its own clock */
+	return a->cpu == b->cpu && opt_same(a->cgroup, b->cgroup) &&
+	       opt_same(a->thread, b->thread);
 }
 
-static const struct pstat_row *sort_rows;
-
-static int partner_cmp(const void *x, const void *y)
+/* A hash of what same_place compares. */
+static uint64_t place_hash(const struct pstat_row *r)
 {
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	int c = place_cmp(&sort_rows[i], &sort_rows[j]);
+	uint64_t h = HASH_INIT;
 
-	if (c)
-		return c;
-	return i < j ? -1 : i > j;
+	if (r->aggr) {
+		const struct pstat_aggr_id *u = r->aggr;
+		int id[] = { u->socket, u->die, u->cluster, u->cache_level,
+			     u->cache, u->core, u->node, u->cpu };
+
+		h = hash_bytes(h, id, sizeof(id));
+	}
+	h = hash_bytes(h, &r->cpu, sizeof(r->cpu));
+	h = hash_str(h, r->cgroup);
+	return hash_str(h, r->thread);
 }
 
 static void partners_index(struct partners *p, const struct pstat_row *rows,
 			   size_t n, const struct perf_event_attr *const *attrs)
 {
+	size_t np = 0, nb = 1;
+
 	p->rows = rows;
-	p->n = 0;
-	p->idx = malloc((n + 1) * sizeof(*p->idx));
-	if (!p->idx)
-		return;
 	for (size_t i = 0; i < n; i++)
-		if (is_partner(attrs[i]))
-			p->idx[p->n++] = i;
-	sort_rows = rows;
-	/*
-	 * Rows come in place order within an event (threads and CPUs in
-	 * the order they were opened), so the index is usually sorted
-	 * already: one pass says so, where sorting it again every interval
-	 * cost n log n comparisons of thread names.
-	 */
-	for (size_t i = 1; i < p->n; i++) {
-		if (partner_cmp(&p->idx[i - 1], &p->idx[i]) > 0) {
-			qsort(p->idx, p->n, sizeof(*p->idx), partner_cmp);
-			break;
-		}
+		np += is_partner(attrs[i]);
+	while (nb < 2 * np)
+		nb *= 2;
+	p->mask = nb - 1;
+	p->head = calloc(nb, sizeof(*p->head));
+	p->next = malloc((n + 1) * sizeof(*p->next));
+	if (!p->head || !p->next) {
+		free(p->head);
+		free(p->next);
+		p->head = p->next = NULL;
+		return;
+	}
+	/* from the last row back, so that each chain is in row order */
+	for (size_t i = n; i-- > 0;) {
+		size_t b;
+
+		if (!is_partner(attrs[i]))
+			continue;
+		b = place_hash(&rows[i]) & p->mask;
+		p->next[i] = p->head[b];
+		p->head[b] = i + 1;
 	}
 }
 
@@ -144,22 +141,14 @@ find(const struct partners *p, const struct perf_event_attr *const *attrs,
      const struct perf_event_attr *like, const struct pstat_row *with,
      int (*pred)(const struct perf_event_attr *a, uint64_t c), uint64_t c)
 {
-	size_t lo = 0, hi = p->idx ? p->n : 0;
+	size_t k = p->head ? p->head[place_hash(with) & p->mask] : 0;
 
-	/* the first partner at with's place */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (place_cmp(&p->rows[p->idx[mid]], with) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < p->n && !place_cmp(&p->rows[p->idx[lo]], with); lo++) {
-		size_t i = p->idx[lo];
+	for (; k; k = p->next[k - 1]) {
+		size_t i = k - 1;
 		const struct perf_event_attr *a = attrs[i];
 
-		if (!pred(a, c) || !comparable(&p->rows[i], with))
+		if (!pred(a, c) || !comparable(&p->rows[i], with) ||
+		    !same_place(&p->rows[i], with))
 			continue;
 		if (pred != pred_clock &&
 		    (a->exclude_user != like->exclude_user ||
@@ -244,5 +233,6 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 				    0);
 		}
 	}
-	free(p.idx);
+	free(p.head);
+	free(p.next);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
@@ -101,6 +102,35 @@ int printer_interval(struct pstat_printer *p, const struct pstat_report *r)
 	return p->err ? p->err : print_flush(p->out);
 }
 
+void print_anchors_build(struct print_anchors *a,
+			 const struct pstat_report *r)
+{
+	size_t n = r->nrows;
+
+	a->order = a->start = NULL;
+	if (!r->nmetrics)
+		return;
+	/* a counting sort: start[i + 2] counts row i's, then the sums */
+	a->start = xcalloc(n + 2, sizeof(*a->start));
+	a->order = xcalloc(r->nmetrics, sizeof(*a->order));
+	for (size_t k = 0; k < r->nmetrics; k++)
+		if (r->metrics[k].anchor < n)
+			a->start[r->metrics[k].anchor + 2]++;
+	for (size_t i = 2; i < n + 2; i++)
+		a->start[i] += a->start[i - 1];
+	/* start[i + 1] runs from row i's first to its end, i + 1's start */
+	for (size_t k = 0; k < r->nmetrics; k++)
+		if (r->metrics[k].anchor < n)
+			a->order[a->start[r->metrics[k].anchor + 1]++] = k;
+}
+
+void print_anchors_free(struct print_anchors *a)
+{
+	free(a->order);
+	free(a->start);
+	a->order = a->start = NULL;
+}
+
 char *print_command_string(char *const *argv)
 {
 	char *buf = NULL;
@@ -120,12 +150,15 @@ char *print_command_string(char *const *argv)
  * grouping follows LC_NUMERIC only where the caller asks for it (the
  * table) and machine output never sees it.
  */
+/*
+ * The locale's LC_NUMERIC items through nl_langinfo(3), which returns
+ * them where localeconv(3) copies its whole record: once per number with
+ * thousands of rows an interval, that showed.
+ */
 const char *print_group_digits(char *buf, size_t len, double v, int big)
 {
-	const struct lconv *lc = localeconv();
-
-	return big ? print_group_digits_rule(buf, len, v, lc->thousands_sep,
-					     lc->grouping)
+	return big ? print_group_digits_rule(buf, len, v, nl_langinfo(THOUSEP),
+					     nl_langinfo(GROUPING))
 		   : print_group_digits_sep(buf, len, v, "");
 }
 
@@ -158,43 +191,115 @@ static void print_whole_digits(char *buf, size_t len, double v)
 }
 
 /*
- * grouping as localeconv(3) gives it: the size of each group from the
- * right, the last size repeating (a 0 ends the string), CHAR_MAX or a
- * negative size for no more groups. en_IN's "\3\2" groups 12,34,567.
+ * The n digits written after buf[o] (len in all), grouped as
+ * localeconv(3) gives it: the size of each group from the right, the
+ * last size repeating (a 0 ends the string), CHAR_MAX or a negative size
+ * for no more groups. en_IN's "\3\2" groups 12,34,567. Returns the new
+ * end, buf NUL-terminated there.
  */
-const char *print_group_digits_rule(char *buf, size_t len, double v,
-				    const char *sep, const char *grouping)
+static size_t group_digits(char *buf, size_t len, size_t o,
+			   const char *digits, size_t n, const char *sep,
+			   const char *grouping)
 {
-	char digits[400];
-	bool mark[400] = { false };
-	size_t n, sl = strlen(sep), o = 0;
-	int neg = v < 0;
-	long pos;
+	size_t sl = strlen(sep), marks[400], nm = 0;
+	long pos = (long)n;
 
-	print_whole_digits(digits, sizeof(digits), neg ? -v : v);
-	n = strlen(digits);
-	/* no "-0" for a value that rounds to zero */
-	neg = neg && strcmp(digits, "0");
-	pos = (long)n;
-	for (const char *g = grouping; sl && g && *g > 0 && *g != CHAR_MAX;) {
+	/* where separators go, from the right: marks[nm - 1] is leftmost */
+	for (const char *g = grouping; sl && g && *g > 0 && *g != CHAR_MAX &&
+				       nm < sizeof(marks) / sizeof(*marks);) {
 		pos -= *g;
 		if (pos <= 0)
 			break;
-		mark[pos] = true;
+		marks[nm++] = (size_t)pos;
 		if (g[1])
 			g++;
 	}
-	if (neg && o + 1 < len)
-		buf[o++] = '-';
 	for (size_t i = 0; i < n && o + sl + 1 < len; i++) {
-		if (mark[i]) {
+		if (nm && marks[nm - 1] == i) {
 			memcpy(buf + o, sep, sl);
 			o += sl;
+			nm--;
 		}
 		buf[o++] = digits[i];
 	}
 	buf[o] = '\0';
+	return o;
+}
+
+const char *print_group_digits_rule(char *buf, size_t len, double v,
+				    const char *sep, const char *grouping)
+{
+	char digits[400];
+	size_t o = 0;
+	int neg = v < 0;
+
+	print_whole_digits(digits, sizeof(digits), neg ? -v : v);
+	/* no "-0" for a value that rounds to zero */
+	neg = neg && strcmp(digits, "0");
+	if (neg && o + 1 < len)
+		buf[o++] = '-';
+	group_digits(buf, len, o, digits, strlen(digits), sep, grouping);
 	return buf;
+}
+
+/*
+ * printf's "%.*f" (its "%'.*f" when big) of v by hand, for up to three
+ * decimals and below 10^15: a double is m * 2^e with m a whole number
+ * below 2^53, so v * 10^prec is m * 5^prec (below 2^60) shifted by
+ * e + prec, and the bits shifted out round it to nearest, a tie to even,
+ * as printf rounds the exact value. Anything else is printf's.
+ */
+size_t print_fixed(char *buf, size_t len, double v, int prec, int big)
+{
+	static const uint64_t pow5[] = { 1, 5, 25, 125 };
+	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
+	char digits[24], *d = digits + sizeof(digits);
+	uint64_t x, q, frac;
+	size_t o = 0;
+	int e, sh;
+
+	if (!isfinite(v) || fabs(v) >= 1e15 || prec < 0 || prec > 3 ||
+	    len < 64) {
+		snprintf(buf, len, big ? "%'.*f" : "%.*f", prec, v);
+		return strlen(buf);
+	}
+	x = (uint64_t)ldexp(frexp(fabs(v), &e), 53) * pow5[prec];
+	sh = e - 53 + prec;
+	if (sh >= 0) {
+		q = x << sh;
+	} else if (sh <= -64) {
+		q = 0;          /* below half of the last decimal */
+	} else {
+		uint64_t rest = x & ((1ull << -sh) - 1);
+		uint64_t half = 1ull << (-sh - 1);
+
+		q = x >> -sh;
+		q += rest > half || (rest == half && (q & 1));
+	}
+	frac = q % pow10[prec];
+	q /= pow10[prec];
+	do
+		*--d = (char)('0' + q % 10);
+	while (q /= 10);
+	if (signbit(v))
+		buf[o++] = '-';
+	o = group_digits(buf, len, o, d, (size_t)(digits + sizeof(digits) - d),
+			 big ? nl_langinfo(THOUSEP) : "",
+			 nl_langinfo(GROUPING));
+	if (prec) {
+		const char *point = nl_langinfo(RADIXCHAR);
+		size_t pl = strlen(point);
+
+		if (o + pl + (size_t)prec + 1 > len)
+			return o;
+		memcpy(buf + o, point, pl);
+		o += pl;
+		for (int i = prec; i-- > 0; frac /= 10)
+			buf[o + (size_t)i] = (char)('0' + frac % 10);
+		o += (size_t)prec;
+		buf[o] = '\0';
+	}
+	return o;
 }
 
 const char *print_rate_unit(double *v)

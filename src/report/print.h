@@ -67,19 +67,20 @@ struct pstat_metric_value {
 };
 
 struct pstat_row {
+	/* ints in pairs: with thousands of rows an interval, size is time */
 	const char *event;          /* as written, or its name= */
 	const char *pmu;            /* "software", "cpu", "msr", ... */
 	int group;                  /* members of one {} share it */
-	const char *group_name;     /* a named group's name ("g1{...}"), or NULL */
 	enum pstat_status status;
+	const char *group_name;     /* a named group's name ("g1{...}"), or NULL */
 	double value;               /* scaled count x sysfs scale (mean) */
 	uint64_t raw;               /* unscaled count */
 	const char *unit;           /* "msec" for clocks, sysfs unit, or "" */
 	uint64_t ena, run;          /* time enabled / running, ns */
 	double running_pct;
 	int err;                    /* errno for not_supported / error */
-	const char *note;           /* e.g. "kernel excluded", or NULL */
 	int has_metric;
+	const char *note;           /* e.g. "kernel excluded", or NULL */
 	struct pstat_metric metric;
 	int cpu;                    /* -A: the CPU; else -1 */
 	/*
@@ -87,8 +88,8 @@ struct pstat_row {
 	 * one unit share the pointer), and how many of its CPUs the row's
 	 * event was counted on; NULL and 0 otherwise.
 	 */
-	const struct pstat_aggr_id *aggr;
 	int aggr_nr;
+	const struct pstat_aggr_id *aggr;
 	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
 	const char *cgroup;         /* -G, --for-each-cgroup: its cgroup */
 	/* repeats (-r N, N > 1): NULL / 0 otherwise */
@@ -246,6 +247,22 @@ const char *print_rate_unit(double *v);
 const char *print_group_digits(char *buf, size_t len, double v, int big);
 
 /*
+ * The metrics of a report by the row they are printed after (their
+ * anchor), so that a printer puts them after their rows in one pass:
+ * those of row i are order[start[i] .. start[i + 1]), in the order of
+ * r->metrics; a metric anchored past the rows is in none.
+ * print_anchors_build fills a (new arrays; nothing when r has no
+ * metrics); print_anchors_free frees them.
+ */
+struct print_anchors {
+	size_t *order;
+	size_t *start;
+};
+void print_anchors_build(struct print_anchors *a,
+			 const struct pstat_report *r);
+void print_anchors_free(struct print_anchors *a);
+
+/*
  * Whether row's value is shown with two decimals, as perf does (clocks,
  * sysfs scales), rather than as a whole count (means of repeats too).
  */
@@ -268,6 +285,13 @@ size_t print_sparkline(char *buf, size_t len, const double *rates,
  */
 const char *print_group_digits_rule(char *buf, size_t len, double v,
 				    const char *sep, const char *grouping);
+/*
+ * printf's "%.*f" of v (its "%'.*f", grouped, when big) in the current
+ * locale, into buf (len >= 64): the same string, rounded the same, made
+ * without printf for prec <= 3 and |v| < 10^15, the table's values and
+ * metrics. Returns its length.
+ */
+size_t print_fixed(char *buf, size_t len, double v, int prec, int big);
 /* The same in groups of three, with a given separator ("" for none). */
 const char *print_group_digits_sep(char *buf, size_t len, double v,
 				   const char *sep);

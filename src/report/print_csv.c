@@ -338,6 +338,7 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 		     const char *lead)
 {
 	struct print_csv *pc = csv_priv(p);
+	struct print_anchors a;
 	locale_t old = (locale_t)0;
 
 	if (pc->c_locale)
@@ -351,13 +352,15 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 		csv_metric_only(p, !pc->metric_header_done, lead, r);
 		pc->metric_header_done = true;
 	}
+	print_anchors_build(&a, r);
 	for (size_t i = 0; i < r->nrows && !p->cfg.metric_only; i++) {
 		csv_row(p, pc->noise, r->cgroups, lead, &r->rows[i]);
-		for (size_t k = 0; k < r->nmetrics; k++)
-			if (r->metrics[k].anchor == i)
-				csv_metric_line(p, pc->noise, r->cgroups, lead,
-						&r->metrics[k]);
+		for (size_t k = a.start ? a.start[i] : 0;
+		     a.start && k < a.start[i + 1]; k++)
+			csv_metric_line(p, pc->noise, r->cgroups, lead,
+					&r->metrics[a.order[k]]);
 	}
+	print_anchors_free(&a);
 	if (r->is_interval && r->interval_partial)
 		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",
 			r->interval_index,

@@ -73,8 +73,15 @@ struct table_state {
 	size_t since_header;    /* interval lines since the header */
 	size_t nrows;           /* rows per interval */
 	size_t nintervals;
-	double *rates;          /* [interval][row], per second */
-	size_t alloc;
+	/*
+	 * The rates per second for the sparklines, bounded however long
+	 * the run: [slot][row], each slot the mean of per_slot intervals
+	 * (the last of in_last so far). When max_slots are full, pairs
+	 * merge and a slot holds twice as many; the terminal shows at most
+	 * one glyph a column, so twice its width of slots loses nothing.
+	 */
+	double *rates;
+	size_t nslots, max_slots, per_slot, in_last;
 };
 
 static struct table_state *state(struct pstat_printer *p)
@@ -162,6 +169,13 @@ struct tline {
 	char buf[512];
 };
 
+/* Start a line; buf is left as it is (zeroing it cost more than the row). */
+static void tline_start(struct tline *l, FILE *out)
+{
+	l->out = out;
+	l->n = 0;
+}
+
 static void tline_flush(struct tline *l)
 {
 	if (l->n)
@@ -201,6 +215,20 @@ static void tline_right(struct tline *l, const char *s, size_t len, size_t w)
 	if (len < w)
 		tline_pad(l, w - len);
 	tline_mem(l, s, len);
+}
+
+/*
+ * "%*s" of a number printf would have made: its widths count characters,
+ * so a separator that takes several bytes in UTF-8 (fr_FR's narrow
+ * no-break space) pads as one.
+ */
+static void tline_number(struct tline *l, const char *s, size_t len, size_t w)
+{
+	size_t extra = 0;
+
+	for (size_t i = 0; i < len; i++)
+		extra += ((unsigned char)s[i] & 0xc0) == 0x80;
+	tline_right(l, s, len, w + extra);
 }
 
 static void tline_left(struct tline *l, const char *s, size_t w)
@@ -247,23 +275,25 @@ static void tline_fmt(struct tline *l, const char *fmt, ...)
 
 static void print_metric(struct tline *l, const struct pstat_row *row)
 {
-	char val[32];
+	char val[64];
 	double v = row->metric.value;
 	const char *name = row->metric.name;
 	size_t len;
 
+	tline_mem(l, " # ", 3);
+	/* "%8.3f", "%7.2f " and "%7.2f%%" as perf prints them */
 	if (!strcmp(name, "/sec")) {
 		name = print_rate_unit(&v);
-		snprintf(val, sizeof(val), "%8.3f", v);
+		tline_number(l, val, print_fixed(val, sizeof(val), v, 3, 0), 8);
 	} else if (!strcmp(name, "insn per cycle")) {
-		snprintf(val, sizeof(val), "%7.2f ", v);
+		tline_number(l, val, print_fixed(val, sizeof(val), v, 2, 0), 7);
+		tline_mem(l, " ", 1);
 	} else if (!strcmp(row->metric.unit, "%")) {
-		snprintf(val, sizeof(val), "%7.2f%%", v);
+		tline_number(l, val, print_fixed(val, sizeof(val), v, 2, 0), 7);
+		tline_mem(l, "%", 1);
 	} else {
-		snprintf(val, sizeof(val), "%8.3f", v);
+		tline_number(l, val, print_fixed(val, sizeof(val), v, 3, 0), 8);
 	}
-	tline_mem(l, " # ", 3);
-	tline_mem(l, val, strlen(val));
 	tline_mem(l, " ", 1);
 	/* the name in at most 47 bytes, padded to METRIC_W */
 	len = strnlen(name, 47);
@@ -300,14 +330,17 @@ static void print_value(struct tline *l, struct pstat_printer *p,
 		break;
 	case PSTAT_COUNTED:
 	case PSTAT_MULTIPLEXED:
-		if ((print_value_frac(row) || row->value >= 1e18) &&
-		    p->cfg.big_num)
+		if (print_value_frac(row) || row->value >= 1e18) {
+			char buf[64];
 			/* grouped as perf's -B does: 1,374.18 msec */
-			tline_fmt(l, "%'*.2f ", VALUE_W, row->value);
-		else if (print_value_frac(row) || row->value >= 1e18)
-			tline_fmt(l, "%*.2f ", VALUE_W, row->value);
-		else
+			size_t n = print_fixed(buf, sizeof(buf), row->value, 2,
+					       p->cfg.big_num);
+
+			tline_number(l, buf, n, VALUE_W);
+			tline_mem(l, " ", 1);
+		} else {
 			print_count(l, p, row->value);
+		}
 		break;
 	}
 	tline_left(l, row->unit ? row->unit : "", 4);
@@ -323,7 +356,8 @@ static void print_value(struct tline *l, struct pstat_printer *p,
 static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 			int aggr_nr, int cpu, const char *thread)
 {
-	const char *dash;
+	size_t len, dash = 0, ndigits = 0;
+	bool tid = false;
 	char label[64];
 
 	/* perf 6.1's --per-socket...: "S0        2 ", the unit and its CPUs */
@@ -344,15 +378,26 @@ static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 	}
 	if (!thread)
 		return;
-	dash = strrchr(thread, '-');
-	if (dash && dash[1] && strspn(dash + 1, "0123456789") ==
-				       strlen(dash + 1)) {
-		tline_right(l, thread, (size_t)(dash - thread), 16);
+	/* one pass: the last '-', and whether only digits follow it */
+	for (len = 0; thread[len]; len++) {
+		if (thread[len] == '-') {
+			dash = len;
+			ndigits = 0;
+			tid = true;
+		} else if (thread[len] >= '0' && thread[len] <= '9') {
+			ndigits++;
+		} else {
+			tid = false;
+		}
+	}
+	if (tid && ndigits) {
+		tline_right(l, thread, dash, 16);
 		tline_mem(l, "-", 1);
-		tline_left(l, dash + 1, 8);
+		tline_mem(l, thread + dash + 1, ndigits);
+		tline_pad(l, ndigits < 8 ? 8 - ndigits : 0);
 		tline_mem(l, " ", 1);
 	} else {
-		tline_right(l, thread, strlen(thread), 25);
+		tline_right(l, thread, len, 25);
 		tline_mem(l, " ", 1);
 	}
 }
@@ -360,20 +405,25 @@ static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
 		       int aggr_nr, int cpu, const char *thread)
 {
-	struct tline l = { .out = out };
+	struct tline l;
 
+	tline_start(&l, out);
 	tline_label(&l, aggr, aggr_nr, cpu, thread);
 	tline_flush(&l);
 }
 
-/* One row's line, after lead (the interval's time column, or NULL). */
+/*
+ * One row's line, after the lead_len bytes of lead (the interval's time
+ * column, or NULL).
+ */
 static void print_row(struct pstat_printer *p, const struct pstat_row *row,
-		      const char *lead)
+		      const char *lead, size_t lead_len)
 {
-	struct tline l = { .out = p->out };
+	struct tline l;
 
+	tline_start(&l, p->out);
 	if (lead)
-		tline_mem(&l, lead, strlen(lead));
+		tline_mem(&l, lead, lead_len);
 	tline_label(&l, row->aggr, row->aggr_nr, row->cpu, row->thread);
 	print_value(&l, p, row);
 	tline_left(&l, row->event, NAME_W);
@@ -514,7 +564,7 @@ static void print_sparklines(struct pstat_printer *p,
 	    st->nrows != r->nrows)
 		return;
 	cols = term_columns(p->out);
-	line = xmalloc(3 * st->nintervals + 1);
+	line = xmalloc(3 * st->nslots + 1);
 	/* with -A or --per-thread, each line names its CPU or thread */
 	for (size_t i = 0; i < st->nrows; i++) {
 		size_t n = spark_label(label, sizeof(label), &r->rows[i]);
@@ -529,8 +579,8 @@ static void print_sparklines(struct pstat_printer *p,
 			      (name > NAME_W ? name : NAME_W);
 		size_t width = cols > used + 8 ? cols - used : 8;
 
-		print_sparkline(line, 3 * st->nintervals + 1, &st->rates[i],
-				st->nintervals, st->nrows, width);
+		print_sparkline(line, 3 * st->nslots + 1, &st->rates[i],
+				st->nslots, st->nrows, width);
 		fputc(' ', p->out);
 		if (label_w) {
 			spark_label(label, sizeof(label), &r->rows[i]);
@@ -553,14 +603,30 @@ static void table_summary(struct pstat_printer *p,
 	if (p->cfg.metric_only) {
 		print_table_metric_only(p->out, r, NULL, 1);
 	} else {
+		struct print_anchors a;
+
+		print_anchors_build(&a, r);
 		for (size_t i = 0; i < r->nrows; i++) {
-			print_row(p, &r->rows[i], NULL);
-			print_table_metric_lines(p->out, r, i, NULL);
+			print_row(p, &r->rows[i], NULL, 0);
+			print_table_metric_lines(p->out, r, &a, i, NULL);
 		}
+		print_anchors_free(&a);
 	}
 	print_times(p->out, r);
 	print_sparklines(p, r);
 	leave_user_locale(loc);
+}
+
+/* Two slots into one: each is the mean of as many intervals. */
+static void merge_slots(struct table_state *st)
+{
+	for (size_t k = 0; k < st->nslots / 2; k++)
+		for (size_t i = 0; i < st->nrows; i++)
+			st->rates[k * st->nrows + i] =
+				(st->rates[2 * k * st->nrows + i] +
+				 st->rates[(2 * k + 1) * st->nrows + i]) / 2;
+	st->nslots /= 2;
+	st->per_slot *= 2;
 }
 
 static void remember_rates(struct pstat_printer *p,
@@ -568,15 +634,32 @@ static void remember_rates(struct pstat_printer *p,
 {
 	struct table_state *st = state(p);
 	double secs = (double)(r->interval_end_ns - r->interval_start_ns) / 1e9;
+	double *slot;
 
 	if (st->nintervals && st->nrows != r->nrows)
 		return;
-	st->nrows = r->nrows;
-	xgrow((void **)&st->rates, &st->alloc,
-	      (st->nintervals + 1) * r->nrows, sizeof(*st->rates));
-	for (size_t i = 0; i < r->nrows; i++)
-		st->rates[st->nintervals * r->nrows + i] =
-			secs > 0 ? r->rows[i].value / secs : 0;
+	if (!st->rates) {
+		st->nrows = r->nrows;
+		st->max_slots = 2 * term_columns(p->out);
+		st->per_slot = 1;
+		st->rates = xcalloc(st->max_slots * st->nrows + 1,
+				    sizeof(*st->rates));
+	}
+	if (!st->nslots || st->in_last == st->per_slot) {
+		if (st->nslots == st->max_slots)
+			merge_slots(st);
+		st->nslots++;
+		st->in_last = 0;
+	}
+	slot = &st->rates[(st->nslots - 1) * st->nrows];
+	st->in_last++;
+	/* the slot's mean so far: exactly the rate while it holds one */
+	for (size_t i = 0; i < r->nrows; i++) {
+		double rate = secs > 0 ? r->rows[i].value / secs : 0;
+
+		slot[i] = st->in_last == 1 ? rate :
+			  slot[i] + (rate - slot[i]) / (double)st->in_last;
+	}
 	st->nintervals++;
 }
 
@@ -617,7 +700,9 @@ static void table_interval(struct pstat_printer *p,
 {
 	locale_t loc = enter_user_locale();
 	uint64_t t = r->interval_end_ns;
+	struct print_anchors a;
 	char ts[48];
+	size_t ts_len;
 
 	print_started(p, r);
 	if (p->cfg.metric_only) {
@@ -641,10 +726,13 @@ static void table_interval(struct pstat_printer *p,
 	}
 	state(p)->since_header += r->nrows;
 	interval_time(ts, sizeof(ts), t);
+	ts_len = strlen(ts);
+	print_anchors_build(&a, r);
 	for (size_t i = 0; i < r->nrows; i++) {
-		print_row(p, &r->rows[i], ts);
-		print_table_metric_lines(p->out, r, i, ts);
+		print_row(p, &r->rows[i], ts, ts_len);
+		print_table_metric_lines(p->out, r, &a, i, ts);
 	}
+	print_anchors_free(&a);
 	if (r->interval_partial)
 		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",
 			r->interval_index,

@@ -63,11 +63,12 @@ static void metric_line(FILE *out, const struct pstat_metric_value *m,
 }
 
 void print_table_metric_lines(FILE *out, const struct pstat_report *r,
-			      size_t i, const char *lead)
+			      const struct print_anchors *a, size_t i,
+			      const char *lead)
 {
-	for (size_t k = 0; k < r->nmetrics; k++)
-		if (r->metrics[k].anchor == i)
-			metric_line(out, &r->metrics[k], lead);
+	for (size_t k = a->start ? a->start[i] : 0;
+	     a->start && k < a->start[i + 1]; k++)
+		metric_line(out, &r->metrics[a->order[k]], lead);
 }
 
 /* Whether metric k starts a new CPU or thread among r's metrics. */

@@ -20,11 +20,13 @@ void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
 		       int aggr_nr, int cpu, const char *thread);
 
 /*
- * The metric lines that follow row i of r (those anchored to it), each
- * after lead (the interval's time column, or NULL).
+ * The metric lines that follow row i of r (those anchored to it, by a
+ * from print_anchors_build), each after lead (the interval's time
+ * column, or NULL).
  */
 void print_table_metric_lines(FILE *out, const struct pstat_report *r,
-			      size_t i, const char *lead);
+			      const struct print_anchors *a, size_t i,
+			      const char *lead);
 
 /*
  * --metric-only: a header of the metrics' names when header is set,

@@ -427,6 +427,7 @@ void session_free(struct session *s)
 	free(s->thread_names);
 	free(s->cur);
 	free(s->prev);
+	free(s->delta);
 	free(s->base);
 	free(s->row_event);
 	free(s->row_ev_start);

@@ -87,6 +87,15 @@ void session_metrics_free(struct session *s)
 	free(sm->v);
 	free(sm->samples);
 	free(sm->sums);
+	free(sm->key_of);
+	free(sm->key_row);
+	free(sm->key_last);
+	free(sm->key_in);
+	free(sm->buckets);
+	free(sm->in_first);
+	free(sm->in_count);
+	free(sm->src_start);
+	free(sm->src_in);
 	memset(sm, 0, sizeof(*sm));
 }
 
@@ -107,52 +116,141 @@ void session_metrics_opened(struct session *s)
 	}
 }
 
-/*
- * The report row of input i for the key's CPU, thread and unit: the one of the
- * same CPU and thread, or else the input's only row (an uncore event
- * is one "system-wide" row among threads). NULL when there is none.
- */
-static const struct pstat_row *input_row(const struct session *s,
-					 size_t nrows, size_t i,
-					 const struct pstat_row *key, size_t *at)
+/* A hash of what same_key compares. */
+static uint64_t key_hash(const struct pstat_row *r)
 {
-	const struct pstat_row *only = NULL;
-	int want = s->cfg->metric_input_row[i];
-	size_t count = 0;
+	uint64_t h = hash_bytes(HASH_INIT, &r->cpu, sizeof(r->cpu));
 
-	for (size_t r = 0; r < nrows; r++) {
-		if (s->row_src[r] != want)
-			continue;
-		if (same_key(&s->rows[r], key)) {
-			*at = r;
-			return &s->rows[r];
-		}
-		if (!count++) {
-			only = &s->rows[r];
-			*at = r;
-		}
-	}
-	return count == 1 ? only : NULL;
+	h = hash_bytes(h, &r->aggr, sizeof(r->aggr));
+	return hash_str(h, r->thread);
 }
 
-static void fill_inputs(struct session *s, size_t nrows,
-			const struct pstat_row *key)
+/*
+ * The inputs each evlist row is read as (several inputs may name one
+ * event): src_in[src_start[r] .. src_start[r + 1]). Built once.
+ */
+static void index_inputs(struct session *s)
+{
+	const struct pstat_metric_set *set = s->cfg->metrics;
+	struct session_metrics *sm = &s->met;
+	size_t nsrc = (size_t)s->evl->nrows;
+
+	if (sm->src_start)
+		return;
+	sm->src_start = xcalloc(nsrc + 2, sizeof(*sm->src_start));
+	sm->src_in = xcalloc(set->ninputs + 1, sizeof(*sm->src_in));
+	for (size_t i = 0; i < set->ninputs; i++) {
+		int src = s->cfg->metric_input_row[i];
+
+		if (src >= 0 && (size_t)src < nsrc)
+			sm->src_start[src + 2]++;
+	}
+	for (size_t r = 2; r < nsrc + 2; r++)
+		sm->src_start[r] += sm->src_start[r - 1];
+	/* src_start[r + 1] counts up to r's start, then past its inputs */
+	for (size_t i = 0; i < set->ninputs; i++) {
+		int src = s->cfg->metric_input_row[i];
+
+		if (src >= 0 && (size_t)src < nsrc)
+			sm->src_in[sm->src_start[src + 1]++] = i;
+	}
+}
+
+/* The key of row r, a new one when none of the keys so far is its. */
+static size_t find_key(struct session *s, size_t r, size_t *nkeys)
+{
+	struct session_metrics *sm = &s->met;
+	const struct pstat_row *row = &s->rows[r];
+	size_t b = key_hash(row) & (sm->nbuckets - 1);
+
+	for (; sm->buckets[b]; b = (b + 1) & (sm->nbuckets - 1)) {
+		size_t k = sm->buckets[b] - 1;
+
+		if (same_key(&s->rows[sm->key_row[k]], row))
+			return k;
+	}
+	sm->buckets[b] = ++*nkeys;
+	sm->key_row[*nkeys - 1] = r;
+	return *nkeys - 1;
+}
+
+/*
+ * One pass over the first nrows rows: each row's key (keys numbered in
+ * the order of their first row), each key's last row and the row of
+ * each input for it (the first of the key's), and each input's rows
+ * whatever their key. Returns the number of keys.
+ */
+static size_t session_metrics_keys(struct session *s, size_t nrows)
+{
+	const struct pstat_metric_set *set = s->cfg->metrics;
+	struct session_metrics *sm = &s->met;
+	size_t ni = set->ninputs, nkeys = 0, nb = 1;
+
+	index_inputs(s);
+	/* s->rows holds at most s->nrows: room for those, once */
+	if (!sm->buckets) {
+		while (nb < 2 * s->nrows)
+			nb *= 2;
+		sm->nbuckets = nb;
+		sm->buckets = xmalloc(nb * sizeof(*sm->buckets));
+		sm->key_of = xcalloc(s->nrows + 1, sizeof(*sm->key_of));
+		sm->key_row = xcalloc(s->nrows + 1, sizeof(*sm->key_row));
+		sm->key_last = xcalloc(s->nrows + 1, sizeof(*sm->key_last));
+		sm->in_first = xcalloc(ni + 1, sizeof(*sm->in_first));
+		sm->in_count = xcalloc(ni + 1, sizeof(*sm->in_count));
+	}
+	memset(sm->buckets, 0, sm->nbuckets * sizeof(*sm->buckets));
+	for (size_t r = 0; r < nrows; r++) {
+		size_t k = find_key(s, r, &nkeys);
+
+		sm->key_of[r] = k;
+		sm->key_last[k] = r;
+	}
+	xgrow((void **)&sm->key_in, &sm->key_in_alloc, nkeys * ni + 1,
+	      sizeof(*sm->key_in));
+	for (size_t i = 0; i < nkeys * ni; i++)
+		sm->key_in[i] = SIZE_MAX;
+	for (size_t i = 0; i < ni; i++)
+		sm->in_count[i] = 0;
+	for (size_t r = 0; r < nrows; r++) {
+		size_t src = (size_t)s->row_src[r], k = sm->key_of[r];
+
+		for (size_t j = sm->src_start[src]; j < sm->src_start[src + 1];
+		     j++) {
+			size_t i = sm->src_in[j];
+
+			if (!sm->in_count[i]++)
+				sm->in_first[i] = r;
+			if (sm->key_in[k * ni + i] == SIZE_MAX)
+				sm->key_in[k * ni + i] = r;
+		}
+	}
+	return nkeys;
+}
+
+/*
+ * The inputs of key k: the row of the same CPU, thread and unit, or
+ * else the input's only row (an uncore event is one "system-wide" row
+ * among threads).
+ */
+static void fill_inputs(struct session *s, size_t k)
 {
 	const struct pstat_metric_set *set = s->cfg->metrics;
 	struct session_metrics *sm = &s->met;
 
 	for (size_t i = 0; i < set->ninputs; i++) {
-		size_t at = 0;
-		const struct pstat_row *row =
-			input_row(s, nrows, i, key, &at);
+		size_t at = sm->key_in[k * set->ninputs + i];
+		const struct pstat_row *row;
 
+		if (at == SIZE_MAX && sm->in_count[i] == 1)
+			at = sm->in_first[i];
 		sm->value[i] = NAN;
 		sm->why[i] = sm->why_text[3 * i];
 		sm->mux[i] = 0;
-		sm->input_at[i] = SIZE_MAX;
-		if (!row)
-			continue;
 		sm->input_at[i] = at;
+		if (at == SIZE_MAX)
+			continue;
+		row = &s->rows[at];
 		switch (row->status) {
 		case PSTAT_COUNTED:
 		case PSTAT_MULTIPLEXED:
@@ -237,6 +335,7 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 	const struct pstat_metric_set *set = s->cfg->metrics;
 	struct session_metrics *sm = &s->met;
 	struct pstat_metric_inputs in = { 0 };
+	size_t nkeys;
 
 	sm->nv = 0;
 	if (!set || !set->n || !nrows)
@@ -250,23 +349,14 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 	in.duration_s = (double)elapsed_ns / 1e9;
 	in.consts = s->cfg->metric_consts;
 	/* one evaluation per CPU or thread the rows are split by */
-	for (size_t r = 0; r < nrows; r++) {
-		const struct pstat_row *row = &s->rows[r];
-		size_t first, last = r;
-
-		for (first = 0; first < r; first++)
-			if (same_key(&s->rows[first], row))
-				break;
-		if (first < r)
-			continue;
-		for (size_t k = r; k < nrows; k++)
-			if (same_key(&s->rows[k], row))
-				last = k;
-		fill_inputs(s, nrows, row);
+	nkeys = session_metrics_keys(s, nrows);
+	for (size_t k = 0; k < nkeys; k++) {
+		fill_inputs(s, k);
 		metric_set_eval(set, &in, sm->res);
 		for (size_t m = 0; m < set->n; m++)
 			if (set->m[m].shown)
-				add_value(s, m, row, last);
+				add_value(s, m, &s->rows[sm->key_row[k]],
+					  sm->key_last[k]);
 	}
 	return sm->nv;
 }

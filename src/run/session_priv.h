@@ -42,6 +42,21 @@ struct session_metrics {
 	double *samples;             /* [value][run] */
 	size_t nslots;
 	struct pstat_summary *sums;  /* [value] */
+	/*
+	 * The rows by key (CPU, thread, unit), so that an evaluation is one
+	 * pass over the rows (session_metrics_keys).
+	 */
+	size_t *key_of;              /* [row] */
+	size_t *key_row;             /* [key]: its first row */
+	size_t *key_last;            /* [key]: its last row */
+	size_t *key_in;              /* [key][input]: its row, or SIZE_MAX */
+	size_t key_in_alloc;
+	size_t *buckets;             /* [hash]: key + 1, or 0 */
+	size_t nbuckets;             /* a power of two */
+	size_t *in_first;            /* [input]: its first row, any key */
+	size_t *in_count;            /* [input]: its rows, any key */
+	size_t *src_start;           /* [evlist row]: its inputs in src_in */
+	size_t *src_in;
 };
 
 struct session {
@@ -57,6 +72,7 @@ struct session {
 	struct pstat_counters ctr;
 	size_t nslots;
 	struct pstat_reading *cur, *prev;
+	struct pstat_reading *delta; /* -I: an interval's, kept for the next */
 	int *row_event;              /* evlist row -> first event */
 	/*
 	 * The events of each evlist row, so that building a report is one

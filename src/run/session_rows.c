@@ -36,17 +36,18 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	double pct;
 	enum pstat_scale_status st;
 
-	memset(row, 0, sizeof(*row));
+	*row = (struct pstat_row){
+		.event = first->name,
+		.pmu = first->pmu,
+		.group = first->group,
+		.group_name = first->group_name,
+		.cpu = ci >= 0 ? s->cpus[ci] : -1,
+		.thread = ti >= 0 ? s->thread_names[ti] : NULL,
+		.cgroup = first->cgroup,
+		.unit = metrics_is_clock(&first->attr) ? "msec" :
+			first->unit ? first->unit : "",
+	};
 	s->row_src[row - s->rows] = (int)r;
-	row->event = first->name;
-	row->pmu = first->pmu;
-	row->group = first->group;
-	row->group_name = first->group_name;
-	row->cpu = ci >= 0 ? s->cpus[ci] : -1;
-	row->thread = ti >= 0 ? s->thread_names[ti] : NULL;
-	row->cgroup = first->cgroup;
-	row->unit = metrics_is_clock(&first->attr) ? "msec" :
-		    first->unit ? first->unit : "";
 	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
 		row->note = "user only: kernel counting refused";
 	if (s->ctr.state[fe] == COUNTER_NOT_SUPPORTED) {
@@ -272,15 +273,19 @@ int session_print_failed(struct session *s, int r)
 int session_print_interval(struct session *s, unsigned long index,
 			  uint64_t start_ns, uint64_t end_ns, int partial)
 {
-	struct pstat_reading *delta = xmalloc(s->nslots * sizeof(*delta));
 	struct pstat_report rep;
 	int r;
 
-	for (size_t i = 0; i < s->nslots; i++)
-		delta[i] = stats_reading_sub(&s->cur[i], &s->prev[i]);
+	if (!s->delta)
+		s->delta = xmalloc(s->nslots * sizeof(*s->delta));
+	/* one pass: the interval's deltas, and the reading they start from */
+	for (size_t i = 0; i < s->nslots; i++) {
+		s->delta[i] = stats_reading_sub(&s->cur[i], &s->prev[i]);
+		s->prev[i] = s->cur[i];
+	}
 	session_report_init(s, &rep);
 	rep.is_interval = 1;
-	rep.nrows = session_build_rows(s, delta, end_ns - start_ns);
+	rep.nrows = session_build_rows(s, s->delta, end_ns - start_ns);
 	rep.metrics = s->met.v;
 	rep.nmetrics = s->met.nv;
 	rep.interval_index = index;
@@ -289,8 +294,6 @@ int session_print_interval(struct session *s, unsigned long index,
 	rep.interval_partial = partial;
 	rep.interval_run = s->cfg->repeat > 1 ? s->runs_done + 1 : 0;
 	rep.elapsed_ns = end_ns - start_ns;    /* the interval's own length */
-	free(delta);
-	memcpy(s->prev, s->cur, s->nslots * sizeof(*s->cur));
 	r = printer_interval(s->cfg->printer, &rep);
 	return r ? session_print_failed(s, r) : 0;
 }

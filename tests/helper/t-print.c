@@ -332,6 +332,37 @@ static int print_intervals(struct pstat_printer *p,
 }
 
 /*
+ * A long run: 4000 intervals of 100 ms, task-clock rising for the first
+ * half and falling for the second, more than the sparklines keep one by
+ * one (twice the terminal's width); then the summary.
+ */
+static int print_long_intervals(struct pstat_printer *p,
+				const struct pstat_report *base)
+{
+	struct pstat_row row = ROW(.event = "task-clock", .pmu = "software",
+				   .unit = "msec");
+	struct pstat_report r = *base;
+	int ret;
+
+	r.is_interval = 1;
+	r.rows = &row;
+	r.nrows = 1;
+	for (uint64_t i = 0; i < 4000; i++) {
+		row.value = (double)(i < 2000 ? i : 4000 - i);
+		r.interval_index = i + 1;
+		r.interval_start_ns = i * 100000000;
+		r.interval_end_ns = r.elapsed_ns = (i + 1) * 100000000;
+		ret = printer_interval(p, &r);
+		if (ret)
+			return ret;
+	}
+	r = *base;
+	r.rows = &row;
+	r.nrows = 1;
+	return printer_summary(p, &r);
+}
+
+/*
  * -A and --per-thread intervals: two CPUs or two threads, task-clock
  * and context-switches on each, three intervals (the last partial).
  */
@@ -564,6 +595,8 @@ static int run_case(struct pstat_printer *p, const char *name)
 		r.elapsed_ns = UINT64_MAX;
 	} else if (!strcmp(name, "interval")) {
 		return print_intervals(p, &r, false);
+	} else if (!strcmp(name, "long-interval")) {
+		return print_long_intervals(p, &r);
 	} else if (!strcmp(name, "interval-repeats") ||
 		   !strcmp(name, "interval-repeats-late")) {
 		return print_intervals(p, &r, true);

@@ -21,6 +21,7 @@ static const struct cmd cmds[] = {
 	{ "control-arg", t_control_arg },
 	{ "encode", t_encode },
 	{ "evspec", t_evspec },
+	{ "fixed", t_fixed },
 	{ "group", t_group },
 	{ "legacy", t_legacy },
 	{ "metric-def", t_metric_def },

@@ -40,5 +40,6 @@ int t_accept(int argc, char **argv);
 int t_om_metrics(int argc, char **argv);
 int t_bench(int argc, char **argv);
 int t_weak(int argc, char **argv);
+int t_fixed(int argc, char **argv);
 
 #endif
