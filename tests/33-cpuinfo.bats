@@ -105,7 +105,7 @@ AMD_L1="0x76:0 0x1a0:0x01 0x1a0:0x1e 0x1a0:0x60 0xaa:0x07 0xc1:0"
 	# Intel trees with a cpuinfo keep their own top-down
 	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" -a --topdown --dry-run
 	assert_success
-	assert_line --index 0 "topdown-total-slots: resolver sysfs, pmu cpu, group 0 (leader)"
+	assert_line "topdown-total-slots: resolver sysfs, pmu cpu, group 0 (leader, weak)"
 }
 
 @test "privileged (set-user-ID): a tree's cpuinfo is never used" {

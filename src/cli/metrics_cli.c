@@ -114,6 +114,43 @@ static int check_skl_smt(struct metrics_cli *mc, const struct pstat_opts *o,
 	return 0;
 }
 
+/*
+ * Skylake-class top-down: topdown-total-slots (cycles of both threads)
+ * goes on cycles' fixed counter and the other four events on the four
+ * general-purpose counters. While the NMI watchdog holds that fixed
+ * counter the kernel would open their group and never schedule it, so
+ * the group is not made, as perf then makes none: the events go in the
+ * weak groups of their metrics, which fit beside the watchdog. Said, as
+ * perf says it.
+ */
+static void skl_topdown_watchdog(struct metrics_cli *mc,
+				 const char *sysfs_root)
+{
+	struct pstat_metric_set *set = &mc->set;
+	size_t kept = 0;
+	int dropped = 0;
+
+	if (!(mc->lib.families & METRIC_FAM_INTEL_SKL) ||
+	    !metric_budget_watchdog(sysfs_root))
+		return;
+	for (size_t g = 0; g < set->ngroups; g++) {
+		struct pstat_metric_group *grp = &set->groups[g];
+
+		if (grp->n && !strcmp(set->inputs[grp->inputs[0]],
+				      "topdown-total-slots")) {
+			free(grp->inputs);
+			dropped = 1;
+			continue;
+		}
+		set->groups[kept++] = *grp;
+	}
+	set->ngroups = kept;
+	if (!dropped)
+		return;
+	msg_warn("the NMI watchdog holds the counter topdown-total-slots needs: the top-down events are not counted as one group, and may be multiplexed");
+	msg_hint("to count them together: echo 0 > /proc/sys/kernel/nmi_watchdog");
+}
+
 /* Whether two attrs count the same thing. */
 static int same_event(const struct perf_event_attr *a,
 		      const struct perf_event_attr *b)
@@ -466,6 +503,7 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 	if (check_skl_smt(mc, o, ctx->pmus))
 		return -1;
 	metric_lib_group_inputs(&mc->lib, &mc->set);
+	skl_topdown_watchdog(mc, sysfs_root);
 	if (add_inputs(mc, ctx, evl, !o->metric_no_group, sysfs_root))
 		return -1;
 	if (!o->metric_no_group)
