@@ -111,6 +111,25 @@ same_table_as_perf() {
 		a / b > 0.75 && a / b < 1.33) }'
 }
 
+@test "a plain count does not load libm; the statistics of compare do" {
+	need_perf_events
+	command -v strace >/dev/null || skip "strace is not installed"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	# a sanitizer's runtime links libm itself
+	! ldd "$ROOT/pstat" | grep -q 'libasan\|libubsan' ||
+		skip "a sanitized build"
+	local trace="$BATS_TEST_TMPDIR/trace" d="$ROOT/tests/data/compare"
+	strace -f -e trace=openat -o "$trace" "$ROOT/pstat" -e task-clock \
+		-o /dev/null true
+	run grep 'libm\.so' "$trace"
+	assert_failure
+	# loaded on demand (70-compare.bats checks the values against scipy)
+	strace -f -e trace=openat -o "$trace" "$ROOT/pstat" compare \
+		"$d/ttest-base.json" "$d/ttest-new.json"
+	run grep -c 'libm\.so.*= [0-9]' "$trace"
+	assert_output 1
+}
+
 @test "children are counted with inherit and not with -i" {
 	need_perf_events
 	s=$(prog spinner)

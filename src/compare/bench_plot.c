@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/libm.h"
 #include "base/util.h"
 #include "compare/bench.h"
 
@@ -102,7 +103,7 @@ static void plot_lane(FILE *out, const struct pstat_bench *b, size_t c,
 		double med = scale_x(sc, quantile(x, n, 0.5));
 
 		fprintf(out, "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#cfe0f5\" stroke=\"#3465a4\"/>\n",
-			q1, y + 4, fmax(q3 - q1, 1), PLOT_LANE_H - 8);
+			q1, y + 4, libm_fmax(q3 - q1, 1), PLOT_LANE_H - 8);
 		fprintf(out, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#204a87\" stroke-width=\"2\"/>\n",
 			med, y + 2, med, y + PLOT_LANE_H - 2);
 	}
@@ -154,8 +155,8 @@ static void row_range(const struct pstat_bench *b, size_t r, double *lo,
 			double v = cmd->rows[r].samples[k];
 
 			if (isfinite(v)) {
-				*lo = fmin(*lo, v);
-				*hi = fmax(*hi, v);
+				*lo = libm_fmin(*lo, v);
+				*hi = libm_fmax(*hi, v);
 			}
 		}
 	}

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/libm.h"
 #include "base/util.h"
 #include "compare/compare.h"
 #include "compare/print_compare.h"
@@ -48,14 +49,14 @@ static int row_decimals(const struct pstat_compare_item *it)
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
 		if (!isfinite(v[i]))
 			continue;
-		m = fmax(m, fabs(v[i]));
+		m = libm_fmax(m, fabs(v[i]));
 		whole &= v[i] == floor(v[i]);
 	}
 	if (whole || m >= 1000)
 		return 0;
 	if (m >= 1)
 		return 2;
-	dec = 2 - (int)floor(log10(m));
+	dec = 2 - (int)floor(libm_log10(m));
 	return dec < 9 ? dec : 9;
 }
 
@@ -73,7 +74,7 @@ static const char *num(char *buf, size_t len, double v, int dec, int sign)
 		group(buf, len, v, sign);
 	} else {
 		/* what rounds to zero is 0.00, with no sign */
-		if (fabs(v) < 0.5 * pow(10, -dec)) {
+		if (fabs(v) < 0.5 * libm_pow(10, -dec)) {
 			v = 0;
 			sign = 0;
 		}

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
+#include "base/libm.h"
 #include "base/util.h"
 #include "report/print.h"
 #include "report/print_table_priv.h"
@@ -466,7 +467,7 @@ static void print_times(FILE *out, const struct pstat_report *r)
 	if (es && es->n > 1) {
 		/* as perf: two more digits than the error's first one */
 		double sd = es->stderr_mean / 1e9;
-		int prec = sd > 1 ? 2 : sd > 0 ? (int)ceil(-log10(sd)) + 2 : 9;
+		int prec = sd > 1 ? 2 : sd > 0 ? (int)ceil(-libm_log10(sd)) + 2 : 9;
 
 		if (prec > 9)
 			prec = 9;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/libm.h"
 #include "report/stats.h"
 
 enum pstat_scale_status stats_scale(const struct pstat_reading *r,
@@ -222,7 +223,8 @@ static double beta_reg(double a, double b, double x, double y, double lx,
 		return 0;
 	if (ly == -INFINITY)
 		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * lx + b * ly);
+	front = libm_exp(libm_lgamma(a + b) - libm_lgamma(a) - libm_lgamma(b) +
+			  a * lx + b * ly);
 	if (x < (a + 1) / (a + b + 2))
 		return front * beta_cf(a, b, x) / a;
 	return 1 - front * beta_cf(b, a, y) / b;
@@ -240,19 +242,19 @@ static double t_upper(double t, double df)
 	double ratio = t * t / df, x, y, lx, ly;
 
 	if (isinf(df))
-		return 0.5 * erfc(t / M_SQRT2);
+		return 0.5 * libm_erfc(t / M_SQRT2);
 	if (isinf(t))
 		return 0;
 	if (isinf(ratio)) {
-		lx = log(df) - 2 * log(t);
-		x = exp(lx);
+		lx = libm_log(df) - 2 * libm_log(t);
+		x = libm_exp(lx);
 		y = 1;
 		ly = -x;
 	} else {
 		x = 1 / (1 + ratio);
 		y = 1 / (1 + 1 / ratio);
-		lx = x < 0.5 ? log(x) : log1p(-y);
-		ly = y < 0.5 ? log(y) : log1p(-x);
+		lx = x < 0.5 ? libm_log(x) : libm_log1p(-y);
+		ly = y < 0.5 ? libm_log(y) : libm_log1p(-x);
 	}
 	return 0.5 * beta_reg(df / 2, 0.5, x, y, lx, ly);
 }
