@@ -520,6 +520,40 @@ EOF
 	jq_assert '.events | length == 5 and all(.group == 0 and .weak)' <<<"$output"
 }
 
+@test "--dry-run: the counters per vendor: Sapphire Rapids' eight, Neoverse's six and cycle counter" {
+	# N raw events over cycles: with cycles' counter held by the
+	# watchdog they fit only without it (ungrouped); one fewer fits
+	raw() {
+		local s="" i
+		for ((i = 1; i <= $2; i++)); do
+			s+="${s:+ + }$1$(printf '0x%x' $((0x20 + i)))@"
+		done
+		echo "($s) / $3"
+	}
+	groups_n() {
+		jq_assert --argjson n "$1" --argjson weak "$2" \
+			'(.events | map(.group) | unique | length) == $n and
+			 all(.events[]; has("weak") == $weak)'
+	}
+	local P="$FIX/intel-sapphirerapids-2s" V="$MFIX/arm-neoverse-v2"
+	PSTAT_SYSFS_ROOT="$P" run "$PSTAT" --dry-run -j --metric "a = $(raw cpu@event= 8 cycles)" true
+	assert_success
+	groups_n 9 false <<<"$output"
+	PSTAT_SYSFS_ROOT="$P" run "$PSTAT" --dry-run -j --metric "a = $(raw cpu@event= 7 cycles)" true
+	assert_success
+	groups_n 1 true <<<"$output"
+	PSTAT_SYSFS_ROOT="$V" run "$PSTAT" --dry-run -j --metric "a = $(raw armv8_pmuv3_0@event= 6 cpu_cycles)" true
+	assert_success
+	groups_n 7 false <<<"$output"
+	PSTAT_SYSFS_ROOT="$V" run "$PSTAT" --dry-run -j --metric "a = $(raw armv8_pmuv3_0@event= 5 cpu_cycles)" true
+	assert_success
+	groups_n 1 true <<<"$output"
+	tree_with_watchdog "$V" "$BATS_TEST_TMPDIR/v2" 0
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/v2" run "$PSTAT" --dry-run -j --metric "a = $(raw armv8_pmuv3_0@event= 6 cpu_cycles)" true
+	assert_success
+	groups_n 1 true <<<"$output"
+}
+
 @test "--dry-run: AMD Zen 4 top-down in groups of five beside the watchdog, six without" {
 	local Z="$FIX/amd-zen4"
 	# six core counters, no fixed one; the watchdog holds one
