@@ -131,18 +131,24 @@ void print_anchors_free(struct print_anchors *a)
 	a->order = a->start = NULL;
 }
 
+/* (by hand: open_memstream's first buffer is 8 KiB, zeroed, at every start) */
 char *print_command_string(char *const *argv)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	size_t len = 1, n;
+	char *buf, *p;
 
-	if (!f)
-		return xstrdup("");
 	for (size_t i = 0; argv && argv[i]; i++)
-		fprintf(f, "%s%s", i ? " " : "", argv[i]);
-	fclose(f);
-	return buf ? buf : xstrdup("");
+		len += strlen(argv[i]) + 1;
+	p = buf = xmalloc(len);
+	for (size_t i = 0; argv && argv[i]; i++) {
+		if (i)
+			*p++ = ' ';
+		n = strlen(argv[i]);
+		memcpy(p, argv[i], n);
+		p += n;
+	}
+	*p = '\0';
+	return buf;
 }
 
 /*

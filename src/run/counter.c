@@ -582,6 +582,38 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 }
 
 /*
+ * The values most leaders read fit a buffer this small, on the stack:
+ * room for PSTAT_MAX_GROUP would make a 20 KiB frame, whose pages the
+ * compiler's stack-clash probes touch (a page fault each, at every
+ * start) for a read of 24 bytes. A larger group reads into the heap.
+ */
+#define READ_SMALL 8
+
+struct read_buf {
+	uint64_t small[3 + 2 * READ_SMALL], *buf;
+	struct pstat_reading small_vals[READ_SMALL], *vals;
+	size_t max, len;
+};
+
+static void read_buf_grow(struct read_buf *b)
+{
+	b->max = PSTAT_MAX_GROUP;
+	b->len = (3 + 2 * b->max) * sizeof(*b->buf);
+	b->buf = xmalloc(b->len);
+	b->vals = xmalloc(b->max * sizeof(*b->vals));
+}
+
+static ssize_t read_retry(int fd, struct read_buf *b)
+{
+	ssize_t r;
+
+	do
+		r = counter_read_fd(fd, b->buf, b->len);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/*
  * Read one leader's fd in column (ci, ti) into out: its own value, and
  * its members' with PERF_FORMAT_GROUP. Returns 0 or -errno.
  */
@@ -589,23 +621,30 @@ static int read_slot(const struct pstat_counters *c, size_t ev, size_t ci,
 		     size_t ti, struct pstat_reading *out)
 {
 	const struct pstat_evlist *evl = c->evl;
-	struct pstat_reading vals[PSTAT_MAX_GROUP];
-	uint64_t buf[3 + 2 * PSTAT_MAX_GROUP];
+	struct read_buf b;
 	int fd = c->fds[counter_slot(c, ev, ci, ti)];
 	ssize_t r;
 	int nr;
 
 	if (fd < 0)
 		return 0;
-	do
-		r = counter_read_fd(fd, buf, sizeof(buf));
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return -errno;
-	nr = counter_decode_read(buf, (size_t)r, c->attrs[ev].read_format,
-				 vals, PSTAT_MAX_GROUP);
+	b.buf = b.small;
+	b.vals = b.small_vals;
+	b.max = READ_SMALL;
+	b.len = sizeof(b.small);
+	if (c->nread[ev] > READ_SMALL)
+		read_buf_grow(&b);
+	r = read_retry(fd, &b);
+	/* the kernel's "buffer too small": read it again, whole */
+	if (r < 0 && errno == ENOSPC && b.buf == b.small) {
+		read_buf_grow(&b);
+		r = read_retry(fd, &b);
+	}
+	nr = r < 0 ? -errno :
+		     counter_decode_read(b.buf, (size_t)r,
+					 c->attrs[ev].read_format, b.vals, b.max);
 	if (nr < 0)
-		return nr;
+		goto out;
 	/*
 	 * The leader's members follow it within its group: stop at the
 	 * last, so that reading stays linear in the number of events.
@@ -616,9 +655,15 @@ static int read_slot(const struct pstat_counters *c, size_t ev, size_t ci,
 			continue;
 		found++;
 		if (c->read_pos[k] < nr)
-			out[counter_slot(c, k, ci, ti)] = vals[c->read_pos[k]];
+			out[counter_slot(c, k, ci, ti)] = b.vals[c->read_pos[k]];
 	}
-	return 0;
+	nr = 0;
+out:
+	if (b.buf != b.small) {
+		free(b.buf);
+		free(b.vals);
+	}
+	return nr;
 }
 
 /*
