@@ -983,3 +983,78 @@ WPM='writes_per_ms = syscalls:sys_enter_write / task-clock'
 	assert_success
 	assert_line "c none: a constant is not known on this machine"
 }
+
+@test "hybrid: -M Summary evaluates ipc once per core PMU, each PMU's events grouped apart" {
+	for tree in "$FIX/intel-alderlake" "$FIX/intel-arrowlake-h"; do
+		PSTAT_SYSFS_ROOT="$tree" run "$PSTAT" --dry-run -j -M Summary,Cache,Branches,TLB true
+		assert_success
+		echo "$output" >"$BATS_TEST_TMPDIR/d.json"
+		validate_json "$BATS_TEST_TMPDIR/d.json" "$ROOT/schema/pstat-dryrun.schema.json"
+		pmus=$(ls "$tree/bus/event_source/devices" | grep '^cpu_' | sort | tr '\n' ' ')
+		# every core PMU counts its own instructions and cycles in one
+		# group of that PMU's events (and task-clock), each event once
+		for p in $pmus; do
+			jq_assert --arg p "$p" '.events |
+				(map(select(.name == "\($p)/instructions/")) | length == 1) and
+				(map(select(.name == "\($p)/cycles/")) | length == 1) and
+				(map(select(.name == "\($p)/instructions/"))[0].group ==
+				 map(select(.name == "\($p)/cycles/"))[0].group)' \
+				"$BATS_TEST_TMPDIR/d.json"
+		done
+		jq_assert '.events | map(.name) | (length == (unique | length)) and
+			all(test("^(cpu_[a-z]+/|task-clock$)"))' "$BATS_TEST_TMPDIR/d.json"
+		jq_assert '.events | group_by(.group) |
+			all(map(select(.pmu != "software") | .pmu) | unique | length == 1)' \
+			"$BATS_TEST_TMPDIR/d.json"
+	done
+}
+
+@test "hybrid: a user --metric over generic events, one group per core PMU" {
+	PSTAT_SYSFS_ROOT="$FIX/intel-alderlake" run "$PSTAT" --dry-run \
+		--metric 'ipc = instructions / cycles' true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF2'
+cpu_atom/instructions/: group 0 (leader, weak)
+cpu_atom/cycles/: group 0 (weak)
+cpu_core/instructions/: group 1 (leader, weak)
+cpu_core/cycles/: group 1 (weak)
+EOF2
+	# with a modifier; events -e counts already are read from their rows
+	PSTAT_SYSFS_ROOT="$FIX/intel-alderlake" run "$PSTAT" --dry-run \
+		-e instructions:u,cycles:u --metric 'ipc = instructions:u / cycles:u' true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF2'
+cpu_atom/instructions:u/: group 0 (leader)
+cpu_core/instructions:u/: group 1 (leader)
+cpu_atom/cycles:u/: group 2 (leader)
+cpu_core/cycles:u/: group 3 (leader)
+EOF2
+	# an Arm big.LITTLE's two kinds of core alike
+	PSTAT_SYSFS_ROOT="$FIX/arm64-rk3399" run "$PSTAT" --dry-run -M ipc true
+	assert_success
+	run groups_of
+	assert_output - <<'EOF2'
+armv8_cortex_a53/instructions/: group 0 (leader, weak)
+armv8_cortex_a53/cycles/: group 0 (weak)
+armv8_cortex_a72/instructions/: group 1 (leader, weak)
+armv8_cortex_a72/cycles/: group 1 (weak)
+EOF2
+}
+
+@test "hybrid: per core PMU values on synthetic counts, through the metrics that refer to them" {
+	local ci=9000 cc=3000 ai=2000 ac=4000
+	run "$PT" metric-eval "- -M - --metric 'ipc = instructions / cycles; threshold = ipc < 1' --metric 'twice = ipc * 2' --metric 'w = task-clock / duration_time' --per-pmu cpu_atom,cpu_core cpu_core/instructions/=$ci cpu_core/cycles/=$cc! cpu_atom/instructions/=$ai cpu_atom/cycles/=$ac task-clock=500 duration=2"
+	assert_success
+	assert_line "inputs: cpu_atom/instructions/ cpu_atom/cycles/ cpu_core/instructions/ cpu_core/cycles/ task-clock"
+	close_to "$(mval ipc.cpu_core)" "$(awk -v i=$ci -v c=$cc 'BEGIN { printf "%.6f", i / c }')"
+	close_to "$(mval ipc.cpu_atom)" "$(awk -v i=$ai -v c=$ac 'BEGIN { printf "%.6f", i / c }')"
+	close_to "$(mval twice.cpu_atom)" "$(awk -v i=$ai -v c=$ac 'BEGIN { printf "%.6f", 2 * i / c }')"
+	close_to "$(mval twice.cpu_core)" "$(awk -v i=$ci -v c=$cc 'BEGIN { printf "%.6f", 2 * i / c }')"
+	close_to "$(mval w)" 250
+	# each copy's threshold over its own value, mux from its own inputs
+	assert_line --regexp '^ipc\.cpu_atom [0-9.]+ +\[crossed\]$'
+	assert_line --regexp '^ipc\.cpu_core [0-9.]+ +\[multiplexed\]$'
+	refute_line --regexp '^(ipc|twice) '
+}

@@ -16,6 +16,7 @@
 #include "base/util.h"
 #include "cli/metrics_cli.h"
 #include "events/evspec.h"
+#include "events/hybrid.h"
 #include "events/metric_budget.h"
 #include "report/print.h"
 
@@ -162,6 +163,118 @@ static int same_event(const struct perf_event_attr *a,
 	       a->exclude_hv == b->exclude_hv;
 }
 
+/*
+ * How an event of a generic one expanded on a core PMU is written
+ * alone: its name ("cpu_core/cycles/"), a modifier moved after the
+ * PMU's slash ("cpu_core/cycles:u/" is written cpu_core/cycles/u). A
+ * new string, or NULL when the name is not PMU/.../.
+ */
+static char *pmu_spelling(const struct pstat_event *ev)
+{
+	size_t pl = ev->pmu ? strlen(ev->pmu) : 0, nl = strlen(ev->name);
+	const char *in = ev->name + pl + 1, *colon;
+
+	if (!ev->per_core_pmu || !pl || nl < pl + 2 ||
+	    strncmp(ev->name, ev->pmu, pl) || ev->name[pl] != '/' ||
+	    ev->name[nl - 1] != '/')
+		return NULL;
+	colon = memchr(in, ':', (size_t)(ev->name + nl - 1 - in));
+	return colon ? xasprintf("%.*s/%.*s", (int)(colon - ev->name),
+				 ev->name, (int)(ev->name + nl - 2 - colon),
+				 colon + 1) :
+		       xstrdup(ev->name);
+}
+
+/*
+ * ev's spelling (pmu_spelling) when it encodes to one event of ev's
+ * PMU: the PMU's own event of the name where it has one (its sysfs
+ * alias of instructions, as perf reads cpu_core/instructions/), else
+ * the generic event on that PMU. Else NULL.
+ */
+static char *pmu_spec(const struct pstat_event *ev,
+		      struct pstat_encode_ctx *ctx)
+{
+	struct pstat_error err = { "", -1 };
+	struct pstat_evtree tree = { 0 };
+	struct pstat_evlist one = { 0 };
+	char *spec = pmu_spelling(ev);
+
+	if (spec && (evspec_parse(spec, &tree, &err) ||
+		     encode_evlist(&tree, ctx, &one, &err) || one.n != 1 ||
+		     !one.ev[0].pmu || strcmp(one.ev[0].pmu, ev->pmu))) {
+		free(spec);
+		spec = NULL;
+	}
+	evspec_tree_free(&tree);
+	evlist_free(&one);
+	return spec;
+}
+
+/*
+ * Input i's spelling on each core PMU into spec[npmu], when it is one
+ * event per core PMU (a hybrid's cycles); else spec stays NULL.
+ */
+static void input_per_pmu(const char *input, struct pstat_encode_ctx *ctx,
+			  const char *const *pmus, size_t npmu, char **spec)
+{
+	struct pstat_error err = { "", -1 };
+	struct pstat_evtree tree = { 0 };
+	struct pstat_evlist ev = { 0 };
+	size_t found = 0;
+
+	if (!evspec_parse(input, &tree, &err) &&
+	    !encode_evlist(&tree, ctx, &ev, &err) && ev.n == npmu) {
+		for (size_t k = 0; k < ev.n; k++) {
+			for (size_t p = 0; p < npmu; p++) {
+				if (!ev.ev[k].per_core_pmu || spec[p] ||
+				    strcmp(ev.ev[k].pmu, pmus[p]))
+					continue;
+				spec[p] = pmu_spec(&ev.ev[k], ctx);
+				found += spec[p] != NULL;
+			}
+		}
+	}
+	if (found != npmu)
+		for (size_t p = 0; p < npmu; p++) {
+			free(spec[p]);
+			spec[p] = NULL;
+		}
+	evspec_tree_free(&tree);
+	evlist_free(&ev);
+}
+
+/*
+ * On a CPU of more than one core PMU, the metrics over events counted
+ * once per core PMU are evaluated once per PMU (metric_set_split_pmus).
+ */
+static void split_core_pmus(struct metrics_cli *mc,
+			    struct pstat_encode_ctx *ctx)
+{
+	struct pstat_core_pmu *cores = NULL;
+	size_t npmu = hybrid_core_pmus(ctx->pmus, &cores);
+	size_t ni = mc->set.ninputs;
+	const char **pmus;
+	char **spec;
+
+	if (npmu < 2) {
+		hybrid_core_pmus_free(cores, npmu);
+		return;
+	}
+	pmus = xcalloc(npmu, sizeof(*pmus));
+	for (size_t p = 0; p < npmu; p++)
+		pmus[p] = cores[p].pmu->name;
+	spec = xcalloc(ni * npmu + 1, sizeof(*spec));
+	for (size_t i = 0; i < ni; i++)
+		input_per_pmu(mc->set.inputs[i], ctx, pmus, npmu,
+			      &spec[i * npmu]);
+	metric_set_split_pmus(&mc->set, pmus, npmu, spec);
+	for (size_t i = 0; i < ni * npmu; i++)
+		free(spec[i]);
+	free(spec);
+	free(pmus);
+	hybrid_core_pmus_free(cores, npmu);
+}
+
 /* The metric and offset where input i is first written, for a caret. */
 static void input_origin(const struct pstat_metric_set *set, size_t i,
 			 const char **name, const char **text, long *off)
@@ -224,6 +337,18 @@ static int shared_row(const char *spec, struct pstat_encode_ctx *ctx,
 		for (size_t i = 0; i < evl->n && row < 0; i++)
 			if (same_event(&evl->ev[i].attr, &one.ev[0].attr))
 				row = evl->ev[i].row;
+	}
+	/*
+	 * A core PMU's share of a generic -e event (-e instructions made
+	 * cpu_core/instructions/), which spec names (split_core_pmus) but
+	 * encodes as the PMU's own alias of it
+	 */
+	for (size_t i = 0; i < evl->n && row < 0; i++) {
+		char *sp = pmu_spelling(&evl->ev[i]);
+
+		if (sp && !strcmp(sp, spec))
+			row = evl->ev[i].row;
+		free(sp);
 	}
 	evspec_tree_free(&tree);
 	evlist_free(&one);
@@ -502,6 +627,7 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 	}
 	if (check_skl_smt(mc, o, ctx->pmus))
 		return -1;
+	split_core_pmus(mc, ctx);
 	metric_lib_group_inputs(&mc->lib, &mc->set);
 	skl_topdown_watchdog(mc, sysfs_root);
 	if (add_inputs(mc, ctx, evl, !o->metric_no_group, sysfs_root))

@@ -124,6 +124,21 @@ int metric_set_resolve(struct pstat_metric_set *set,
 		       const struct pstat_metric_lib *lib,
 		       struct pstat_error *err);
 
+/*
+ * Evaluate once per core PMU the metrics that read an event counted
+ * once per core PMU (a hybrid CPU's generic events: cycles on cpu_atom
+ * and on cpu_core), as perf does: such a metric, and any metric that
+ * refers to one, becomes one copy per PMU named "NAME.PMU" (ipc.cpu_core),
+ * each reading its PMU's events. pmus[npmu] are the core PMUs' names;
+ * spec[i * npmu + p] the spelling of input i on pmus[p] (as -e takes
+ * it), or spec[i * npmu] NULL when input i is one event. Call after
+ * metric_set_resolve and before any grouping. Returns 1 when metrics
+ * were split, else 0.
+ */
+int metric_set_split_pmus(struct pstat_metric_set *set,
+			  const char *const *pmus, size_t npmu,
+			  char *const *spec);
+
 /* Free what set holds; accepts NULL. */
 void metric_set_free(struct pstat_metric_set *set);
 

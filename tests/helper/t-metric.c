@@ -10,11 +10,14 @@
  *   Parses a definition and prints its fields, or the error as above.
  *
  * pstat-test metric-eval LINE
- *   LINE is "TREE|- -M LIST [--metric DEF]... [duration=S] [EVENT=VALUE]...":
- *   loads the library for the fixture tree (a directory holding bus/; -
- *   for none), selects LIST (or nothing when LIST is -), resolves, and
- *   evaluates with each input given (missing ones have no value; a
- *   value ending in '!' was multiplexed).
+ *   LINE is "TREE|- -M LIST [--metric DEF]... [--per-pmu P,Q...]
+ *   [duration=S] [EVENT=VALUE]...": loads the library for the fixture
+ *   tree (a directory holding bus/; - for none), selects LIST (or
+ *   nothing when LIST is -), resolves, and evaluates with each input
+ *   given (missing ones have no value; a value ending in '!' was
+ *   multiplexed). --per-pmu: an input EVENT given a value as P/EVENT/
+ *   (P the first PMU named) counts once per PMU named, as P/EVENT/,
+ *   Q/EVENT/... (metric_set_split_pmus).
  *   Prints "inputs: ..." then one line per shown metric:
  *   "NAME VALUE UNIT" (%.6f) or "NAME none: WHY", with " [crossed]"
  *   when its threshold is and " [multiplexed]" when an input was. On an
@@ -185,6 +188,42 @@ static void print_results(const struct pstat_metric_set *set,
 	}
 }
 
+/* Whether one of w[n] gives a value to pmu/input/. */
+static int has_value(char **w, size_t n, const char *pmu, const char *input)
+{
+	char *key = xasprintf("%s/%s/=", pmu, input);
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++)
+		r = !strncmp(w[i], key, strlen(key));
+	free(key);
+	return r;
+}
+
+/* --per-pmu LIST: split set's inputs over the PMUs of LIST. */
+static void per_pmu(struct pstat_metric_set *set, char *list, char **w,
+		    size_t n)
+{
+	const char *pmus[8];
+	size_t np = 0, ni = set->ninputs;
+	char *save = NULL, **spec;
+
+	for (char *p = strtok_r(list, ",", &save); p && np < 8;
+	     p = strtok_r(NULL, ",", &save))
+		pmus[np++] = p;
+	spec = xcalloc(ni * np + 1, sizeof(*spec));
+	for (size_t i = 0; i < ni; i++)
+		for (size_t p = 0;
+		     np && p < np && has_value(w, n, pmus[0], set->inputs[i]);
+		     p++)
+			spec[i * np + p] =
+				xasprintf("%s/%s/", pmus[p], set->inputs[i]);
+	metric_set_split_pmus(set, pmus, np, spec);
+	for (size_t i = 0; i < ni * np; i++)
+		free(spec[i]);
+	free(spec);
+}
+
 static int metric_eval(char *line)
 {
 	char *w[64];
@@ -215,6 +254,9 @@ static int metric_eval(char *line)
 			goto out;
 	if (metric_set_resolve(&set, &lib, &err))
 		goto out;
+	for (size_t i = 3; i + 1 < n; i++)
+		if (!strcmp(w[i], "--per-pmu"))
+			per_pmu(&set, w[i + 1], w, n);
 	metric_lib_group_inputs(&lib, &set);
 	val = xcalloc(set.ninputs + 1, sizeof(*val));
 	mux = xcalloc(set.ninputs + 1, sizeof(*mux));
@@ -223,7 +265,7 @@ static int metric_eval(char *line)
 	for (size_t i = 3; i < n; i++) {
 		char *eq = strrchr(w[i], '=');
 
-		if (!strcmp(w[i], "--metric")) {
+		if (!strcmp(w[i], "--metric") || !strcmp(w[i], "--per-pmu")) {
 			i++;
 			continue;
 		}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Metrics over events that count once per core PMU: on a hybrid CPU
+ * (cpu_core and cpu_atom, an Arm big.LITTLE's two kinds of core) a
+ * generic event such as cycles is one event per kind of core, and a
+ * ratio of two of them is only meaningful within one kind. As perf does,
+ * such a metric is evaluated once per core PMU, over that PMU's events:
+ * "ipc" becomes "ipc.cpu_atom" and "ipc.cpu_core".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "events/metric.h"
+
+/* Whether expression e (references r) reads a split input or metric. */
+static int refs_split(const struct pstat_mexpr *e, const struct metric_ref *r,
+		      const unsigned char *split_in, const unsigned char *hyb)
+{
+	for (size_t k = 0; e && k < mexpr_nnames(e); k++) {
+		if (r[k].kind == METRIC_REF_INPUT && split_in[r[k].idx])
+			return 1;
+		if (r[k].kind == METRIC_REF_METRIC && hyb[r[k].idx])
+			return 1;
+	}
+	return 0;
+}
+
+/* Which metrics read a split input, directly or through others. */
+static unsigned char *split_metrics(const struct pstat_metric_set *set,
+				    const unsigned char *split_in)
+{
+	unsigned char *hyb = xcalloc(set->n + 1, 1);
+	int changed = 1;
+
+	while (changed) {
+		changed = 0;
+		for (size_t m = 0; m < set->n; m++) {
+			const struct pstat_metric_entry *e = &set->m[m];
+
+			if (hyb[m] ||
+			    !(refs_split(e->def.expr, e->refs, split_in, hyb) ||
+			      refs_split(e->def.threshold, e->trefs, split_in,
+					 hyb)))
+				continue;
+			hyb[m] = 1;
+			changed = 1;
+		}
+	}
+	return hyb;
+}
+
+static size_t new_input(struct pstat_metric_set *out, const char *spec)
+{
+	for (size_t i = 0; i < out->ninputs; i++)
+		if (!strcmp(out->inputs[i], spec))
+			return i;
+	xgrow((void **)&out->inputs, &out->inputs_alloc, out->ninputs + 1,
+	      sizeof(*out->inputs));
+	out->inputs[out->ninputs] = xstrdup(spec);
+	return out->ninputs++;
+}
+
+/* The state of one split: the old set, its maps, the new set. */
+struct split {
+	const struct pstat_metric_set *set;
+	char *const *spec;
+	size_t npmu;
+	const unsigned char *hyb;
+	const size_t *newidx;
+	struct pstat_metric_set *out;
+};
+
+/* e's references for the copy on PMU p (p ignored where not split). */
+static struct metric_ref *remap(struct split *s, const struct pstat_mexpr *e,
+				const struct metric_ref *r, size_t p)
+{
+	size_t n = e ? mexpr_nnames(e) : 0;
+	struct metric_ref *o = xcalloc(n ? n : 1, sizeof(*o));
+
+	for (size_t k = 0; k < n; k++) {
+		const char *sp;
+
+		o[k] = r[k];
+		if (r[k].kind == METRIC_REF_INPUT) {
+			sp = s->spec[r[k].idx * s->npmu] ?
+				     s->spec[r[k].idx * s->npmu + p] :
+				     s->set->inputs[r[k].idx];
+			o[k].idx = new_input(s->out, sp);
+		} else if (r[k].kind == METRIC_REF_METRIC) {
+			o[k].idx = s->newidx[r[k].idx] +
+				   (s->hyb[r[k].idx] ? p : 0);
+		}
+	}
+	return o;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The copy of metric def d for the PMU called pmu (expressions reparsed). */
+static void clone_def(const struct pstat_metric_def *d, const char *pmu,
+		      struct pstat_metric_def *c)
+{
+	struct pstat_error err = { "", -1 };
+
+	*c = *d;
+	c->name = xasprintf("%s.%s", d->name, pmu);
+	c->text = xstrdup(d->text);
+	c->unit = xstrdup(d->unit);
+	c->desc = dup_or_null(d->desc);
+	c->source = dup_or_null(d->source);
+	c->group = dup_or_null(d->group);
+	c->threshold_text = dup_or_null(d->threshold_text);
+	c->expr = c->threshold = NULL;
+	/* they parsed before: the same text gives the same names */
+	if (d->expr && mexpr_parse(d->text, &c->expr, &err))
+		c->expr = NULL;
+	if (d->threshold && mexpr_parse(d->threshold_text, &c->threshold, &err))
+		c->threshold = NULL;
+}
+
+static void build(struct split *s, const char *const *pmus)
+{
+	const struct pstat_metric_set *set = s->set;
+	struct pstat_metric_set *out = s->out;
+
+	for (size_t m = 0; m < set->n; m++) {
+		const struct pstat_metric_entry *e = &set->m[m];
+		size_t copies = s->hyb[m] ? s->npmu : 1;
+
+		for (size_t p = 0; p < copies; p++) {
+			struct pstat_metric_entry *c = &out->m[out->n++];
+
+			memset(c, 0, sizeof(*c));
+			c->group = -1;
+			c->shown = e->shown;
+			if (s->hyb[m])
+				clone_def(&e->def, pmus[p], &c->def);
+			else
+				c->def = e->def;
+			c->refs = remap(s, c->def.expr, e->refs, p);
+			if (e->trefs)
+				c->trefs = remap(s, c->def.threshold, e->trefs,
+						 p);
+		}
+	}
+}
+
+int metric_set_split_pmus(struct pstat_metric_set *set,
+			  const char *const *pmus, size_t npmu,
+			  char *const *spec)
+{
+	unsigned char *split_in = xcalloc(set->ninputs + 1, 1);
+	unsigned char *hyb;
+	size_t *newidx, total = 0;
+	struct pstat_metric_set out = { 0 };
+	struct split s;
+	int any = 0;
+
+	for (size_t i = 0; i < set->ninputs && npmu; i++)
+		any |= split_in[i] = spec[i * npmu] != NULL;
+	if (!any || set->ngroups) {
+		free(split_in);
+		return 0;
+	}
+	hyb = split_metrics(set, split_in);
+	newidx = xcalloc(set->n + 1, sizeof(*newidx));
+	for (size_t m = 0; m < set->n; m++) {
+		newidx[m] = total;
+		total += hyb[m] ? npmu : 1;
+	}
+	out.m = xcalloc(total + 1, sizeof(*out.m));
+	out.alloc = total + 1;
+	s = (struct split){ set, spec, npmu, hyb, newidx, &out };
+	build(&s, pmus);
+	/* what moved to out is no longer set's */
+	for (size_t m = 0; m < set->n; m++) {
+		if (hyb[m])
+			metric_def_free(&set->m[m].def);
+		free(set->m[m].refs);
+		free(set->m[m].trefs);
+	}
+	free(set->m);
+	for (size_t i = 0; i < set->ninputs; i++)
+		free(set->inputs[i]);
+	free(set->inputs);
+	free(set->groups);
+	*set = out;
+	free(split_in);
+	free(hyb);
+	free(newidx);
+	return 1;
+}
