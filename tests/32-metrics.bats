@@ -1031,6 +1031,11 @@ cpu_core/instructions:u/: group 1 (leader)
 cpu_atom/cycles:u/: group 2 (leader)
 cpu_core/cycles:u/: group 3 (leader)
 EOF2
+	# a copy's name taken by another metric is refused, not shadowed
+	PSTAT_SYSFS_ROOT="$FIX/intel-alderlake" run "$PSTAT" --dry-run \
+		--metric 'ipc = instructions / cycles' --metric 'ipc.cpu_core = 1' true
+	assert_failure 125
+	assert_output "pstat: metric 'ipc.cpu_core' is defined twice: 'ipc' counts once per core PMU, and its copy on each is named so"
 	# an Arm big.LITTLE's two kinds of core alike
 	PSTAT_SYSFS_ROOT="$FIX/arm64-rk3399" run "$PSTAT" --dry-run -M ipc true
 	assert_success

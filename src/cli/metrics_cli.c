@@ -247,18 +247,20 @@ static void input_per_pmu(const char *input, struct pstat_encode_ctx *ctx,
  * On a CPU of more than one core PMU, the metrics over events counted
  * once per core PMU are evaluated once per PMU (metric_set_split_pmus).
  */
-static void split_core_pmus(struct metrics_cli *mc,
-			    struct pstat_encode_ctx *ctx)
+static int split_core_pmus(struct metrics_cli *mc,
+			   struct pstat_encode_ctx *ctx)
 {
+	struct pstat_error err = { "", -1 };
 	struct pstat_core_pmu *cores = NULL;
 	size_t npmu = hybrid_core_pmus(ctx->pmus, &cores);
 	size_t ni = mc->set.ninputs;
 	const char **pmus;
 	char **spec;
+	int r;
 
 	if (npmu < 2) {
 		hybrid_core_pmus_free(cores, npmu);
-		return;
+		return 0;
 	}
 	pmus = xcalloc(npmu, sizeof(*pmus));
 	for (size_t p = 0; p < npmu; p++)
@@ -267,12 +269,15 @@ static void split_core_pmus(struct metrics_cli *mc,
 	for (size_t i = 0; i < ni; i++)
 		input_per_pmu(mc->set.inputs[i], ctx, pmus, npmu,
 			      &spec[i * npmu]);
-	metric_set_split_pmus(&mc->set, pmus, npmu, spec);
+	r = metric_set_split_pmus(&mc->set, pmus, npmu, spec, &err);
+	if (r < 0)
+		msg_error("%s", err.msg);
 	for (size_t i = 0; i < ni * npmu; i++)
 		free(spec[i]);
 	free(spec);
 	free(pmus);
 	hybrid_core_pmus_free(cores, npmu);
+	return r < 0 ? -1 : 0;
 }
 
 /* The metric and offset where input i is first written, for a caret. */
@@ -627,7 +632,8 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 	}
 	if (check_skl_smt(mc, o, ctx->pmus))
 		return -1;
-	split_core_pmus(mc, ctx);
+	if (split_core_pmus(mc, ctx))
+		return -1;
 	metric_lib_group_inputs(&mc->lib, &mc->set);
 	skl_topdown_watchdog(mc, sysfs_root);
 	if (add_inputs(mc, ctx, evl, !o->metric_no_group, sysfs_root))

@@ -133,11 +133,12 @@ int metric_set_resolve(struct pstat_metric_set *set,
  * spec[i * npmu + p] the spelling of input i on pmus[p] (as -e takes
  * it), or spec[i * npmu] NULL when input i is one event. Call after
  * metric_set_resolve and before any grouping. Returns 1 when metrics
- * were split, else 0.
+ * were split, else 0; -1 with err filled (set unchanged) when a copy's
+ * name is another metric's.
  */
 int metric_set_split_pmus(struct pstat_metric_set *set,
 			  const char *const *pmus, size_t npmu,
-			  char *const *spec);
+			  char *const *spec, struct pstat_error *err);
 
 /* Free what set holds; accepts NULL. */
 void metric_set_free(struct pstat_metric_set *set);

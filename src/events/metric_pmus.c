@@ -149,10 +149,32 @@ static void build(struct split *s, const char *const *pmus)
 	}
 }
 
+/* A copy's name that another metric of set has already, or NULL. */
+static const char *name_taken(const struct pstat_metric_set *set,
+			      const unsigned char *hyb,
+			      const char *const *pmus, size_t npmu,
+			      char **copy)
+{
+	for (size_t m = 0; m < set->n; m++) {
+		for (size_t p = 0; hyb[m] && p < npmu; p++) {
+			*copy = xasprintf("%s.%s", set->m[m].def.name,
+					  pmus[p]);
+			for (size_t o = 0; o < set->n; o++)
+				if (!strcmp(set->m[o].def.name, *copy))
+					return set->m[m].def.name;
+			free(*copy);
+			*copy = NULL;
+		}
+	}
+	return NULL;
+}
+
 int metric_set_split_pmus(struct pstat_metric_set *set,
 			  const char *const *pmus, size_t npmu,
-			  char *const *spec)
+			  char *const *spec, struct pstat_error *err)
 {
+	const char *taken;
+	char *copy = NULL;
 	unsigned char *split_in = xcalloc(set->ninputs + 1, 1);
 	unsigned char *hyb;
 	size_t *newidx, total = 0;
@@ -167,6 +189,16 @@ int metric_set_split_pmus(struct pstat_metric_set *set,
 		return 0;
 	}
 	hyb = split_metrics(set, split_in);
+	taken = name_taken(set, hyb, pmus, npmu, &copy);
+	if (taken) {
+		error_set(err, -1,
+			  "metric '%s' is defined twice: '%s' counts once per core PMU, and its copy on each is named so",
+			  copy, taken);
+		free(copy);
+		free(split_in);
+		free(hyb);
+		return -1;
+	}
 	newidx = xcalloc(set->n + 1, sizeof(*newidx));
 	for (size_t m = 0; m < set->n; m++) {
 		newidx[m] = total;

@@ -201,9 +201,10 @@ static int has_value(char **w, size_t n, const char *pmu, const char *input)
 }
 
 /* --per-pmu LIST: split set's inputs over the PMUs of LIST. */
-static void per_pmu(struct pstat_metric_set *set, char *list, char **w,
-		    size_t n)
+static int per_pmu(struct pstat_metric_set *set, char *list, char **w,
+		   size_t n, struct pstat_error *err)
 {
+	int r = 0;
 	const char *pmus[8];
 	size_t np = 0, ni = set->ninputs;
 	char *save = NULL, **spec;
@@ -218,10 +219,12 @@ static void per_pmu(struct pstat_metric_set *set, char *list, char **w,
 		     p++)
 			spec[i * np + p] =
 				xasprintf("%s/%s/", pmus[p], set->inputs[i]);
-	metric_set_split_pmus(set, pmus, np, spec);
+	if (metric_set_split_pmus(set, pmus, np, spec, err) < 0)
+		r = -1;
 	for (size_t i = 0; i < ni * np; i++)
 		free(spec[i]);
 	free(spec);
+	return r;
 }
 
 static int metric_eval(char *line)
@@ -255,8 +258,9 @@ static int metric_eval(char *line)
 	if (metric_set_resolve(&set, &lib, &err))
 		goto out;
 	for (size_t i = 3; i + 1 < n; i++)
-		if (!strcmp(w[i], "--per-pmu"))
-			per_pmu(&set, w[i + 1], w, n);
+		if (!strcmp(w[i], "--per-pmu") &&
+		    per_pmu(&set, w[i + 1], w, n, &err))
+			goto out;
 	metric_lib_group_inputs(&lib, &set);
 	val = xcalloc(set.ninputs + 1, sizeof(*val));
 	mux = xcalloc(set.ninputs + 1, sizeof(*mux));
