@@ -65,7 +65,11 @@ endif
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPSTAT_VERSION='"$(VERSION)"' \
 	-fno-math-errno \
 	-Isrc $(WARNINGS) $(PFM_CFLAGS) $(JANSSON_CFLAGS) $(CPPFLAGS) $(CFLAGS)
-ALL_LDFLAGS := $(LDFLAGS)
+# Bound at start (full RELRO, as hardened distribution builds link):
+# no symbol lookups on first calls later, and none in the forked child
+# on its way to the exec, whose lookups wrote the GOT (copy-on-write
+# page faults) while the command waited to start.
+ALL_LDFLAGS := -Wl,-z,relro,-z,now $(LDFLAGS)
 LIBS := $(PFM_LIBS) $(JANSSON_LIBS) -Wl,--push-state,--as-needed -lc -lm \
 	-Wl,--pop-state
 
