@@ -1063,3 +1063,41 @@ EOF2
 	assert_line --regexp '^ipc\.cpu_core [0-9.]+ +\[multiplexed\]$'
 	refute_line --regexp '^(ipc|twice) '
 }
+
+@test "-M: metric names match in any case, as group names and perf's do" {
+	need_perf_events
+	run "$PSTAT" -j -M CPUS_Utilized true
+	assert_success
+	jq_assert -e '[.metrics[].name] == ["cpus_utilized"]' <<<"$output"
+	run "$PSTAT" -M nosuch true
+	assert_failure 125
+	assert_output --partial "unknown metric or metric group 'nosuch'"
+}
+
+@test "library: an Arm metric is offered only where each core PMU lists its events" {
+	# the RK3399's Cortex-A53 and A72 implement no LL_CACHE_MISS_RD (0x37):
+	# its llc_mpki is the generic one, and -M Cache works
+	PSTAT_SYSFS_ROOT="$FIX/arm64-rk3399" run "$PSTAT" list metrics -j
+	assert_success
+	jq_assert -e '[.metrics[] | select(.name == "llc_mpki")] |
+		length == 1 and (.[0].expr | test("ll_cache_miss_rd") | not)' <<<"$output"
+	PSTAT_SYSFS_ROOT="$FIX/arm64-rk3399" run "$PSTAT" --dry-run -M Cache true
+	assert_success
+	refute_output --partial ll_cache_miss_rd
+	# a tree whose cores both list it gets Arm's formula
+	t="$BATS_TEST_TMPDIR/rk"
+	cp -r "$FIX/arm64-rk3399" "$t"
+	for c in a53 a72; do
+		echo event=0x0037 >"$t/devices/armv8_cortex_$c/events/ll_cache_miss_rd"
+	done
+	PSTAT_SYSFS_ROOT="$t" run "$PSTAT" list metrics -j
+	assert_success
+	jq_assert -e '[.metrics[] | select(.name == "llc_mpki")][0].expr |
+		test("ll_cache_miss_rd")' <<<"$output"
+	# one core without it is enough to fall back
+	rm "$t/devices/armv8_cortex_a72/events/ll_cache_miss_rd"
+	PSTAT_SYSFS_ROOT="$t" run "$PSTAT" list metrics -j
+	assert_success
+	jq_assert -e '[.metrics[] | select(.name == "llc_mpki")][0].expr |
+		test("ll_cache_miss_rd") | not' <<<"$output"
+}

@@ -271,7 +271,8 @@ static void find_families(struct pstat_metric_lib *lib,
 			 lib->core);
 }
 
-static void pick_entries(struct pstat_metric_lib *lib);
+static void pick_entries(struct pstat_metric_lib *lib,
+			 struct pstat_pmus *pmus);
 
 void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root)
@@ -288,12 +289,48 @@ void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			 "the PMU %s does not say its slots per cycle (caps/slots is 0 or missing)",
 			 lib->core);
 	}
-	pick_entries(lib);
+	pick_entries(lib, pmus);
 }
 
-/* The table's entries that apply to lib->families; the first of a name
- * wins. */
-static void pick_entries(struct pstat_metric_lib *lib)
+/*
+ * Whether every Arm PMU event an Arm-only entry names is listed by each
+ * of the Arm core PMUs. The kernel lists in events/ only the common
+ * events a core implements (its PMCEID registers): a Cortex-A53 has no
+ * ll_cache_miss_rd, and a metric over it is not offered there rather
+ * than refused when asked for.
+ */
+static bool arm_events_present(const struct pstat_metric_lib *lib,
+			       struct pstat_pmus *pmus,
+			       const struct metric_lib_entry *e)
+{
+	const struct pstat_pmu **all = NULL;
+	size_t n = pmus_all(pmus, &all);
+	struct pstat_metric_def d = { 0 };
+	struct pstat_error err;
+	bool ok = true;
+
+	if (e->families != METRIC_FAM_ARM || metric_lib_def(lib, e, &d, &err))
+		ok = e->families != METRIC_FAM_ARM;
+	for (size_t i = 0; ok && d.expr && i < mexpr_nnames(d.expr); i++) {
+		const char *name = mexpr_name(d.expr, i);
+
+		if (strpbrk(name, "/:@=") || metric_lib_find(lib, name))
+			continue;
+		for (size_t k = 0; ok && k < n; k++)
+			if (str_starts_with(all[k]->name, "armv8_") ||
+			    str_starts_with(all[k]->name, "armv9_") ||
+			    !strcmp(all[k]->name, lib->core))
+				ok = pmu_alias_find(all[k], name) != NULL;
+	}
+	metric_def_free(&d);
+	free(all);
+	return ok;
+}
+
+/* The table's entries that apply to lib->families (and whose events
+ * the PMU has); the first of a name wins. */
+static void pick_entries(struct pstat_metric_lib *lib,
+			 struct pstat_pmus *pmus)
 {
 	char name[64], other[64];
 
@@ -304,7 +341,8 @@ static void pick_entries(struct pstat_metric_lib *lib)
 		const struct metric_lib_entry *e = &metric_lib_table[i];
 		size_t k;
 
-		if (!(e->families & lib->families))
+		if (!(e->families & lib->families) ||
+		    !arm_events_present(lib, pmus, e))
 			continue;
 		metric_lib_entry_name(e, name, sizeof(name));
 		for (k = 0; k < lib->n; k++)
@@ -409,7 +447,7 @@ static void add_unsupported(struct pstat_metric_set *set, const char *name,
 	metric_set_add_def(set, &d, 1, &err);
 }
 
-/* -M's word w: a metric name, or a group (case-insensitive). */
+/* -M's word w: a metric or group name, in any case. */
 static int select_one(const struct pstat_metric_lib *lib,
 		      struct pstat_metric_set *set, const char *w,
 		      int alone, struct pstat_error *err)
@@ -423,7 +461,8 @@ static int select_one(const struct pstat_metric_lib *lib,
 		const struct metric_lib_entry *e = lib->e[i];
 
 		metric_lib_entry_name(e, name, sizeof(name));
-		if (strcmp(name, w) && strcasecmp(e->group, w))
+		/* in any case, as perf matches -M's words */
+		if (strcasecmp(name, w) && strcasecmp(e->group, w))
 			continue;
 		struct pstat_metric_def d = { 0 };
 
@@ -455,7 +494,7 @@ static int select_one(const struct pstat_metric_lib *lib,
 		const struct metric_lib_entry *e = &metric_lib_table[i];
 
 		metric_lib_entry_name(e, name, sizeof(name));
-		if (!strcmp(name, w) || !strcasecmp(e->group, w))
+		if (!strcasecmp(name, w) || !strcasecmp(e->group, w))
 			return error_set(err, -1,
 					 "'%s' is not available here: its events are not among this machine's PMUs (see 'pstat list metrics')",
 					 w);
