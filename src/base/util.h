@@ -110,8 +110,9 @@ char *str_suggest_take(struct str_suggest *s);
 uint64_t now_ns(void);
 
 /*
- * FNV-1a: h with the n bytes at p added. Start from HASH_INIT; for hash
- * tables of report rows (places, keys), not for anything adversarial.
+ * h with the n bytes at p added, a word at a time. Start from HASH_INIT;
+ * for hash tables of report rows (places, keys), not for anything
+ * adversarial.
  */
 #define HASH_INIT 0xcbf29ce484222325ull
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n);

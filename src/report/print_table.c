@@ -185,20 +185,34 @@ static void tline_flush(struct tline *l)
 	l->n = 0;
 }
 
-static void tline_mem(struct tline *l, const char *s, size_t n)
+static void tline_mem_flushing(struct tline *l, const char *s, size_t n)
+{
+	tline_flush(l);
+	if (n > sizeof(l->buf)) {
+		fwrite_unlocked(s, 1, n, l->out);
+		return;
+	}
+	memcpy(l->buf, s, n);
+	l->n = n;
+}
+
+/*
+ * Inlined, with the line's length in a register across a row's fields:
+ * a call per field cost more than the copy.
+ */
+static inline __attribute__((always_inline)) void
+tline_mem(struct tline *l, const char *s, size_t n)
 {
 	if (n > sizeof(l->buf) - l->n) {
-		tline_flush(l);
-		if (n > sizeof(l->buf)) {
-			fwrite_unlocked(s, 1, n, l->out);
-			return;
-		}
+		tline_mem_flushing(l, s, n);
+		return;
 	}
 	memcpy(l->buf + l->n, s, n);
 	l->n += n;
 }
 
-static void tline_pad(struct tline *l, size_t n)
+static inline __attribute__((always_inline)) void
+tline_pad(struct tline *l, size_t n)
 {
 	static const char spaces[] = "                                ";
 
@@ -358,6 +372,7 @@ static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 			int aggr_nr, int cpu, const char *thread)
 {
 	size_t len, dash = 0, ndigits = 0;
+	const char *dash_at;
 	bool tid = false;
 	char label[64];
 
@@ -379,19 +394,17 @@ static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 	}
 	if (!thread)
 		return;
-	/* one pass: the last '-', and whether only digits follow it */
-	for (len = 0; thread[len]; len++) {
-		if (thread[len] == '-') {
-			dash = len;
-			ndigits = 0;
-			tid = true;
-		} else if (thread[len] >= '0' && thread[len] <= '9') {
-			ndigits++;
-		} else {
-			tid = false;
-		}
+	len = strlen(thread);
+	dash_at = memrchr(thread, '-', len);
+	/* "comm-tid": only digits after the last '-' */
+	if (dash_at) {
+		dash = (size_t)(dash_at - thread);
+		ndigits = len - dash - 1;
+		tid = ndigits > 0;
+		for (size_t i = dash + 1; tid && i < len; i++)
+			tid = thread[i] >= '0' && thread[i] <= '9';
 	}
-	if (tid && ndigits) {
+	if (tid) {
 		tline_right(l, thread, dash, 16);
 		tline_mem(l, "-", 1);
 		tline_mem(l, thread + dash + 1, ndigits);

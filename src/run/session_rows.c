@@ -22,6 +22,36 @@
 #include "run/target.h"
 
 /*
+ * The sum of the readings rd of evlist row r's events on CPU columns
+ * [c0, c1) (those of unit ui when ui >= 0) and threads [t0, t1).
+ */
+static struct pstat_reading sum_readings(struct session *s, size_t r,
+					 size_t c0, size_t c1, size_t t0,
+					 size_t t1, long ui,
+					 const struct pstat_reading *rd)
+{
+	size_t k0 = s->row_ev_start[r], k1 = s->row_ev_start[r + 1];
+	struct pstat_reading sum = { 0, 0, 0 };
+
+	/* one reading, a thread's or a CPU's: the common row, copied */
+	if (k1 - k0 == 1 && c1 - c0 == 1 && t1 - t0 == 1 && ui < 0) {
+		s->readings_summed++;
+		return rd[counter_slot(&s->ctr, s->row_evs[k0], c0, t0)];
+	}
+	for (size_t k = k0; k < k1; k++)
+		for (size_t c = c0; c < c1; c++) {
+			if (ui >= 0 && s->unit_of[c] != (size_t)ui)
+				continue;
+			for (size_t t = t0; t < t1; t++, s->readings_summed++)
+				stats_reading_add(&sum,
+						  &rd[counter_slot(&s->ctr,
+								   s->row_evs[k],
+								   c, t)]);
+		}
+	return sum;
+}
+
+/*
  * Fill one output row from the readings of evlist row r restricted to
  * one CPU index (ci >= 0), one thread index (ti >= 0) or the CPUs of
  * one unit of --per-socket and the like (ui >= 0).
@@ -30,7 +60,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 		     long ci, long ti, long ui, const struct pstat_reading *rd)
 {
 	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
-	struct pstat_reading sum = { 0, 0, 0 };
+	struct pstat_reading sum;
 	size_t fe = (size_t)s->row_event[r], c0, c1, t0, t1;
 	uint64_t scaled;
 	double pct;
@@ -60,16 +90,7 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	c1 = ci >= 0 ? c0 + 1 : s->ncpus;
 	t0 = ti >= 0 ? (size_t)ti : 0;
 	t1 = ti >= 0 ? t0 + 1 : s->ntids;
-	for (size_t k = s->row_ev_start[r]; k < s->row_ev_start[r + 1]; k++)
-		for (size_t c = c0; c < c1; c++) {
-			if (ui >= 0 && s->unit_of[c] != (size_t)ui)
-				continue;
-			for (size_t t = t0; t < t1; t++, s->readings_summed++)
-				stats_reading_add(&sum,
-						  &rd[counter_slot(&s->ctr,
-								   s->row_evs[k],
-								   c, t)]);
-		}
+	sum = sum_readings(s, r, c0, c1, t0, t1, ui, rd);
 	st = stats_scale(&sum, &scaled, &pct);
 	if (st == SCALE_MULTIPLEXED && first->core_cpus && !s->system_wide) {
 		/*
