@@ -49,26 +49,40 @@ struct csv_line {
 	int nfields;
 };
 
-static bool csv_needs_quotes(const char *s, const char *sep)
+/*
+ * Whether s needs quotes: a quote, a line break or the separator in it.
+ * One pass for a one-character separator, which also gives the length.
+ */
+static bool csv_needs_quotes(const char *s, const char *sep, size_t *len)
 {
-	return strpbrk(s, "\"\r\n") || (*sep && strstr(s, sep));
+	bool one = sep[0] && !sep[1], quote = false;
+	size_t n;
+
+	for (n = 0; s[n]; n++)
+		quote |= s[n] == '"' || s[n] == '\r' || s[n] == '\n' ||
+			 (one && s[n] == sep[0]);
+	*len = n;
+	return quote || (sep[0] && !one && strstr(s, sep));
 }
 
+/* pstat prints from one thread: no stream lock per field */
 static void csv_field(struct csv_line *l, const char *s)
 {
+	size_t len;
+
 	if (l->nfields++)
-		fputs(l->sep, l->out);
-	if (!csv_needs_quotes(s, l->sep)) {
-		fputs(s, l->out);
+		fputs_unlocked(l->sep, l->out);
+	if (!csv_needs_quotes(s, l->sep, &len)) {
+		fwrite_unlocked(s, 1, len, l->out);
 		return;
 	}
-	putc('"', l->out);
+	putc_unlocked('"', l->out);
 	for (; *s; s++) {
 		if (*s == '"')
-			putc('"', l->out);
-		putc(*s, l->out);
+			putc_unlocked('"', l->out);
+		putc_unlocked(*s, l->out);
 	}
-	putc('"', l->out);
+	putc_unlocked('"', l->out);
 }
 
 /*
@@ -88,13 +102,36 @@ static void csv_fieldf(struct csv_line *l, const char *fmt, ...)
 	csv_field(l, buf);
 }
 
+/*
+ * "%.*f" of v without printf's multi-precision path (print_fixed), which
+ * cost more than the rest of a line with thousands of lines an interval;
+ * the C locale is in force (csv_rows).
+ */
+static void csv_fixed(struct csv_line *l, double v, int prec)
+{
+	char buf[512];
+
+	print_fixed(buf, sizeof(buf), v, prec, 0);
+	csv_field(l, buf);
+}
+
+static void csv_u64(struct csv_line *l, uint64_t v)
+{
+	char buf[24], *d = buf + sizeof(buf);
+
+	*--d = '\0';
+	do
+		*--d = (char)('0' + v % 10);
+	while (v /= 10);
+	csv_field(l, d);
+}
+
 static void csv_value(struct csv_line *l, const struct pstat_row *row)
 {
 	switch (row->status) {
 	case PSTAT_COUNTED:
 	case PSTAT_MULTIPLEXED:
-		csv_fieldf(l, print_value_frac(row) ? "%.2f" : "%.0f",
-			   row->value);
+		csv_fixed(l, row->value, print_value_frac(row) ? 2 : 0);
 		break;
 	case PSTAT_NOT_SUPPORTED:
 		csv_field(l, "<not supported>");
@@ -132,11 +169,11 @@ static void csv_metric(struct csv_line *l, const struct pstat_row *row)
 		double v = m->value;
 		const char *unit = print_rate_unit(&v);
 
-		csv_fieldf(l, "%.3f", v);
+		csv_fixed(l, v, 3);
 		csv_field(l, unit);
 		return;
 	}
-	csv_fieldf(l, two ? "%.2f" : "%.3f", m->value);
+	csv_fixed(l, m->value, two ? 2 : 3);
 	csv_field(l, m->name ? m->name : "");
 }
 
@@ -189,11 +226,11 @@ static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 		csv_fieldf(&l, "%.2f%%",
 			   row->stats && row->status <= PSTAT_MULTIPLEXED ?
 				   stats_rel_stderr_pct(row->stats) : 0.0);
-	csv_fieldf(&l, "%" PRIu64, row->run);
+	csv_u64(&l, row->run);
 	/* perf shows 100.00 when the counter never ran; so do we. */
-	csv_fieldf(&l, "%.2f", row->run ? row->running_pct : 100.0);
+	csv_fixed(&l, row->run ? row->running_pct : 100.0, 2);
 	csv_metric(&l, row);
-	putc('\n', p->out);
+	putc_unlocked('\n', p->out);
 }
 
 /*
