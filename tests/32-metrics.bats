@@ -600,6 +600,31 @@ EOF
 	assert_line --index 1 --partial 'add :W'
 }
 
+# Attached, a thread's lone software events are one group pstat made
+# (issue 22): weak like :W, and when refused opened on their own, with
+# no event saying so (no one grouped them).
+@test "a task's group of lone events: read together, refused, each on its own unmarked" {
+	run "$PT" weak task:3 'task-clock,context-switches,page-faults'
+	assert_success
+	assert_output - <<'EOF'
+task-clock cpu0: 100 1000 1000
+context-switches cpu0: 200 1000 1000
+page-faults cpu0: 300 1000 1000
+EOF
+	# a PMU of 2 refuses the third member: three counters sharing two
+	run "$PT" weak task:2 'task-clock,context-switches,page-faults'
+	assert_success
+	assert_output - <<'EOF'
+task-clock cpu0: 100 1000 666
+context-switches cpu0: 200 1000 666
+page-faults cpu0: 300 1000 666
+EOF
+	# the user's {...}:W is said to be ungrouped, as on CPUs
+	run "$PT" weak task:2 '{task-clock,context-switches,page-faults}:W'
+	assert_success
+	[ "$(grep -c ungrouped <<<"$output")" = 3 ]
+}
+
 @test "live: a refused weak group counts on ungrouped, exact, and its metric is marked" {
 	need_perf_events
 	need_tracepoint syscalls/sys_enter_write

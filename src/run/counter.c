@@ -384,9 +384,11 @@ static int open_group_slot(struct pstat_counters *c, const size_t *evs,
  * on every CPU and thread, and make each of its events a group of one
  * (a counter read without PERF_FORMAT_GROUP is its own leader). Opening
  * every slot ungrouped, not just those refused, keeps one read layout
- * per event.
+ * per event. Flagged COUNTER_UNGROUPED when the group was the user's
+ * (not one of task_groups', which no one asked for).
  */
-static void ungroup(struct pstat_counters *c, const size_t *evs, size_t nev)
+static void ungroup(struct pstat_counters *c, const size_t *evs, size_t nev,
+		    bool users)
 {
 	size_t per = c->ncpus * c->nthreads;
 
@@ -402,7 +404,8 @@ static void ungroup(struct pstat_counters *c, const size_t *evs, size_t nev)
 		}
 		c->attrs[ev].read_format &= ~(uint64_t)(PERF_FORMAT_GROUP |
 							PERF_FORMAT_ID);
-		c->flags[ev] |= COUNTER_UNGROUPED;
+		if (users)
+			c->flags[ev] |= COUNTER_UNGROUPED;
 		c->read_leader[ev] = -1;
 		c->read_pos[ev] = 0;
 		c->nread[ev] = 0;
@@ -442,7 +445,7 @@ static int open_group(struct pstat_counters *c, const size_t *evs,
 		return -1;
 	if (!r)
 		return 0;
-	ungroup(c, evs, nev);
+	ungroup(c, evs, nev, !weak);
 	/* ungrouped, no member joins a group: no second refusal */
 	return open_group(c, evs, nev, false, oe);
 }

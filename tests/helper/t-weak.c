@@ -13,6 +13,10 @@
  * and prints, per event, "NAME cpuC: VAL ENA RUN" and " ungrouped"
  * when its weak group was refused; on a failure, "error: EVENT errno
  * CPU" and the advice.
+ * SIZES "task:N" counts one task instead (CPU -1, as -p does, shown as
+ * cpu0) with task_groups: the lone events of LIST are one group, which
+ * a PMU of N events a group refuses past N; the group pstat made is
+ * then opened ungrouped, and no event says it was (no one grouped it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,7 +61,8 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	while (ev < fake_evl->n && memcmp(&fake_evl->ev[ev].attr.config,
 					  &attr->config, sizeof(attr->config)))
 		ev++;
-	if (ev == fake_evl->n || cpu < 0 || cpu >= FAKE_CPUS) {
+	cpu = cpu < 0 ? 0 : cpu;        /* a task: the one PMU of "task:N" */
+	if (ev == fake_evl->n || cpu >= FAKE_CPUS) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -109,7 +114,8 @@ static ssize_t fake_read(int fd, void *buf, size_t n)
 			continue;
 		w[0]++;
 		w[i++] = 100 * (fakes[f].ev + 1) + (uint64_t)k->cpu;
-		w[i++] = (uint64_t)f;
+		if (k->fmt & PERF_FORMAT_ID)
+			w[i++] = (uint64_t)f;
 	}
 	return (ssize_t)(i * sizeof(*w));
 }
@@ -161,8 +167,10 @@ int t_weak(int argc, char **argv)
 	list = xstrdup(argv[1]);
 	for (char *t = strtok_r(list, ",", &save); t && ncpus < FAKE_CPUS;
 	     t = strtok_r(NULL, ",", &save)) {
-		cpus[ncpus] = (int)ncpus;
-		sizes[ncpus++] = atol(t);
+		oo.task_groups = !strncmp(t, "task:", 5);
+		cpus[ncpus] = oo.task_groups ? -1 : (int)ncpus;
+		tid = oo.task_groups ? 1 : -1;
+		sizes[ncpus++] = atol(t + (oo.task_groups ? 5 : 0));
 	}
 	free(list);
 	ctx.pmus = pmus_new("/nonexistent");
