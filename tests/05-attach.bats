@@ -340,7 +340,7 @@ print(" ".join(threads[t] for t in sorted(threads)))' "$1"
 	hard=$(ulimit -Hn)
 	[ "$hard" = unlimited ] || [ "$hard" -ge 6000 ] ||
 		skip "the hard fd limit ($hard) is below what 5000 counters need"
-	start_threads 1000 2 1500
+	start_threads 1000 2 4000
 	run bash -c "ulimit -Sn 1024; exec '$PSTAT' -p $tpid \
 		-e task-clock,cs,page-faults,cpu-migrations,syscalls:sys_enter_write"
 	assert_success
