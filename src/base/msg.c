@@ -137,6 +137,22 @@ void msg_hint(const char *fmt, ...)
 	va_end(ap);
 }
 
+void msg_bad_option(int c, int opt, const char *arg, const char *cmd,
+		    const char *hint)
+{
+	const char *sep = cmd ? " for '" : "", *end = cmd ? "'" : "";
+
+	if (c == ':')
+		msg_error("option '%s' needs a value", arg);
+	else if (opt && opt < 256)
+		msg_error("unknown option '-%c'%s%s%s", opt, sep,
+			  cmd ? cmd : "", end);
+	else
+		msg_error("unknown option '%s'%s%s%s", arg, sep,
+			  cmd ? cmd : "", end);
+	msg_hint("%s", hint);
+}
+
 void msg_debug(int level, const char *fmt, ...)
 {
 	va_list ap;

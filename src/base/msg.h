@@ -40,6 +40,15 @@ void msg_hint(const char *fmt, ...) PSTAT_FMT(1, 2);
 void msg_debug(int level, const char *fmt, ...) PSTAT_FMT(2, 3);
 
 /*
+ * getopt_long's complaint c about argv's word arg: ':' its value is
+ * missing, else it is unknown (opt: getopt's optopt, the letter of a
+ * short option). For subcommand cmd ("pstat bench"; NULL for pstat
+ * itself); then hint.
+ */
+void msg_bad_option(int c, int opt, const char *arg, const char *cmd,
+		    const char *hint);
+
+/*
  * An error from a pure layer: the message (without the "pstat: " prefix)
  * and, for parse errors, the byte offset in the input it refers to
  * (-1 when it refers to no position).

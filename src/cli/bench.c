@@ -333,19 +333,9 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			bench_help();
 			return 1;
 		}
-		if (c == ':') {
-			msg_error("option '%s' needs a value", argv[optind - 1]);
-			msg_hint("%s", BENCH_USAGE);
-			return -1;
-		}
-		if (c == '?') {
-			if (optopt && optopt < 256)
-				msg_error("unknown option '-%c' for 'pstat bench'",
-					  optopt);
-			else
-				msg_error("unknown option '%s' for 'pstat bench'",
-					  argv[optind - 1]);
-			msg_hint("%s", BENCH_USAGE);
+		if (c == ':' || c == '?') {
+			msg_bad_option(c, optopt, argv[optind - 1],
+				       "pstat bench", BENCH_USAGE);
 			return -1;
 		}
 		if (bench_opt(o, c, optarg))

@@ -586,18 +586,11 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		if (number("--warmup", optarg, 0, 1000000, &o->warmup))
 			return -1;
 		break;
-	case ':':
-		msg_error("option '%s' needs a value", argv[optind - 1]);
-		msg_hint("see 'pstat --help'");
-		return -1;
 	default:
-		if (options_refused(optopt, argv[optind - 1]))
+		if (c != ':' && options_refused(optopt, argv[optind - 1]))
 			return -1;
-		if (optopt && optopt < 256)
-			msg_error("unknown option '-%c'", optopt);
-		else
-			msg_error("unknown option '%s'", argv[optind - 1]);
-		msg_hint("see 'pstat --help'");
+		msg_bad_option(c, optopt, argv[optind - 1], NULL,
+			       "see 'pstat --help'");
 		return -1;
 	}
 	return 0;

@@ -162,17 +162,9 @@ int serve_options_parse(int argc, char **argv, struct pstat_opts *o,
 			s->listen = optarg;
 			continue;
 		case ':':
-			msg_error("option '%s' needs a value", argv[optind - 1]);
-			msg_hint("see 'pstat serve --help'");
-			goto fail;
 		case '?':
-			if (optopt && optopt < 256)
-				msg_error("unknown option '-%c' for 'pstat serve'",
-					  optopt);
-			else
-				msg_error("unknown option '%s' for 'pstat serve'",
-					  argv[optind - 1]);
-			msg_hint("%s", SERVE_USAGE);
+			msg_bad_option(c, optopt, argv[optind - 1],
+				       "pstat serve", SERVE_USAGE);
 			goto fail;
 		case 'a':
 		case 'C':

@@ -416,18 +416,9 @@ int compare_cli_main(int argc, char **argv)
 			if (parse_threshold(&rules, optarg))
 				goto out;
 			break;
-		case ':':
-			msg_error("option '%s' needs a value", argv[optind - 1]);
-			msg_hint("%s", COMPARE_USAGE);
-			goto out;
 		default:
-			if (optopt && optopt < 256)
-				msg_error("unknown option '-%c' for 'pstat compare'",
-					  optopt);
-			else
-				msg_error("unknown option '%s' for 'pstat compare'",
-					  argv[optind - 1]);
-			msg_hint("%s", COMPARE_USAGE);
+			msg_bad_option(c, optopt, argv[optind - 1],
+				       "pstat compare", COMPARE_USAGE);
 			goto out;
 		}
 	}

@@ -273,7 +273,7 @@ int metric_set_add_file(struct pstat_metric_set *set, const char *path,
 	return r;
 }
 
-static size_t add_input(struct pstat_metric_set *set, const char *spec)
+size_t metric_set_input(struct pstat_metric_set *set, const char *spec)
 {
 	for (size_t i = 0; i < set->ninputs; i++)
 		if (!strcmp(set->inputs[i], spec))
@@ -323,7 +323,7 @@ static int resolve_expr(struct pstat_metric_set *set, size_t self,
 			refs[i].kind = METRIC_REF_DURATION;
 		} else {
 			refs[i].kind = METRIC_REF_INPUT;
-			refs[i].idx = add_input(set, name);
+			refs[i].idx = metric_set_input(set, name);
 		}
 	}
 	*out = refs;

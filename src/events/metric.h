@@ -100,6 +100,11 @@ int metric_set_add_def(struct pstat_metric_set *set,
 		       struct pstat_error *err);
 
 /*
+ * The index of input spec (an event's spelling) in set, added when new.
+ */
+size_t metric_set_input(struct pstat_metric_set *set, const char *spec);
+
+/*
  * Add a definition line to set (a user's). Returns 0, or -1 with err
  * filled (offset into line). A name already defined is an error.
  */

@@ -50,17 +50,6 @@ static unsigned char *split_metrics(const struct pstat_metric_set *set,
 	return hyb;
 }
 
-static size_t new_input(struct pstat_metric_set *out, const char *spec)
-{
-	for (size_t i = 0; i < out->ninputs; i++)
-		if (!strcmp(out->inputs[i], spec))
-			return i;
-	xgrow((void **)&out->inputs, &out->inputs_alloc, out->ninputs + 1,
-	      sizeof(*out->inputs));
-	out->inputs[out->ninputs] = xstrdup(spec);
-	return out->ninputs++;
-}
-
 /* The state of one split: the old set, its maps, the new set. */
 struct split {
 	const struct pstat_metric_set *set;
@@ -86,7 +75,7 @@ static struct metric_ref *remap(struct split *s, const struct pstat_mexpr *e,
 			sp = s->spec[r[k].idx * s->npmu] ?
 				     s->spec[r[k].idx * s->npmu + p] :
 				     s->set->inputs[r[k].idx];
-			o[k].idx = new_input(s->out, sp);
+			o[k].idx = metric_set_input(s->out, sp);
 		} else if (r[k].kind == METRIC_REF_METRIC) {
 			o[k].idx = s->newidx[r[k].idx] +
 				   (s->hyb[r[k].idx] ? p : 0);

@@ -267,6 +267,23 @@ static int om_aggr_cmp(const struct pstat_row *x, const struct pstat_row *y)
 	return topo_aggr_cmp(x->aggr, y->aggr);
 }
 
+/* Where a counter's or a metric's value is from: cpu, the aggregation
+ * unit's labels, thread; each when there is one. */
+static void om_place_labels(FILE *out, int cpu,
+			    const struct pstat_aggr_id *aggr,
+			    const char *thread)
+{
+	if (cpu >= 0)
+		fprintf(out, ",cpu=\"%d\"", cpu);
+	if (aggr)
+		om_aggr_labels(out, aggr);
+	if (thread) {
+		fputs(",thread=\"", out);
+		om_escaped(out, thread, 1);
+		putc('"', out);
+	}
+}
+
 static void om_labels(FILE *out, const struct pstat_row *r)
 {
 	fputs("{event=\"", out);
@@ -274,15 +291,7 @@ static void om_labels(FILE *out, const struct pstat_row *r)
 	fputs("\",pmu=\"", out);
 	om_escaped(out, r->pmu ? r->pmu : "", 1);
 	putc('"', out);
-	if (r->cpu >= 0)
-		fprintf(out, ",cpu=\"%d\"", r->cpu);
-	if (r->aggr)
-		om_aggr_labels(out, r->aggr);
-	if (r->thread) {
-		fputs(",thread=\"", out);
-		om_escaped(out, r->thread, 1);
-		putc('"', out);
-	}
+	om_place_labels(out, r->cpu, r->aggr, r->thread);
 	if (r->cgroup) {
 		fputs(",cgroup=\"", out);
 		om_escaped(out, r->cgroup, 1);
@@ -492,15 +501,7 @@ static void om_metric_labels(FILE *out, const struct pstat_metric_value *m)
 	fputs("\",unit=\"", out);
 	om_escaped(out, m->unit ? m->unit : "", 1);
 	putc('"', out);
-	if (m->cpu >= 0)
-		fprintf(out, ",cpu=\"%d\"", m->cpu);
-	if (m->aggr)
-		om_aggr_labels(out, m->aggr);
-	if (m->thread) {
-		fputs(",thread=\"", out);
-		om_escaped(out, m->thread, 1);
-		putc('"', out);
-	}
+	om_place_labels(out, m->cpu, m->aggr, m->thread);
 	putc('}', out);
 }
 
