@@ -77,7 +77,6 @@ static void probe(struct doctor *d, const char *spec,
 		.pmus = d->pmus,
 		.tracefs_root = d->o->tracefs_root,
 	};
-	struct pstat_evtree tree = { 0 };
 	struct pstat_evlist evl = { 0 };
 	struct pstat_error err = { "", -1 };
 	struct pstat_open_opts oo = { 0 };
@@ -89,8 +88,7 @@ static void probe(struct doctor *d, const char *spec,
 	int e;
 
 	memset(p, 0, sizeof(*p));
-	if (evspec_parse(spec, &tree, &err) ||
-	    encode_evlist(&tree, &ctx, &evl, &err)) {
+	if (encode_string(spec, &ctx, &evl, &err)) {
 		p->outcome = PROBE_UNRESOLVED;
 		snprintf(p->msg, sizeof(p->msg), "%s", err.msg);
 		goto out;
@@ -124,7 +122,6 @@ static void probe(struct doctor *d, const char *spec,
 	p->outcome = r.val ? PROBE_COUNTED : PROBE_ZERO;
 out:
 	evlist_free(&evl);
-	evspec_tree_free(&tree);
 }
 
 /* The fix for a probe that could not open its counter. */

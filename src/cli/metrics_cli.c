@@ -195,17 +195,14 @@ static char *pmu_spec(const struct pstat_event *ev,
 		      struct pstat_encode_ctx *ctx)
 {
 	struct pstat_error err = { "", -1 };
-	struct pstat_evtree tree = { 0 };
 	struct pstat_evlist one = { 0 };
 	char *spec = pmu_spelling(ev);
 
-	if (spec && (evspec_parse(spec, &tree, &err) ||
-		     encode_evlist(&tree, ctx, &one, &err) || one.n != 1 ||
+	if (spec && (encode_string(spec, ctx, &one, &err) || one.n != 1 ||
 		     !one.ev[0].pmu || strcmp(one.ev[0].pmu, ev->pmu))) {
 		free(spec);
 		spec = NULL;
 	}
-	evspec_tree_free(&tree);
 	evlist_free(&one);
 	return spec;
 }
@@ -218,12 +215,10 @@ static void input_per_pmu(const char *input, struct pstat_encode_ctx *ctx,
 			  const char *const *pmus, size_t npmu, char **spec)
 {
 	struct pstat_error err = { "", -1 };
-	struct pstat_evtree tree = { 0 };
 	struct pstat_evlist ev = { 0 };
 	size_t found = 0;
 
-	if (!evspec_parse(input, &tree, &err) &&
-	    !encode_evlist(&tree, ctx, &ev, &err) && ev.n == npmu) {
+	if (!encode_string(input, ctx, &ev, &err) && ev.n == npmu) {
 		for (size_t k = 0; k < ev.n; k++) {
 			for (size_t p = 0; p < npmu; p++) {
 				if (!ev.ev[k].per_core_pmu || spec[p] ||
@@ -239,7 +234,6 @@ static void input_per_pmu(const char *input, struct pstat_encode_ctx *ctx,
 			free(spec[p]);
 			spec[p] = NULL;
 		}
-	evspec_tree_free(&tree);
 	evlist_free(&ev);
 }
 
@@ -312,18 +306,15 @@ static int encode_list(const char *list, struct pstat_encode_ctx *ctx,
 		       const struct pstat_metric_set *set, size_t input)
 {
 	struct pstat_error err = { "", -1 };
-	struct pstat_evtree tree = { 0 };
 	int before = evl->nrows, r = 0;
 	const char *name, *text;
 	long off;
 
-	if (evspec_parse(list, &tree, &err) ||
-	    encode_evlist(&tree, ctx, evl, &err)) {
+	if (encode_string(list, ctx, evl, &err)) {
 		input_origin(set, input, &name, &text, &off);
 		report_at(text, off, "metric", name, err.msg);
 		r = -1;
 	}
-	evspec_tree_free(&tree);
 	*first = (size_t)before;
 	return r ? -1 : evl->nrows - before;
 }
@@ -333,12 +324,10 @@ static int shared_row(const char *spec, struct pstat_encode_ctx *ctx,
 		      const struct pstat_evlist *evl)
 {
 	struct pstat_error err = { "", -1 };
-	struct pstat_evtree tree = { 0 };
 	struct pstat_evlist one = { 0 };
 	int row = -1;
 
-	if (!evspec_parse(spec, &tree, &err) &&
-	    !encode_evlist(&tree, ctx, &one, &err) && one.n == 1) {
+	if (!encode_string(spec, ctx, &one, &err) && one.n == 1) {
 		for (size_t i = 0; i < evl->n && row < 0; i++)
 			if (same_event(&evl->ev[i].attr, &one.ev[0].attr))
 				row = evl->ev[i].row;
@@ -355,7 +344,6 @@ static int shared_row(const char *spec, struct pstat_encode_ctx *ctx,
 			row = evl->ev[i].row;
 		free(sp);
 	}
-	evspec_tree_free(&tree);
 	evlist_free(&one);
 	return row;
 }
@@ -398,12 +386,10 @@ static long input_class(const char *spec, struct pstat_encode_ctx *ctx,
 			long core_type, struct perf_event_attr *attr)
 {
 	struct pstat_error err = { "", -1 };
-	struct pstat_evtree tree = { 0 };
 	struct pstat_evlist one = { 0 };
 	long k = METRIC_CLASS_NONE;
 
-	if (!evspec_parse(spec, &tree, &err) &&
-	    !encode_evlist(&tree, ctx, &one, &err) && one.n == 1 &&
+	if (!encode_string(spec, ctx, &one, &err) && one.n == 1 &&
 	    !one.ev[0].cpus) {
 		const struct perf_event_attr *a = &one.ev[0].attr;
 
@@ -428,7 +414,6 @@ static long input_class(const char *spec, struct pstat_encode_ctx *ctx,
 			k = (long)a->type;
 		}
 	}
-	evspec_tree_free(&tree);
 	evlist_free(&one);
 	return k;
 }

@@ -654,6 +654,17 @@ static int settle_group(struct pstat_evlist *out, size_t first, size_t end,
 	return 0;
 }
 
+int encode_string(const char *s, struct pstat_encode_ctx *ctx,
+		  struct pstat_evlist *out, struct pstat_error *err)
+{
+	struct pstat_evtree tree = { 0 };
+	int r = evspec_parse(s, &tree, err) ? -1 :
+					       encode_evlist(&tree, ctx, out, err);
+
+	evspec_tree_free(&tree);
+	return r;
+}
+
 int encode_evlist(const struct pstat_evtree *tree,
 		  struct pstat_encode_ctx *ctx, struct pstat_evlist *out,
 		  struct pstat_error *err)

@@ -116,6 +116,13 @@ int encode_evlist(const struct pstat_evtree *tree,
 		  struct pstat_error *err);
 
 /*
+ * Parse the event list s and resolve it into out, as evspec_parse and
+ * encode_evlist do. Returns 0, or -1 with err filled (offset into s).
+ */
+int encode_string(const char *s, struct pstat_encode_ctx *ctx,
+		  struct pstat_evlist *out, struct pstat_error *err);
+
+/*
  * Apply perf's modifier letters to attr. group is nonzero for group
  * modifiers, which combine with what the event already has (as perf
  * does) instead of starting afresh. *exclude_GH says whether G or H has
