@@ -53,9 +53,12 @@ static int pred_clock(const struct perf_event_attr *a, uint64_t c)
  */
 struct partners {
 	const struct pstat_row *rows;
-	size_t *head;           /* [bucket]: first partner + 1, or 0 */
-	size_t *next;           /* [row]: the next partner + 1, or 0 */
-	size_t mask;            /* buckets - 1 */
+	const struct perf_event_attr *const *attrs;
+	size_t n;
+	int built;
+	struct metrics_index *ix;   /* head[bucket]: first partner + 1, or
+				       0; next[row]: the next + 1, or 0 */
+	size_t mask;                /* buckets - 1 */
 };
 
 static int is_partner(const struct perf_event_attr *a)
@@ -101,35 +104,63 @@ static uint64_t place_hash(const struct pstat_row *r)
 	return hash_str(h, r->thread);
 }
 
-static void partners_index(struct partners *p, const struct pstat_row *rows,
-			   size_t n, const struct perf_event_attr *const *attrs)
+/* Room for n entries in *a (of *cap); 0, or -1 when out of memory. */
+static int index_room(size_t **a, size_t *cap, size_t n)
 {
+	size_t *b;
+
+	if (n <= *cap)
+		return 0;
+	b = realloc(*a, n * sizeof(**a));
+	if (!b)
+		return -1;
+	*a = b;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * Index the partner rows, on the first lookup: when no row has a metric
+ * to compute (nothing counted this interval), none is made. Out of
+ * memory, there is no index and no partner is found.
+ */
+static int partners_ready(struct partners *p)
+{
+	struct metrics_index *ix = p->ix;
 	size_t np = 0, nb = 1;
 
-	p->rows = rows;
-	for (size_t i = 0; i < n; i++)
-		np += is_partner(attrs[i]);
+	if (p->built)
+		return ix->head != NULL;
+	p->built = 1;
+	for (size_t i = 0; i < p->n; i++)
+		np += is_partner(p->attrs[i]);
 	while (nb < 2 * np)
 		nb *= 2;
-	p->mask = nb - 1;
-	p->head = calloc(nb, sizeof(*p->head));
-	p->next = malloc((n + 1) * sizeof(*p->next));
-	if (!p->head || !p->next) {
-		free(p->head);
-		free(p->next);
-		p->head = p->next = NULL;
-		return;
+	if (index_room(&ix->head, &ix->head_cap, nb) ||
+	    index_room(&ix->next, &ix->next_cap, p->n + 1)) {
+		metrics_index_free(ix);
+		return 0;
 	}
+	p->mask = nb - 1;
+	memset(ix->head, 0, nb * sizeof(*ix->head));
 	/* from the last row back, so that each chain is in row order */
-	for (size_t i = n; i-- > 0;) {
+	for (size_t i = p->n; i-- > 0;) {
 		size_t b;
 
-		if (!is_partner(attrs[i]))
+		if (!is_partner(p->attrs[i]))
 			continue;
-		b = place_hash(&rows[i]) & p->mask;
-		p->next[i] = p->head[b];
-		p->head[b] = i + 1;
+		b = place_hash(&p->rows[i]) & p->mask;
+		ix->next[i] = ix->head[b];
+		ix->head[b] = i + 1;
 	}
+	return 1;
+}
+
+void metrics_index_free(struct metrics_index *ix)
+{
+	free(ix->head);
+	free(ix->next);
+	*ix = (struct metrics_index){ 0 };
 }
 
 /*
@@ -137,13 +168,14 @@ static void partners_index(struct partners *p, const struct pstat_row *rows,
  * same privilege filter as like (for ratios of hardware events).
  */
 static const struct pstat_row *
-find(const struct partners *p, const struct perf_event_attr *const *attrs,
+find(struct partners *p, const struct perf_event_attr *const *attrs,
      const struct perf_event_attr *like, const struct pstat_row *with,
      int (*pred)(const struct perf_event_attr *a, uint64_t c), uint64_t c)
 {
-	size_t k = p->head ? p->head[place_hash(with) & p->mask] : 0;
+	size_t k = partners_ready(p) ?
+		p->ix->head[place_hash(with) & p->mask] : 0;
 
-	for (; k; k = p->next[k - 1]) {
+	for (; k; k = p->ix->next[k - 1]) {
 		size_t i = k - 1;
 		const struct perf_event_attr *a = attrs[i];
 
@@ -180,11 +212,12 @@ static void set(struct pstat_row *r, const char *name, const char *unit,
 
 void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
-		     uint64_t elapsed_ns)
+		     uint64_t elapsed_ns, struct metrics_index *ix)
 {
-	struct partners p;
-
-	partners_index(&p, rows, nrows, attrs);
+	struct metrics_index own = { 0 };
+	struct partners p = {
+		.rows = rows, .attrs = attrs, .n = nrows, .ix = ix ? ix : &own,
+	};
 	for (size_t i = 0; i < nrows; i++) {
 		struct pstat_row *r = &rows[i];
 		const struct perf_event_attr *a = attrs[i];
@@ -233,6 +266,5 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 				    0);
 		}
 	}
-	free(p.head);
-	free(p.next);
+	metrics_index_free(&own);
 }

@@ -12,6 +12,18 @@
 int metrics_is_clock(const struct perf_event_attr *attr);
 
 /*
+ * Where metrics_compute finds the rows another row's metric is over
+ * (the clock of its thread, its cycles): kept by a caller that computes
+ * every interval, so that the memory is not allocated and faulted in
+ * each time; NULL to use one for the call. metrics_index_free frees it.
+ */
+struct metrics_index {
+	size_t *head, *next;
+	size_t head_cap, next_cap;
+};
+void metrics_index_free(struct metrics_index *ix);
+
+/*
  * Derived metrics over finished rows (perf's shadow stats): CPUs
  * utilized for the clocks, rates for other software events, GHz for
  * cycles, insn per cycle, branch and cache miss ratios. A metric is
@@ -25,6 +37,7 @@ int metrics_is_clock(const struct perf_event_attr *attr);
  */
 void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
-		     uint64_t elapsed_ns);
+		     uint64_t elapsed_ns, struct metrics_index *ix);
+
 
 #endif

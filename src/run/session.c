@@ -428,6 +428,7 @@ void session_free(struct session *s)
 	free(s->cur);
 	free(s->prev);
 	free(s->delta);
+	metrics_index_free(&s->mix);
 	free(s->base);
 	free(s->row_event);
 	free(s->row_ev_start);

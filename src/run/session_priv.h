@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "report/metrics.h"
 #include "run/counter.h"
 #include "run/session.h"
 #include "run/target.h"
@@ -73,6 +74,7 @@ struct session {
 	size_t nslots;
 	struct pstat_reading *cur, *prev;
 	struct pstat_reading *delta; /* -I: an interval's, kept for the next */
+	struct metrics_index mix;    /* metrics_compute's, kept likewise */
 	int *row_event;              /* evlist row -> first event */
 	/*
 	 * The events of each evlist row, so that building a report is one

@@ -52,19 +52,15 @@ static struct pstat_reading sum_readings(struct session *s, size_t r,
 }
 
 /*
- * Fill one output row from the readings of evlist row r restricted to
- * one CPU index (ci >= 0), one thread index (ti >= 0) or the CPUs of
- * one unit of --per-socket and the like (ui >= 0).
+ * What a row of evlist row r is, whatever it counted: its event, where
+ * (CPU index ci >= 0, thread index ti >= 0) and, for an event that could
+ * not be opened, its status.
  */
-static void fill_row(struct session *s, struct pstat_row *row, size_t r,
-		     long ci, long ti, long ui, const struct pstat_reading *rd)
+static void row_identity(struct session *s, struct pstat_row *row, size_t r,
+			 long ci, long ti)
 {
 	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
-	struct pstat_reading sum;
-	size_t fe = (size_t)s->row_event[r], c0, c1, t0, t1;
-	uint64_t scaled;
-	double pct;
-	enum pstat_scale_status st;
+	size_t fe = (size_t)s->row_event[r];
 
 	*row = (struct pstat_row){
 		.event = first->name,
@@ -77,14 +73,29 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 		.unit = metrics_is_clock(&first->attr) ? "msec" :
 			first->unit ? first->unit : "",
 	};
-	s->row_src[row - s->rows] = (int)r;
 	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
 		row->note = "user only: kernel counting refused";
 	if (s->ctr.state[fe] == COUNTER_NOT_SUPPORTED) {
 		row->status = PSTAT_NOT_SUPPORTED;
 		row->err = s->ctr.err[fe];
-		return;
 	}
+}
+
+/*
+ * The counts of a row of evlist row r from readings rd, restricted to
+ * one CPU index (ci >= 0), one thread index (ti >= 0) or the CPUs of one
+ * unit of --per-socket and the like (ui >= 0).
+ */
+static void row_values(struct session *s, struct pstat_row *row, size_t r,
+		       long ci, long ti, long ui, const struct pstat_reading *rd)
+{
+	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
+	struct pstat_reading sum;
+	size_t c0, c1, t0, t1;
+	uint64_t scaled;
+	double pct;
+	enum pstat_scale_status st;
+
 	/* only the row's own events, CPUs and threads: O(what is summed) */
 	c0 = ci >= 0 ? (size_t)ci : 0;
 	c1 = ci >= 0 ? c0 + 1 : s->ncpus;
@@ -115,8 +126,48 @@ static void fill_row(struct session *s, struct pstat_row *row, size_t r,
 	row->status = st == SCALE_MULTIPLEXED ? PSTAT_MULTIPLEXED
 					      : PSTAT_COUNTED;
 	row->value = (double)scaled * first->scale;
-	if (metrics_is_clock(&first->attr))
+	if (row->unit[0] == 'm' && metrics_is_clock(&first->attr))
 		row->value /= 1e6;
+}
+
+/*
+ * Fill output row n from the readings of evlist row r restricted to one
+ * CPU index (ci >= 0), one thread index (ti >= 0) or the CPUs of one
+ * unit of --per-socket and the like (ui >= 0).
+ */
+static void fill_row(struct session *s, size_t n, size_t r, long ci, long ti,
+		     long ui, const struct pstat_reading *rd)
+{
+	struct pstat_row *row = &s->rows[n];
+
+	s->row_src[n] = (int)r;
+	s->row_attrs[n] = &s->evl->ev[s->row_event[r]].attr;
+	row_identity(s, row, r, ci, ti);
+	if (row->status != PSTAT_NOT_SUPPORTED)
+		row_values(s, row, r, ci, ti, ui, rd);
+}
+
+/*
+ * --per-thread: evlist row r's rows from n on, one per thread, each a
+ * copy of what they share with its own counts (per row, building the
+ * same row anew cost as much as reading the counter). Returns the next n.
+ */
+static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
+			       const struct pstat_reading *rd)
+{
+	const struct perf_event_attr *a = &s->evl->ev[s->row_event[r]].attr;
+	struct pstat_row shared;
+
+	row_identity(s, &shared, r, -1, -1);
+	for (size_t t = 0; t < s->ntids; t++, n++) {
+		s->rows[n] = shared;
+		s->rows[n].thread = s->thread_names[t];
+		s->row_src[n] = (int)r;
+		s->row_attrs[n] = a;
+		if (shared.status != PSTAT_NOT_SUPPORTED)
+			row_values(s, &s->rows[n], r, -1, (long)t, -1, rd);
+	}
+	return n;
 }
 
 /*
@@ -159,9 +210,7 @@ static size_t build_unit_rows(struct session *s, const struct pstat_reading *rd)
 					row_on_cpu(s, r, s->cpus[c]);
 			if (!cpus)
 				continue;
-			s->row_attrs[n] =
-				&s->evl->ev[s->row_event[r]].attr;
-			fill_row(s, &s->rows[n], r, -1, -1, (long)u, rd);
+			fill_row(s, n, r, -1, -1, (long)u, rd);
 			s->rows[n].aggr = &s->units[u];
 			s->rows[n++].aggr_nr = cpus;
 		}
@@ -178,37 +227,28 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 	s->readings_summed = 0;
 	if (s->nunits) {
 		n = build_unit_rows(s, rd);
-		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns);
+		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
 		return n;
 	}
 
 	for (size_t r = 0; r < nr; r++) {
 		const struct pstat_event *ev = &s->evl->ev[s->row_event[r]];
-		const struct perf_event_attr *a = &ev->attr;
 
 		if (s->cfg->no_aggr && s->system_wide) {
-			for (size_t c = 0; c < s->ncpus; c++) {
-				if (!row_on_cpu(s, r, s->cpus[c]))
-					continue;
-				s->row_attrs[n] = a;
-				fill_row(s, &s->rows[n++], r, (long)c, -1, -1, rd);
-			}
+			for (size_t c = 0; c < s->ncpus; c++)
+				if (row_on_cpu(s, r, s->cpus[c]))
+					fill_row(s, n++, r, (long)c, -1, -1, rd);
 		} else if (s->cfg->per_thread && ev->cpus) {
 			/* counted per CPU, it belongs to no thread */
-			s->row_attrs[n] = a;
-			fill_row(s, &s->rows[n], r, -1, -1, -1, rd);
+			fill_row(s, n, r, -1, -1, -1, rd);
 			s->rows[n++].thread = "system-wide";
 		} else if (s->cfg->per_thread) {
-			for (size_t t = 0; t < s->ntids; t++) {
-				s->row_attrs[n] = a;
-				fill_row(s, &s->rows[n++], r, -1, (long)t, -1, rd);
-			}
+			n = fill_thread_rows(s, n, r, rd);
 		} else {
-			s->row_attrs[n] = a;
-			fill_row(s, &s->rows[n++], r, -1, -1, -1, rd);
+			fill_row(s, n++, r, -1, -1, -1, rd);
 		}
 	}
-	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns);
+	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
 	session_metrics_eval(s, n, elapsed_ns);
 	return n;
 }
@@ -362,7 +402,8 @@ int session_print_summary(struct session *s, size_t nrows,
 		rep.elapsed_samples = s->elapsed;
 		rep.elapsed_ns = (uint64_t)esum->mean;
 		/* the metrics of the means, not of the last run (as perf) */
-		metrics_compute(s->rows, nrows, s->row_attrs, rep.elapsed_ns);
+		metrics_compute(s->rows, nrows, s->row_attrs, rep.elapsed_ns,
+				&s->mix);
 		session_metrics_eval(s, nrows, rep.elapsed_ns);
 		session_metrics_summarize(s, runs, s->cfg->repeat ?
 							   s->cfg->repeat : 1);
