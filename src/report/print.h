@@ -262,6 +262,12 @@ void print_anchors_build(struct print_anchors *a,
 			 const struct pstat_report *r);
 void print_anchors_free(struct print_anchors *a);
 
+/* Whether row i has metrics anchored after it. */
+static inline int print_anchors_has(const struct print_anchors *a, size_t i)
+{
+	return a->start && a->start[i] < a->start[i + 1];
+}
+
 /*
  * Whether row's value is shown with two decimals, as perf does (clocks,
  * sysfs scales), rather than as a whole count (means of repeats too).

@@ -11,6 +11,7 @@
 #include "base/libm.h"
 #include "base/util.h"
 #include "report/print.h"
+#include "report/print_line.h"
 #include "report/print_table_priv.h"
 
 /*
@@ -83,6 +84,7 @@ struct table_state {
 	 */
 	double *rates;
 	size_t nslots, max_slots, per_slot, in_last;
+	char *linebuf;          /* [TLINE_ROWS_BUF]: the rows' lines */
 };
 
 static struct table_state *state(struct pstat_printer *p)
@@ -96,8 +98,10 @@ static void table_free(struct pstat_printer *p)
 {
 	struct table_state *st = p->priv;
 
-	if (st)
+	if (st) {
 		free(st->rates);
+		free(st->linebuf);
+	}
 	free(st);
 	p->priv = NULL;
 }
@@ -158,136 +162,6 @@ static void print_target(FILE *out, const struct pstat_report *r)
 	fputs(":\n\n", out);
 }
 
-/*
- * A table line is built here and written with one fwrite: with --per-thread
- * an interval has thousands of rows, and a fprintf per field cost pstat
- * more than reading the counters. Fields longer than what is left go out
- * after what is buffered, so a line of any length comes out whole.
- */
-struct tline {
-	FILE *out;
-	size_t n;
-	char buf[512];
-};
-
-/* Start a line; buf is left as it is (zeroing it cost more than the row). */
-static void tline_start(struct tline *l, FILE *out)
-{
-	l->out = out;
-	l->n = 0;
-}
-
-static void tline_flush(struct tline *l)
-{
-	if (l->n)
-		/* pstat prints from one thread: no stream lock per line */
-		fwrite_unlocked(l->buf, 1, l->n, l->out);
-	l->n = 0;
-}
-
-static void tline_mem_flushing(struct tline *l, const char *s, size_t n)
-{
-	tline_flush(l);
-	if (n > sizeof(l->buf)) {
-		fwrite_unlocked(s, 1, n, l->out);
-		return;
-	}
-	memcpy(l->buf, s, n);
-	l->n = n;
-}
-
-/*
- * Inlined, with the line's length in a register across a row's fields:
- * a call per field cost more than the copy.
- */
-static inline __attribute__((always_inline)) void
-tline_mem(struct tline *l, const char *s, size_t n)
-{
-	if (n > sizeof(l->buf) - l->n) {
-		tline_mem_flushing(l, s, n);
-		return;
-	}
-	memcpy(l->buf + l->n, s, n);
-	l->n += n;
-}
-
-static inline __attribute__((always_inline)) void
-tline_pad(struct tline *l, size_t n)
-{
-	static const char spaces[] = "                                ";
-
-	while (n) {
-		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-
-		tline_mem(l, spaces, k);
-		n -= k;
-	}
-}
-
-/* printf's "%*s" (right) and "%-*s" (left): widths count bytes */
-static void tline_right(struct tline *l, const char *s, size_t len, size_t w)
-{
-	if (len < w)
-		tline_pad(l, w - len);
-	tline_mem(l, s, len);
-}
-
-/*
- * "%*s" of a number printf would have made: its widths count characters,
- * so a separator that takes several bytes in UTF-8 (fr_FR's narrow
- * no-break space) pads as one.
- */
-static void tline_number(struct tline *l, const char *s, size_t len, size_t w)
-{
-	size_t extra = 0;
-
-	for (size_t i = 0; i < len; i++)
-		extra += ((unsigned char)s[i] & 0xc0) == 0x80;
-	tline_right(l, s, len, w + extra);
-}
-
-static void tline_left(struct tline *l, const char *s, size_t w)
-{
-	size_t len = strlen(s);
-
-	tline_mem(l, s, len);
-	if (len < w)
-		tline_pad(l, w - len);
-}
-
-/* The decimal digits of v into the end of buf[len]; where they start. */
-static const char *tline_digits(char *buf, size_t len, unsigned long long v)
-{
-	char *d = buf + len;
-
-	do
-		*--d = (char)('0' + v % 10);
-	while (v /= 10);
-	return d;
-}
-
-__attribute__((format(printf, 2, 3)))
-static void tline_fmt(struct tline *l, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof(tmp)) {
-		tline_mem(l, tmp, (size_t)n);
-		return;
-	}
-	tline_flush(l);
-	va_start(ap, fmt);
-	vfprintf(l->out, fmt, ap);
-	va_end(ap);
-}
-
 static void print_metric(struct tline *l, const struct pstat_row *row)
 {
 	char val[64];
@@ -329,17 +203,23 @@ static void print_count(struct tline *l, const struct pstat_printer *p,
 static void print_value(struct tline *l, struct pstat_printer *p,
 			const struct pstat_row *row)
 {
-	static const char *const words[] = {
-		[PSTAT_NOT_COUNTED] = "<not counted>",
-		[PSTAT_NOT_SUPPORTED] = "<not supported>",
-		[PSTAT_ERROR] = "<error>",
+#define WORD(s) { s, sizeof(s) - 1 }
+	static const struct {
+		const char *s;
+		size_t len;
+	} words[] = {
+		[PSTAT_NOT_COUNTED] = WORD("<not counted>"),
+		[PSTAT_NOT_SUPPORTED] = WORD("<not supported>"),
+		[PSTAT_ERROR] = WORD("<error>"),
 	};
+#undef WORD
+	const char *unit = row->unit ? row->unit : "";
 
 	switch (row->status) {
 	case PSTAT_NOT_COUNTED:
 	case PSTAT_NOT_SUPPORTED:
 	case PSTAT_ERROR:
-		tline_right(l, words[row->status], strlen(words[row->status]),
+		tline_right(l, words[row->status].s, words[row->status].len,
 			    VALUE_W);
 		tline_mem(l, " ", 1);
 		break;
@@ -358,7 +238,7 @@ static void print_value(struct tline *l, struct pstat_printer *p,
 		}
 		break;
 	}
-	tline_left(l, row->unit ? row->unit : "", 4);
+	tline_left(l, unit, tline_strlen(&l->unit, &l->unit_len, unit), 4);
 	tline_mem(l, " ", 1);
 }
 
@@ -371,8 +251,7 @@ static void print_value(struct tline *l, struct pstat_printer *p,
 static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 			int aggr_nr, int cpu, const char *thread)
 {
-	size_t len, dash = 0, ndigits = 0;
-	const char *dash_at;
+	size_t len, i, dash = 0, ndigits = 0;
 	bool tid = false;
 	char label[64];
 
@@ -395,14 +274,13 @@ static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 	if (!thread)
 		return;
 	len = strlen(thread);
-	dash_at = memrchr(thread, '-', len);
-	/* "comm-tid": only digits after the last '-' */
-	if (dash_at) {
-		dash = (size_t)(dash_at - thread);
-		ndigits = len - dash - 1;
-		tid = ndigits > 0;
-		for (size_t i = dash + 1; tid && i < len; i++)
-			tid = thread[i] >= '0' && thread[i] <= '9';
+	/* "comm-tid": only digits, at least one, after the last '-' */
+	for (i = len; i > 0 && thread[i - 1] >= '0' && thread[i - 1] <= '9';)
+		i--;
+	if (i > 0 && i < len && thread[i - 1] == '-') {
+		dash = i - 1;
+		ndigits = len - i;
+		tid = true;
 	}
 	if (tid) {
 		tline_right(l, thread, dash, 16);
@@ -420,54 +298,80 @@ void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
 		       int aggr_nr, int cpu, const char *thread)
 {
 	struct tline l;
+	char buf[128];
 
-	tline_start(&l, out);
+	tline_start(&l, out, buf, sizeof(buf));
 	tline_label(&l, aggr, aggr_nr, cpu, thread);
 	tline_flush(&l);
 }
 
 /*
- * One row's line, after the lead_len bytes of lead (the interval's time
- * column, or NULL).
+ * One row's line into l, after the lead_len bytes of lead (the interval's
+ * time column, or NULL).
  */
-static void print_row(struct pstat_printer *p, const struct pstat_row *row,
-		      const char *lead, size_t lead_len)
+static void print_row(struct tline *l, struct pstat_printer *p,
+		      const struct pstat_row *row, const char *lead,
+		      size_t lead_len)
 {
-	struct tline l;
-
-	tline_start(&l, p->out);
 	if (lead)
-		tline_mem(&l, lead, lead_len);
-	tline_label(&l, row->aggr, row->aggr_nr, row->cpu, row->thread);
-	print_value(&l, p, row);
-	tline_left(&l, row->event, NAME_W);
+		tline_mem(l, lead, lead_len);
+	tline_label(l, row->aggr, row->aggr_nr, row->cpu, row->thread);
+	print_value(l, p, row);
+	tline_left(l, row->event,
+		   tline_strlen(&l->event, &l->event_len, row->event), NAME_W);
 	/* perf's layout: the cgroup after the name */
 	if (row->cgroup) {
-		tline_mem(&l, " ", 1);
-		tline_mem(&l, row->cgroup, strlen(row->cgroup));
+		tline_mem(l, " ", 1);
+		tline_mem(l, row->cgroup, strlen(row->cgroup));
 	}
 	if (row->has_metric)
-		print_metric(&l, row);
+		print_metric(l, row);
 	else if (row->status <= PSTAT_MULTIPLEXED || row->note)
 		/* perf pads a counted row 7 more than a <not ...> one */
-		tline_pad(&l, NO_METRIC_PAD + 7);
+		tline_pad(l, NO_METRIC_PAD + 7);
 	else
-		tline_pad(&l, NO_METRIC_PAD);
+		tline_pad(l, NO_METRIC_PAD);
 	/* perf prints no noise column for a spread of exactly 0 */
 	if (row->stats && row->stats->n > 1 &&
 	    row->status <= PSTAT_MULTIPLEXED &&
 	    stats_rel_stderr_pct(row->stats) != 0)
-		tline_fmt(&l, "  ( +-%6.2f%% )",
+		tline_fmt(l, "  ( +-%6.2f%% )",
 			  stats_rel_stderr_pct(row->stats));
 	if (row->status == PSTAT_MULTIPLEXED)
-		tline_fmt(&l, "  (%.2f%%)", row->running_pct);
+		tline_fmt(l, "  (%.2f%%)", row->running_pct);
 	if (row->note) {
-		tline_mem(&l, "  (", 3);
-		tline_mem(&l, row->note, strlen(row->note));
-		tline_mem(&l, ")", 1);
+		tline_mem(l, "  (", 3);
+		tline_mem(l, row->note, strlen(row->note));
+		tline_mem(l, ")", 1);
 	}
-	tline_mem(&l, "\n", 1);
+	tline_mem(l, "\n", 1);
+}
+
+/*
+ * The report's rows, each followed by its metrics' lines, after lead
+ * (the interval's time column, or NULL).
+ */
+static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
+		       const char *lead)
+{
+	struct table_state *st = state(p);
+	size_t lead_len = lead ? strlen(lead) : 0;
+	struct print_anchors a;
+	struct tline l;
+
+	if (!st->linebuf)
+		st->linebuf = xmalloc(TLINE_ROWS_BUF);
+	tline_start(&l, p->out, st->linebuf, TLINE_ROWS_BUF);
+	print_anchors_build(&a, r);
+	for (size_t i = 0; i < r->nrows; i++) {
+		print_row(&l, p, &r->rows[i], lead, lead_len);
+		if (print_anchors_has(&a, i)) {
+			tline_flush(&l);
+			print_table_metric_lines(p->out, r, &a, i, lead);
+		}
+	}
 	tline_flush(&l);
+	print_anchors_free(&a);
 }
 
 static void print_times(FILE *out, const struct pstat_report *r)
@@ -617,14 +521,7 @@ static void table_summary(struct pstat_printer *p,
 	if (p->cfg.metric_only) {
 		print_table_metric_only(p->out, r, NULL, 1);
 	} else {
-		struct print_anchors a;
-
-		print_anchors_build(&a, r);
-		for (size_t i = 0; i < r->nrows; i++) {
-			print_row(p, &r->rows[i], NULL, 0);
-			print_table_metric_lines(p->out, r, &a, i, NULL);
-		}
-		print_anchors_free(&a);
+		print_rows(p, r, NULL);
 	}
 	print_times(p->out, r);
 	print_sparklines(p, r);
@@ -714,9 +611,7 @@ static void table_interval(struct pstat_printer *p,
 {
 	locale_t loc = enter_user_locale();
 	uint64_t t = r->interval_end_ns;
-	struct print_anchors a;
 	char ts[48];
-	size_t ts_len;
 
 	print_started(p, r);
 	if (p->cfg.metric_only) {
@@ -740,13 +635,7 @@ static void table_interval(struct pstat_printer *p,
 	}
 	state(p)->since_header += r->nrows;
 	interval_time(ts, sizeof(ts), t);
-	ts_len = strlen(ts);
-	print_anchors_build(&a, r);
-	for (size_t i = 0; i < r->nrows; i++) {
-		print_row(p, &r->rows[i], ts, ts_len);
-		print_table_metric_lines(p->out, r, &a, i, ts);
-	}
-	print_anchors_free(&a);
+	print_rows(p, r, ts);
 	if (r->interval_partial)
 		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",
 			r->interval_index,
