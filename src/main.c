@@ -433,6 +433,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->fail_on = o->fail_on;
 	cfg->printer = printer;
 	cfg->output_name = output_name(o->output);
+	cfg->sysfs_root = env_root("PSTAT_SYSFS_ROOT");
 	if (mc->active) {
 		cfg->metrics = &mc->set;
 		cfg->metric_input_row = mc->input_row;

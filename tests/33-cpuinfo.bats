@@ -185,3 +185,42 @@ EOF
 		close_to "$got" "$want" 1e-6 ;;
 	esac
 }
+
+# The cpu_model of a -j run of `true`.
+json_cpu_model() {
+	run "$PSTAT" -j -o "$BATS_TEST_TMPDIR/m.json" -e task-clock true
+	assert_success
+	jq_assert -r '.cpu_model | strings' "$BATS_TEST_TMPDIR/m.json"
+	model=$(jq -r .cpu_model "$BATS_TEST_TMPDIR/m.json")
+}
+
+@test "-j: cpu_model is the tree's cpuinfo's, the machine's without a tree" {
+	local model want
+	for tree in amd-zen4 amd-zen5 sysfs/amd-zen3 sysfs/intel-skylake; do
+		want=$(sed -n 's/^model name[[:blank:]]*: //p' \
+			"$FIX/$tree/proc/cpuinfo" | head -n1)
+		[ -n "$want" ]
+		PSTAT_SYSFS_ROOT="$FIX/$tree" json_cpu_model
+		[ "$model" = "$want" ]
+	done
+	# a tree without proc/cpuinfo names no CPU: not this machine's either
+	PSTAT_SYSFS_ROOT="$FIX/intel-alderlake" json_cpu_model
+	[ "$model" = unknown ]
+	want=$(awk -F': ' '/^(model name|Processor|cpu model)[[:blank:]]*:/ {
+		print $2; exit }' /proc/cpuinfo)
+	json_cpu_model
+	[ "$model" = "${want:-unknown}" ]
+}
+
+@test "-j: cpu_model from 32-bit Arm's Processor and MIPS's cpu model lines" {
+	local model
+	mkdir -p "$BATS_TEST_TMPDIR/t/proc"
+	printf 'Processor\t: ARMv7 Processor rev 10 (v7l)\nprocessor\t: 0\nBogoMIPS\t: 38.40\n\n' \
+		>"$BATS_TEST_TMPDIR/t/proc/cpuinfo"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/t" json_cpu_model
+	[ "$model" = "ARMv7 Processor rev 10 (v7l)" ]
+	printf 'system type\t\t: MIPS Malta\nprocessor\t\t: 0\ncpu model\t\t: MIPS 24Kc V0.0  FPU V0.0\n\n' \
+		>"$BATS_TEST_TMPDIR/t/proc/cpuinfo"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/t" json_cpu_model
+	[ "$model" = "MIPS 24Kc V0.0  FPU V0.0" ]
+}

@@ -117,7 +117,12 @@ int cpuinfo_load(const char *root, struct pstat_cpuinfo *ci)
 		ci->vendor[0] = '\0';
 	ci->family = field_int(text, "cpu family");
 	ci->model = field_int(text, "model");
+	/* 32-bit Arm's kernels named it Processor, MIPS's cpu model */
 	if (cpuinfo_field(text, "model name", ci->model_name,
+			  sizeof(ci->model_name)) &&
+	    cpuinfo_field(text, "Processor", ci->model_name,
+			  sizeof(ci->model_name)) &&
+	    cpuinfo_field(text, "cpu model", ci->model_name,
 			  sizeof(ci->model_name)))
 		ci->model_name[0] = '\0';
 	free(text);

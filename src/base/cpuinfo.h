@@ -13,7 +13,8 @@ struct pstat_cpuinfo {
 	char vendor[32];        /* vendor_id "GenuineIntel"..., "" unknown */
 	int family;             /* "cpu family", -1 unknown */
 	int model;              /* "model", -1 unknown */
-	char model_name[128];   /* "model name", "" unknown */
+	char model_name[128];   /* "model name" (32-bit Arm: "Processor",
+				   MIPS: "cpu model"), "" unknown */
 };
 
 /*

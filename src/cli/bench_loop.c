@@ -273,6 +273,7 @@ static void state_init(struct bench_state *st, const struct bench_cfg *cfg,
 		s->inherit = 1;
 		s->repeat = pc.repeat > 1 ? pc.repeat : 2;
 		s->printer = st->printers[c];
+		s->sysfs_root = env_root("PSTAT_SYSFS_ROOT");
 		st->sess[c] = session_step_new(s);
 	}
 }

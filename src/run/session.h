@@ -63,6 +63,7 @@ struct pstat_session_cfg {
 	const struct pstat_metric_set *metrics;     /* borrowed */
 	const int *metric_input_row;       /* evlist row of each input */
 	const struct pstat_metric_consts *metric_consts;
+	const char *sysfs_root;            /* PSTAT_SYSFS_ROOT, or NULL */
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/cpuinfo.h"
 #include "base/cpumap.h"
 #include "base/msg.h"
 #include "base/util.h"
@@ -253,34 +254,24 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 	return n;
 }
 
-/* uname and /proc/cpuinfo are read only for the JSON document. */
-static void machine_info(const char **kernel, const char **cpu_model)
+/*
+ * uname and the cpuinfo of sysfs_root's tree (NULL: the machine's) are
+ * read only for the JSON document.
+ */
+static void machine_info(const char *sysfs_root, const char **kernel,
+			 const char **cpu_model)
 {
 	static struct utsname uts;
-	static char *model;
+	static struct pstat_cpuinfo ci;
+	static bool loaded;
 
-	if (!model) {
-		FILE *f = fopen("/proc/cpuinfo", "re");
-		char line[512];
-
+	if (!loaded) {
 		uname(&uts);
-		while (f && fgets(line, sizeof(line), f)) {
-			char *colon = strchr(line, ':');
-
-			if (colon && (str_starts_with(line, "model name") ||
-				      str_starts_with(line, "Processor") ||
-				      str_starts_with(line, "cpu model"))) {
-				model = xstrdup(str_trim(colon + 1));
-				break;
-			}
-		}
-		if (f)
-			fclose(f);
-		if (!model)
-			model = xstrdup("unknown");
+		cpuinfo_load(sysfs_root, &ci);
+		loaded = true;
 	}
 	*kernel = uts.release;
-	*cpu_model = model;
+	*cpu_model = ci.model_name[0] ? ci.model_name : "unknown";
 }
 
 void session_report_init(struct session *s, struct pstat_report *rep)
@@ -289,7 +280,8 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 
 	memset(rep, 0, sizeof(*rep));
 	if (cfg->printer->cfg.format == FORMAT_JSON) {
-		machine_info(&rep->kernel, &rep->cpu_model);
+		machine_info(cfg->sysfs_root, &rep->kernel,
+			     &rep->cpu_model);
 		rep->perf_event_paranoid = counter_paranoid();
 	}
 	rep->argv = cfg->argv;
