@@ -364,6 +364,11 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 	tline_start(&l, p->out, st->linebuf, TLINE_ROWS_BUF);
 	print_anchors_build(&a, r);
 	for (size_t i = 0; i < r->nrows; i++) {
+		if (i + ROW_AHEAD < r->nrows) {
+			prefetch_row(&r->rows[i + ROW_AHEAD], 0);
+			if (r->rows[i + ROW_AHEAD / 2].thread)
+				__builtin_prefetch(r->rows[i + ROW_AHEAD / 2].thread);
+		}
 		print_row(&l, p, &r->rows[i], lead, lead_len);
 		if (print_anchors_has(&a, i)) {
 			tline_flush(&l);

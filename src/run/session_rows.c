@@ -24,27 +24,28 @@
 
 /*
  * The sum of the readings rd of evlist row r's events on CPU columns
- * [c0, c1) (those of unit ui when ui >= 0) and threads [t0, t1).
+ * [c0, c1) (those of unit ui when ui >= 0) and threads [t0, t1): in
+ * *sum, or the one reading of a thread or a CPU itself (the common row;
+ * copying it through the stack cost a stall on every row).
  */
-static struct pstat_reading sum_readings(struct session *s, size_t r,
-					 size_t c0, size_t c1, size_t t0,
-					 size_t t1, long ui,
-					 const struct pstat_reading *rd)
+static const struct pstat_reading *
+sum_readings(struct session *s, size_t r, size_t c0, size_t c1, size_t t0,
+	     size_t t1, long ui, const struct pstat_reading *rd,
+	     struct pstat_reading *sum)
 {
 	size_t k0 = s->row_ev_start[r], k1 = s->row_ev_start[r + 1];
-	struct pstat_reading sum = { 0, 0, 0 };
 
-	/* one reading, a thread's or a CPU's: the common row, copied */
 	if (k1 - k0 == 1 && c1 - c0 == 1 && t1 - t0 == 1 && ui < 0) {
 		s->readings_summed++;
-		return rd[counter_slot(&s->ctr, s->row_evs[k0], c0, t0)];
+		return &rd[counter_slot(&s->ctr, s->row_evs[k0], c0, t0)];
 	}
+	*sum = (struct pstat_reading){ 0, 0, 0 };
 	for (size_t k = k0; k < k1; k++)
 		for (size_t c = c0; c < c1; c++) {
 			if (ui >= 0 && s->unit_of[c] != (size_t)ui)
 				continue;
 			for (size_t t = t0; t < t1; t++, s->readings_summed++)
-				stats_reading_add(&sum,
+				stats_reading_add(sum,
 						  &rd[counter_slot(&s->ctr,
 								   s->row_evs[k],
 								   c, t)]);
@@ -91,7 +92,8 @@ static void row_values(struct session *s, struct pstat_row *row, size_t r,
 		       long ci, long ti, long ui, const struct pstat_reading *rd)
 {
 	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
-	struct pstat_reading sum;
+	const struct pstat_reading *sum;
+	struct pstat_reading summed;
 	size_t c0, c1, t0, t1;
 	uint64_t scaled;
 	double pct;
@@ -102,8 +104,8 @@ static void row_values(struct session *s, struct pstat_row *row, size_t r,
 	c1 = ci >= 0 ? c0 + 1 : s->ncpus;
 	t0 = ti >= 0 ? (size_t)ti : 0;
 	t1 = ti >= 0 ? t0 + 1 : s->ntids;
-	sum = sum_readings(s, r, c0, c1, t0, t1, ui, rd);
-	st = stats_scale(&sum, &scaled, &pct);
+	sum = sum_readings(s, r, c0, c1, t0, t1, ui, rd, &summed);
+	st = stats_scale(sum, &scaled, &pct);
 	if (st == SCALE_MULTIPLEXED && first->core_cpus && !s->system_wide) {
 		/*
 		 * One core PMU of a hybrid CPU, following a task: it runs
@@ -112,13 +114,13 @@ static void row_values(struct session *s, struct pstat_row *row, size_t r,
 		 * Scaling would extrapolate one kind's rate over the other's
 		 * time (the error perf users see as inflated P-core counts).
 		 */
-		scaled = sum.val;
+		scaled = sum->val;
 		st = SCALE_COUNTED;
 		row->note = "not scaled: counts while the task runs on this PMU's CPUs";
 	}
-	row->raw = sum.val;
-	row->ena = sum.ena;
-	row->run = sum.run;
+	row->raw = sum->val;
+	row->ena = sum->ena;
+	row->run = sum->run;
 	row->running_pct = pct;
 	if (st == SCALE_NOT_COUNTED) {
 		row->status = PSTAT_NOT_COUNTED;
@@ -161,6 +163,9 @@ static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
 
 	row_identity(s, &shared, r, -1, -1);
 	for (size_t t = 0; t < s->ntids; t++, n++) {
+		/* rows a few ahead (a row is 3 cache lines), for writing */
+		if (t + ROW_AHEAD < s->ntids)
+			prefetch_row(&s->rows[n + ROW_AHEAD], 1);
 		s->rows[n] = shared;
 		s->rows[n].thread = s->thread_names[t];
 		s->row_src[n] = (int)r;
@@ -327,15 +332,21 @@ int session_print_interval(struct session *s, unsigned long index,
 			  uint64_t start_ns, uint64_t end_ns, int partial)
 {
 	struct pstat_report rep;
+	struct pstat_reading *tmp;
 	int r;
 
 	if (!s->delta)
 		s->delta = xmalloc(s->nslots * sizeof(*s->delta));
-	/* one pass: the interval's deltas, and the reading they start from */
-	for (size_t i = 0; i < s->nslots; i++) {
+	/*
+	 * One pass: the interval's deltas; then this reading is the one
+	 * the next starts from (cur is read anew before any use, so the
+	 * two swap instead of a copy of every reading).
+	 */
+	for (size_t i = 0; i < s->nslots; i++)
 		s->delta[i] = stats_reading_sub(&s->cur[i], &s->prev[i]);
-		s->prev[i] = s->cur[i];
-	}
+	tmp = s->prev;
+	s->prev = s->cur;
+	s->cur = tmp;
 	session_report_init(s, &rep);
 	rep.is_interval = 1;
 	rep.nrows = session_build_rows(s, s->delta, end_ns - start_ns);
