@@ -401,6 +401,7 @@ void metric_set_free(struct pstat_metric_set *set)
 		metric_def_free(&set->m[i].def);
 		free(set->m[i].refs);
 		free(set->m[i].trefs);
+		free(set->m[i].pmu);
 	}
 	free(set->m);
 	for (size_t i = 0; i < set->ninputs; i++)

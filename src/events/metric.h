@@ -67,6 +67,11 @@ struct pstat_metric_entry {
 	 * watchdog holds: left ungrouped (metric_set_group_inputs).
 	 */
 	int beside_watchdog;
+	/*
+	 * A copy of metric_set_split_pmus: the core PMU whose events it
+	 * reads (it has a value only where they count), else NULL.
+	 */
+	char *pmu;
 };
 
 /*

@@ -126,10 +126,12 @@ static void build(struct split *s, const char *const *pmus)
 			memset(c, 0, sizeof(*c));
 			c->group = -1;
 			c->shown = e->shown;
-			if (s->hyb[m])
+			if (s->hyb[m]) {
 				clone_def(&e->def, pmus[p], &c->def);
-			else
+				c->pmu = xstrdup(pmus[p]);
+			} else {
 				c->def = e->def;
+			}
 			c->refs = remap(s, c->def.expr, e->refs, p);
 			if (e->trefs)
 				c->trefs = remap(s, c->def.threshold, e->trefs,

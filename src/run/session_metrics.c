@@ -25,6 +25,43 @@ static int same_key(const struct pstat_row *a, const struct pstat_row *k)
 	return !strcmp(a->thread, thread);
 }
 
+/*
+ * The bits of the per core PMU copies' PMUs, for each copy and each
+ * evlist row of that PMU's events (a hybrid CPU has two or three core
+ * PMUs: past 32, a copy is taken to count everywhere).
+ */
+static void pmu_bits(struct session *s)
+{
+	const struct pstat_metric_set *set = s->cfg->metrics;
+	const struct pstat_evlist *evl = s->evl;
+	struct session_metrics *sm = &s->met;
+	const char *names[32];
+	size_t npmu = 0;
+
+	for (size_t m = 0; m < set->n; m++) {
+		size_t p = 0;
+
+		if (!set->m[m].pmu)
+			continue;
+		while (p < npmu && strcmp(names[p], set->m[m].pmu))
+			p++;
+		if (p == ARRAY_SIZE(names))
+			continue;
+		if (p == npmu)
+			names[npmu++] = set->m[m].pmu;
+		if (!sm->pmu_bit)
+			sm->pmu_bit = xcalloc(set->n, sizeof(*sm->pmu_bit));
+		sm->pmu_bit[m] = 1u << p;
+	}
+	if (!sm->pmu_bit)
+		return;
+	sm->src_pmus = xcalloc((size_t)evl->nrows + 1, sizeof(*sm->src_pmus));
+	for (size_t e = 0; e < evl->n; e++)
+		for (size_t p = 0; p < npmu && evl->ev[e].pmu; p++)
+			if (!strcmp(evl->ev[e].pmu, names[p]))
+				sm->src_pmus[evl->ev[e].row] |= 1u << p;
+}
+
 void session_metrics_setup(struct session *s)
 {
 	const struct pstat_metric_set *set = s->cfg->metrics;
@@ -62,6 +99,7 @@ void session_metrics_setup(struct session *s)
 					set->inputs[i];
 		free(seen);
 	}
+	pmu_bits(s);
 }
 
 void session_metrics_free(struct session *s)
@@ -96,6 +134,9 @@ void session_metrics_free(struct session *s)
 	free(sm->in_count);
 	free(sm->src_start);
 	free(sm->src_in);
+	free(sm->pmu_bit);
+	free(sm->src_pmus);
+	free(sm->key_pmus);
 	memset(sm, 0, sizeof(*sm));
 }
 
@@ -198,6 +239,9 @@ static size_t session_metrics_keys(struct session *s, size_t nrows)
 		sm->key_last = xcalloc(s->nrows + 1, sizeof(*sm->key_last));
 		sm->in_first = xcalloc(ni + 1, sizeof(*sm->in_first));
 		sm->in_count = xcalloc(ni + 1, sizeof(*sm->in_count));
+		if (sm->pmu_bit)
+			sm->key_pmus = xcalloc(s->nrows + 1,
+					       sizeof(*sm->key_pmus));
 	}
 	memset(sm->buckets, 0, sm->nbuckets * sizeof(*sm->buckets));
 	for (size_t r = 0; r < nrows; r++) {
@@ -212,8 +256,13 @@ static size_t session_metrics_keys(struct session *s, size_t nrows)
 		sm->key_in[i] = SIZE_MAX;
 	for (size_t i = 0; i < ni; i++)
 		sm->in_count[i] = 0;
+	for (size_t k = 0; sm->key_pmus && k < nkeys; k++)
+		sm->key_pmus[k] = 0;
 	for (size_t r = 0; r < nrows; r++) {
 		size_t src = (size_t)s->row_src[r], k = sm->key_of[r];
+
+		if (sm->key_pmus)
+			sm->key_pmus[k] |= sm->src_pmus[src];
 
 		for (size_t j = sm->src_start[src]; j < sm->src_start[src + 1];
 		     j++) {
@@ -329,6 +378,16 @@ static void add_value(struct session *s, size_t m,
 	v->anchor = anchor_of(s, m, last);
 }
 
+/*
+ * Whether metric m has a value at key k: a per core PMU copy only where
+ * its PMU's events count (-A: not on the CPUs of another kind of core).
+ */
+static bool pmu_counts(const struct session_metrics *sm, size_t k, size_t m)
+{
+	return !sm->pmu_bit || !sm->pmu_bit[m] ||
+	       (sm->key_pmus[k] & sm->pmu_bit[m]);
+}
+
 size_t session_metrics_eval(struct session *s, size_t nrows,
 			    uint64_t elapsed_ns)
 {
@@ -354,7 +413,7 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 		fill_inputs(s, k);
 		metric_set_eval(set, &in, sm->res);
 		for (size_t m = 0; m < set->n; m++)
-			if (set->m[m].shown)
+			if (set->m[m].shown && pmu_counts(sm, k, m))
 				add_value(s, m, &s->rows[sm->key_row[k]],
 					  sm->key_last[k]);
 	}

@@ -58,6 +58,13 @@ struct session_metrics {
 	size_t *in_count;            /* [input]: its rows, any key */
 	size_t *src_start;           /* [evlist row]: its inputs in src_in */
 	size_t *src_in;
+	/*
+	 * Per core PMU copies (metric_set_split_pmus) have a value only
+	 * where their PMU counts: a bit per PMU, or NULL when no copies.
+	 */
+	unsigned *pmu_bit;           /* [metric]: its PMU's, or 0 */
+	unsigned *src_pmus;          /* [evlist row]: its PMU's */
+	unsigned *key_pmus;          /* [key]: the PMUs of its rows */
 };
 
 struct session {

@@ -5,6 +5,7 @@
  * over the units of a fixture tree's topology.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "base/cpumap.h"
 #include "base/topology.h"
 #include "base/util.h"
+#include "cli/metrics_cli.h"
+#include "cli/options.h"
 #include "events/encode.h"
 #include "events/evspec.h"
 #include "report/print.h"
@@ -79,23 +82,136 @@ static int task_rows(struct pstat_evlist *evl)
 }
 
 /*
- * aggr TREE MODE[=LEVEL] EVENTS: each CPU of TREE counts 1000 * (cpu + 1)
- * + the event's index on every counter it has; one line per row, "UNIT
- * CPUS EVENT COUNT".
+ * A session for cfg over synthetic readings: each CPU counts 1000 *
+ * (cpu + 1) + the event's index on every counter it has. Returns the
+ * number of rows; free with count_rows_free.
  */
+static size_t count_rows(struct session *s, const struct pstat_session_cfg *cfg)
+{
+	const struct pstat_evlist *evl = cfg->evl;
+	struct pstat_reading *rd;
+	size_t n;
+
+	session_setup(s, cfg);
+	s->ctr.evl = evl;
+	s->ctr.cpus = s->cpus;
+	s->ctr.ncpus = s->ncpus;
+	s->ctr.tids = s->tids;
+	s->ctr.nthreads = s->ntids;
+	s->ctr.state = xcalloc(evl->n + 1, sizeof(*s->ctr.state));
+	s->ctr.err = xcalloc(evl->n + 1, sizeof(*s->ctr.err));
+	s->ctr.flags = xcalloc(evl->n + 1, sizeof(*s->ctr.flags));
+	rd = xcalloc(s->nslots + 1, sizeof(*rd));
+	for (size_t e = 0; e < evl->n; e++)
+		for (size_t c = 0; c < s->ncpus; c++)
+			if (counted_on(&evl->ev[e], s->cpus[c]))
+				rd[counter_slot(&s->ctr, e, c, 0)] =
+					(struct pstat_reading){
+						1000 * (uint64_t)(s->cpus[c] + 1) + e,
+						1000000, 1000000 };
+	n = session_build_rows(s, rd, 1000000000);
+	free(rd);
+	return n;
+}
+
+static void count_rows_free(struct session *s)
+{
+	free(s->ctr.state);
+	free(s->ctr.err);
+	free(s->ctr.flags);
+	session_free(s);
+}
+
+/* The unit of a row or metric value: its CPU (-A), else its unit's name. */
+static const char *unit_name(const struct pstat_aggr_id *aggr, int cpu,
+			     char *buf, size_t len)
+{
+	if (!aggr) {
+		snprintf(buf, len, "%d", cpu);
+		return buf;
+	}
+	return topo_aggr_name(aggr->mode, aggr, buf, len);
+}
+
+/*
+ * aggr TREE MODE[=LEVEL] EVENTS [METRIC...]: -a on every CPU of TREE,
+ * with each METRIC as --metric gives it, counted as count_rows does and
+ * added up by MODE (cpu: -A); one line per row, "UNIT CPUS EVENT COUNT"
+ * ("CPU EVENT COUNT" for cpu), then one per metric value, "UNIT NAME
+ * VALUE" (VALUE "none" when it has none).
+ */
+static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
+		       struct pstat_evlist *evl, const struct pstat_topo *topo,
+		       enum pstat_aggr_mode mode, int level)
+{
+	struct pstat_opts o = { 0 };
+	struct metrics_cli mc = { 0 };
+	struct pstat_session_cfg cfg = { 0 };
+	struct session s;
+	int *cpus = xcalloc(topo->ncpus, sizeof(*cpus));
+	char name[64];
+	size_t n;
+
+	o.all_cpus = 1;
+	o.no_aggr = mode == AGGR_NONE;
+	o.aggr = mode;
+	o.metric_defs = argv + 4;
+	o.nmetric_defs = (size_t)argc - 4;
+	if (metrics_cli_build(&mc, &o, ctx, argv[1], evl)) {
+		free(cpus);
+		return 1;
+	}
+	for (size_t i = 0; i < topo->ncpus; i++)
+		cpus[i] = topo->cpus[i].cpu;
+	cfg.evl = evl;
+	cfg.cpus = cpus;
+	cfg.ncpus = topo->ncpus;
+	cfg.kind = TARGET_SYSTEM;
+	cfg.no_aggr = mode == AGGR_NONE;
+	cfg.aggr = mode;
+	cfg.topo = topo;
+	cfg.aggr_cache_level = level;
+	if (mc.active) {
+		cfg.metrics = &mc.set;
+		cfg.metric_input_row = mc.input_row;
+		cfg.metric_consts = &mc.lib.consts;
+	}
+	n = count_rows(&s, &cfg);
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat_row *r = &s.rows[i];
+
+		printf("%s ", unit_name(r->aggr, r->cpu, name, sizeof(name)));
+		if (r->aggr)
+			printf("%d ", r->aggr_nr);
+		printf("%s %" PRIu64 "\n", r->event, r->raw);
+	}
+	for (size_t i = 0; i < s.met.nv; i++) {
+		const struct pstat_metric_value *v = &s.met.v[i];
+
+		printf("%s %s ", unit_name(v->aggr, v->cpu, name, sizeof(name)),
+		       v->name);
+		if (isnan(v->value))
+			printf("none\n");
+		else
+			printf("%.9g\n", v->value);
+	}
+	count_rows_free(&s);
+	metrics_cli_free(&mc);
+	free(cpus);
+	return 0;
+}
+
+/* aggr TREE task EVENTS (task_rows) or TREE MODE EVENTS... (system_rows) */
 int t_aggr(int argc, char **argv)
 {
 	struct pstat_evtree tree = { 0 };
 	struct pstat_evlist evl = { 0 };
 	struct pstat_encode_ctx ctx = { 0 };
 	struct pstat_error err = { "", -1 };
-	struct pstat_session_cfg cfg = { 0 };
-	struct pstat_reading *rd;
 	struct pstat_topo *topo = NULL;
-	struct session s;
-	char *eq, name[64];
-	int *cpus, level = 0, r = 1;
-	size_t m, n;
+	char *eq;
+	int level = 0, r = 1;
+	size_t m;
 
 	if (argc < 4)
 		return 2;
@@ -107,7 +223,8 @@ int t_aggr(int argc, char **argv)
 	for (m = 0; m < ARRAY_SIZE(modes); m++)
 		if (!strcmp(modes[m].name, argv[2]))
 			break;
-	if (m == ARRAY_SIZE(modes) && strcmp(argv[2], "task"))
+	if (m == ARRAY_SIZE(modes) && strcmp(argv[2], "task") &&
+	    strcmp(argv[2], "cpu"))
 		return 2;
 	ctx.pmus = pmus_new(argv[1]);
 	if (evspec_parse(argv[3], &tree, &err) ||
@@ -115,7 +232,7 @@ int t_aggr(int argc, char **argv)
 		printf("error: %s\n", err.msg);
 		goto out;
 	}
-	if (m == ARRAY_SIZE(modes)) {
+	if (!strcmp(argv[2], "task")) {
 		r = task_rows(&evl);
 		goto out;
 	}
@@ -123,46 +240,9 @@ int t_aggr(int argc, char **argv)
 		printf("error: %s\n", err.msg);
 		goto out;
 	}
-	cpus = xcalloc(topo->ncpus, sizeof(*cpus));
-	for (size_t i = 0; i < topo->ncpus; i++)
-		cpus[i] = topo->cpus[i].cpu;
-	cfg.evl = &evl;
-	cfg.cpus = cpus;
-	cfg.ncpus = topo->ncpus;
-	cfg.kind = TARGET_SYSTEM;
-	cfg.aggr = modes[m].mode;
-	cfg.topo = topo;
-	cfg.aggr_cache_level = level;
-	session_setup(&s, &cfg);
-	s.ctr.evl = &evl;
-	s.ctr.cpus = s.cpus;
-	s.ctr.ncpus = s.ncpus;
-	s.ctr.tids = s.tids;
-	s.ctr.nthreads = s.ntids;
-	s.ctr.state = xcalloc(evl.n + 1, sizeof(*s.ctr.state));
-	s.ctr.err = xcalloc(evl.n + 1, sizeof(*s.ctr.err));
-	s.ctr.flags = xcalloc(evl.n + 1, sizeof(*s.ctr.flags));
-	rd = xcalloc(s.nslots + 1, sizeof(*rd));
-	for (size_t e = 0; e < evl.n; e++)
-		for (size_t c = 0; c < s.ncpus; c++)
-			if (counted_on(&evl.ev[e], s.cpus[c]))
-				rd[counter_slot(&s.ctr, e, c, 0)] =
-					(struct pstat_reading){
-						1000 * (uint64_t)(s.cpus[c] + 1) + e,
-						1000000, 1000000 };
-	n = session_build_rows(&s, rd, 1000000000);
-	for (size_t i = 0; i < n; i++)
-		printf("%s %d %s %" PRIu64 "\n",
-		       topo_aggr_name(s.rows[i].aggr->mode, s.rows[i].aggr,
-				      name, sizeof(name)),
-		       s.rows[i].aggr_nr, s.rows[i].event, s.rows[i].raw);
-	free(rd);
-	free(s.ctr.state);
-	free(s.ctr.err);
-	free(s.ctr.flags);
-	session_free(&s);
-	free(cpus);
-	r = 0;
+	r = system_rows(argc, argv, &ctx, &evl, topo,
+			m < ARRAY_SIZE(modes) ? modes[m].mode : AGGR_NONE,
+			level);
 out:
 	evlist_free(&evl);
 	evspec_tree_free(&tree);
