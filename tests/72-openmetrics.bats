@@ -407,3 +407,54 @@ om_check() {
 			exit !(n >= 2)
 		}'
 }
+
+@test "openmetrics: --metric-only, the pstat_metric family alone, in both parsers" {
+	need_om_parser
+	local fmt p c s want
+	for fmt in openmetrics prometheus; do
+		p=$fmt
+		[ "$fmt" = prometheus ] && p=text
+		for c in summary percpu aggr interval; do
+			s=
+			[ "$c" = interval ] && s=-stream
+			"$PT" om-metrics "$fmt" "$c" >"$BATS_TEST_TMPDIR/all"
+			"$PT" om-metrics "$fmt" "$c" metric-only >"$BATS_TEST_TMPDIR/m"
+			run om_check "$p$s" "$BATS_TEST_TMPDIR/all"
+			assert_success
+			grep -E '(^| )sample pstat_metric\{' <<<"$output" >"$BATS_TEST_TMPDIR/want"
+			run om_check "$p$s" "$BATS_TEST_TMPDIR/m"
+			assert_success
+			# the metrics' samples as without it, in every exposition
+			[ -s "$BATS_TEST_TMPDIR/want" ]
+			diff "$BATS_TEST_TMPDIR/want" <(grep -E '(^| )sample pstat_metric\{' <<<"$output")
+			# no counter, enabled or running family: metrics and the build
+			refute_line --regexp '(^| )sample pstat_(event|enabled|running)'
+			want="family pstat_build family pstat_metric"
+			[ "$fmt" = prometheus ] && want="family pstat_build_info family pstat_metric"
+			[ "$(grep -oE 'family [a-z_]+' <<<"$output" | sort -u | paste -sd' ')" = "$want" ]
+		done
+	done
+}
+
+@test "openmetrics: live --metric-only prints the metrics without the counters" {
+	need_om_parser
+	need_tracepoint
+	w=$(prog writer)
+	for fmt in openmetrics prometheus; do
+		p=$fmt
+		[ "$fmt" = prometheus ] && p=text
+		run "$PSTAT" "--$fmt" --metric-only -o "$BATS_TEST_TMPDIR/om" \
+			-e syscalls:sys_enter_write \
+			--metric 'kwrites = syscalls:sys_enter_write / 1000; unit = kwrites' \
+			-- "$w" 1234
+		assert_success
+		run om_check "$p" "$BATS_TEST_TMPDIR/om"
+		assert_success
+		assert_line 'sample pstat_metric{metric="kwrites",unit="kwrites"} 1.234'
+		refute_line --partial 'pstat_events'
+		refute_line --partial 'pstat_enabled'
+		refute_line --partial 'pstat_running'
+		[ "$(grep -c '^sample ' <<<"$output")" = 2 ]
+		assert_line --regexp '^sample pstat_build_info\{version="[^"]+"\} 1\.0$'
+	done
+}

@@ -44,6 +44,7 @@
 #include <inttypes.h>
 #include <locale.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -543,21 +544,26 @@ static void om_metrics(FILE *out, enum pstat_om_dialect d,
 	free(idx);
 }
 
-int openmetrics_write(FILE *out, enum pstat_om_dialect d,
-		      const struct pstat_row *rows, size_t n,
-		      const struct pstat_metric_value *metrics,
-		      size_t nmetrics)
+/*
+ * openmetrics_write; without counters (--metric-only), rows are left
+ * out: pstat_metric and pstat_build_info alone.
+ */
+static int om_write(FILE *out, enum pstat_om_dialect d, bool counters,
+		    const struct pstat_row *rows, size_t n,
+		    const struct pstat_metric_value *metrics, size_t nmetrics)
 {
 	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	locale_t old = (locale_t)0;
-	char *keep = om_select(rows, n);
+	char *keep = counters ? om_select(rows, n) : NULL;
 
 	/* (glibc's C locale is built in: this does not fail in practice) */
 	if (c_locale)
 		old = uselocale(c_locale);
-	om_values(out, d, rows, n, keep);
-	om_times(out, d, rows, n, keep, 0);
-	om_times(out, d, rows, n, keep, 1);
+	if (counters) {
+		om_values(out, d, rows, n, keep);
+		om_times(out, d, rows, n, keep, 0);
+		om_times(out, d, rows, n, keep, 1);
+	}
 	om_metrics(out, d, metrics, nmetrics);
 	om_meta(out, d, "pstat_build", "info", "", "pstat's version.");
 	fprintf(out, "pstat_build_info{version=\"%s\"} 1\n", PSTAT_VERSION);
@@ -571,31 +577,41 @@ int openmetrics_write(FILE *out, enum pstat_om_dialect d,
 	return ferror(out) ? -EIO : 0;
 }
 
+int openmetrics_write(FILE *out, enum pstat_om_dialect d,
+		      const struct pstat_row *rows, size_t n,
+		      const struct pstat_metric_value *metrics,
+		      size_t nmetrics)
+{
+	return om_write(out, d, true, rows, n, metrics, nmetrics);
+}
+
 /*
  * The printer. A run without intervals prints its summary; one with
  * intervals prints the running totals after each interval, and nothing
  * more at the end, where the last (partial) interval has the final
- * totals already.
+ * totals already. --metric-only: the metrics alone, each interval's.
  */
 static void om_summary(struct pstat_printer *p, const struct pstat_report *r)
 {
 	if (p->priv)
 		return;
-	openmetrics_write(p->out, p->cfg.om_dialect, r->rows, r->nrows,
-			  r->metrics, r->nmetrics);
+	om_write(p->out, p->cfg.om_dialect, !p->cfg.metric_only, r->rows,
+		 r->nrows, r->metrics, r->nmetrics);
 }
 
 static void om_interval(struct pstat_printer *p, const struct pstat_report *r)
 {
-	const struct pstat_row *rows;
-	size_t n;
+	const struct pstat_row *rows = NULL;
+	size_t n = 0;
 
 	if (!p->priv)
 		p->priv = totals_new();
-	totals_add(p->priv, r->rows, r->nrows);
-	rows = totals_rows(p->priv, &n);
-	openmetrics_write(p->out, p->cfg.om_dialect, rows, n, r->metrics,
-			  r->nmetrics);
+	if (!p->cfg.metric_only) {
+		totals_add(p->priv, r->rows, r->nrows);
+		rows = totals_rows(p->priv, &n);
+	}
+	om_write(p->out, p->cfg.om_dialect, !p->cfg.metric_only, rows, n,
+		 r->metrics, r->nmetrics);
 }
 
 static void om_free(struct pstat_printer *p)

@@ -124,8 +124,9 @@ int t_accept(int argc, char **argv)
 }
 
 /*
- * pstat-test om-metrics FORMAT CASE: metric values through the
- * OpenMetrics printer (FORMAT openmetrics or prometheus).
+ * pstat-test om-metrics FORMAT CASE [metric-only]: metric values through
+ * the OpenMetrics printer (FORMAT openmetrics or prometheus), with
+ * --metric-only when asked.
  *   summary   one report: a percentage, a value of no unit, one with no
  *             value (NAN), two infinities, a name to escape, a repeat
  *   percpu    -A: each CPU's value, one CPU without
@@ -215,12 +216,14 @@ int t_om_metrics(int argc, char **argv)
 	struct pstat_printer *p;
 	int r;
 
-	if (argc != 3 || (strcmp(argv[1], "openmetrics") &&
-			  strcmp(argv[1], "prometheus"))) {
-		fprintf(stderr, "usage: pstat-test om-metrics openmetrics|prometheus CASE\n");
+	if ((argc != 3 && argc != 4) ||
+	    (strcmp(argv[1], "openmetrics") && strcmp(argv[1], "prometheus")) ||
+	    (argc == 4 && strcmp(argv[3], "metric-only"))) {
+		fprintf(stderr, "usage: pstat-test om-metrics openmetrics|prometheus CASE [metric-only]\n");
 		return 2;
 	}
 	cfg.om_dialect = argv[1][0] == 'p' ? OM_PROMETHEUS : OM_OPENMETRICS;
+	cfg.metric_only = argc == 4;
 	p = printer_new(&cfg, stdout);
 	r = om_metrics_case(p, argv[2]);
 	printer_free(p);
