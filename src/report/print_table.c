@@ -305,17 +305,10 @@ void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
 	tline_flush(&l);
 }
 
-/*
- * One row's line into l, after the lead_len bytes of lead (the interval's
- * time column, or NULL).
- */
-static void print_row(struct tline *l, struct pstat_printer *p,
-		      const struct pstat_row *row, const char *lead,
-		      size_t lead_len)
+/* A row's line after its label: the value to the end of the line. */
+static void print_row_tail(struct tline *l, struct pstat_printer *p,
+			   const struct pstat_row *row)
 {
-	if (lead)
-		tline_mem(l, lead, lead_len);
-	tline_label(l, row->aggr, row->aggr_nr, row->cpu, row->thread);
 	print_value(l, p, row);
 	tline_left(l, row->event,
 		   tline_strlen(&l->event, &l->event_len, row->event), NAME_W);
@@ -348,6 +341,71 @@ static void print_row(struct tline *l, struct pstat_printer *p,
 }
 
 /*
+ * The tail of the last line without a value ("<not counted> msec
+ * task-clock ..."): every row of an event that did not count this
+ * interval (the idle threads of --per-thread) ends the same way.
+ */
+struct row_tail {
+	const char *event, *unit, *cgroup;
+	enum pstat_status status;
+	size_t len;             /* 0: none */
+	char buf[192];
+};
+
+/*
+ * Copy row's tail from t when it has one of those (made now if t holds
+ * another); returns 0 when row's tail must be printed.
+ */
+static int print_same_tail(struct tline *l, struct row_tail *t,
+			   struct pstat_printer *p, const struct pstat_row *row)
+{
+	const char *unit = row->unit ? row->unit : "";
+
+	if (row->status <= PSTAT_MULTIPLEXED || row->has_metric ||
+	    row->note)
+		return 0;
+	if (row->event != t->event || unit != t->unit ||
+	    row->cgroup != t->cgroup || row->status != t->status) {
+		size_t elen = strlen(row->event), ulen = strlen(unit);
+		struct tline tl;
+
+		t->event = row->event;
+		t->unit = unit;
+		t->cgroup = row->cgroup;
+		t->status = row->status;
+		t->len = 0;
+		/* its longest: value, unit, name, cgroup, pad, newline */
+		if (VALUE_W + 2 + (ulen > 4 ? ulen : 4) +
+			    (elen > NAME_W ? elen : NAME_W) +
+			    (row->cgroup ? 1 + strlen(row->cgroup) : 0) +
+			    NO_METRIC_PAD + 1 > sizeof(t->buf))
+			return 0;
+		tline_start(&tl, NULL, t->buf, sizeof(t->buf));
+		print_row_tail(&tl, p, row);
+		t->len = tl.n;
+	}
+	if (!t->len)
+		return 0;
+	tline_mem(l, t->buf, t->len);
+	return 1;
+}
+
+/*
+ * One row's line into l, after the lead_len bytes of lead (the interval's
+ * time column, or NULL).
+ */
+static void print_row(struct tline *l, struct row_tail *t,
+		      struct pstat_printer *p, const struct pstat_row *row,
+		      const char *lead, size_t lead_len)
+{
+	if (lead)
+		tline_mem(l, lead, lead_len);
+	tline_label(l, row->aggr, row->aggr_nr, row->cpu, row->thread);
+	if (!print_same_tail(l, t, p, row))
+		print_row_tail(l, p, row);
+}
+
+/*
  * The report's rows, each followed by its metrics' lines, after lead
  * (the interval's time column, or NULL).
  */
@@ -356,6 +414,7 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 {
 	struct table_state *st = state(p);
 	size_t lead_len = lead ? strlen(lead) : 0;
+	struct row_tail tail = { .len = 0 };
 	struct print_anchors a;
 	struct tline l;
 
@@ -369,7 +428,7 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 			if (r->rows[i + ROW_AHEAD / 2].thread)
 				__builtin_prefetch(r->rows[i + ROW_AHEAD / 2].thread);
 		}
-		print_row(&l, p, &r->rows[i], lead, lead_len);
+		print_row(&l, &tail, p, &r->rows[i], lead, lead_len);
 		if (print_anchors_has(&a, i)) {
 			tline_flush(&l);
 			print_table_metric_lines(p->out, r, &a, i, lead);
