@@ -206,39 +206,57 @@ cpu_list() {
 	done
 }
 
+# copies_on_own_cpus TREE: pstat-test aggr's -A lines in $output have,
+# for each core PMU of TREE, one ipc.PMU on each of its CPUs counted (those
+# with a task-clock row) and on no other, its instructions / cycles there.
+copies_on_own_cpus() {
+	local f pmu cpus n=0
+	for f in "$FIX/$1/devices/"*/cpus; do
+		pmu=$(basename "$(dirname "$f")")
+		cpus=$(cpu_list "$(cat "$f")" | paste -sd,)
+		n=$((n + 1))
+		awk -v p="$pmu" -v cpus="$cpus" '
+			BEGIN { k = split(cpus, c, ","); for (i = 1; i <= k; i++) own[c[i]] = 1 }
+			$2 == "task-clock" && ($1 in own) { want[$1] = 1 }
+			$2 == p "/instructions/" { ins[$1] = $3 }
+			$2 == p "/cycles/" { cyc[$1] = $3 }
+			$2 == "ipc." p { seen[$1]++; val[$1] = $3
+				if (!($1 in want)) { print "ipc." p " on CPU " $1; bad = 1 } }
+			END {
+				for (x in want) {
+					if (seen[x] != 1 || !(x in cyc)) { print "CPU " x ": " seen[x] + 0 " values"; bad = 1; continue }
+					d = val[x] - ins[x] / cyc[x]
+					if (d < -1e-8 || d > 1e-8) { print "CPU " x ": " val[x] " != " ins[x] "/" cyc[x]; bad = 1 }
+				}
+				exit bad
+			}' <<<"$output" || return 1
+	done
+	[ "$n" -ge 2 ]
+}
+
 @test "hybrid -A: a per core PMU metric copy only on its PMU's CPUs, as perf prints it" {
-	local tree f pmu cpus n
+	local tree
 	for tree in intel-alderlake intel-arrowlake-h arm64-rk3399; do
 		# every CPU counts 1000 * (cpu + 1) + the event's index
 		run "$PT" aggr "$FIX/$tree" cpu task-clock \
 			'ipc = instructions / cycles' 'w = task-clock / duration_time'
 		assert_success
 		refute_line --partial ' none'
-		n=0
-		for f in "$FIX/$tree/devices/"*/cpus; do
-			pmu=$(basename "$(dirname "$f")")
-			cpus=$(cpu_list "$(cat "$f")" | paste -sd,)
-			n=$((n + 1))
-			# on each of its CPUs once, its instructions / cycles there
-			awk -v p="$pmu" -v cpus="$cpus" '
-				BEGIN { k = split(cpus, c, ","); for (i = 1; i <= k; i++) want[c[i]] = 1 }
-				$2 == p "/instructions/" { ins[$1] = $3 }
-				$2 == p "/cycles/" { cyc[$1] = $3 }
-				$2 == "ipc." p { seen[$1]++; val[$1] = $3
-					if (!($1 in want)) { print "on CPU " $1 ", not " p "'"'"'s"; bad = 1 } }
-				END {
-					for (x in want) {
-						if (seen[x] != 1 || !(x in cyc)) { print "CPU " x ": " seen[x] + 0 " values"; bad = 1; continue }
-						d = val[x] - ins[x] / cyc[x]
-						if (d < -1e-8 || d > 1e-8) { print "CPU " x ": " val[x] " != " ins[x] "/" cyc[x]; bad = 1 }
-					}
-					exit bad
-				}' <<<"$output"
-		done
-		[ "$n" -ge 2 ]
+		copies_on_own_cpus "$tree"
 		# a metric over no core PMU's events is on every CPU
 		[ "$(grep -c '^[0-9]* w ' <<<"$output")" = \
 		  "$(grep -c '^[0-9]* task-clock ' <<<"$output")" ]
+		[ "$(grep -c '^[0-9]* ipc\.' <<<"$output")" = \
+		  "$(grep -c '^[0-9]* task-clock ' <<<"$output")" ]
+	done
+	# -C with one CPU of each kind: neither copy read on the other's CPU
+	# (each PMU's events have one row, which no other CPU may borrow)
+	for tree in intel-alderlake:0,4 arm64-rk3399:3,4 intel-arrowlake-h:1,2,6; do
+		run "$PT" aggr "$FIX/${tree%:*}" "cpu=${tree#*:}" task-clock \
+			'ipc = instructions / cycles'
+		assert_success
+		refute_line --partial ' none'
+		copies_on_own_cpus "${tree%:*}"
 		[ "$(grep -c '^[0-9]* ipc\.' <<<"$output")" = \
 		  "$(grep -c '^[0-9]* task-clock ' <<<"$output")" ]
 	done

@@ -134,25 +134,37 @@ static const char *unit_name(const struct pstat_aggr_id *aggr, int cpu,
 }
 
 /*
- * aggr TREE MODE[=LEVEL] EVENTS [METRIC...]: -a on every CPU of TREE,
- * with each METRIC as --metric gives it, counted as count_rows does and
- * added up by MODE (cpu: -A); one line per row, "UNIT CPUS EVENT COUNT"
+ * aggr TREE MODE[=LEVEL] EVENTS [METRIC...]: -a on every CPU of TREE
+ * (cpu=LIST: -C LIST), with each METRIC as --metric gives it, counted as
+ * count_rows does and added up by MODE (cpu: -A); one line per row,
+ * "UNIT CPUS EVENT COUNT"
  * ("CPU EVENT COUNT" for cpu), then one per metric value, "UNIT NAME
  * VALUE" (VALUE "none" when it has none).
  */
 static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
 		       struct pstat_evlist *evl, const struct pstat_topo *topo,
-		       enum pstat_aggr_mode mode, int level)
+		       enum pstat_aggr_mode mode, int level, const char *list)
 {
 	struct pstat_opts o = { 0 };
 	struct metrics_cli mc = { 0 };
 	struct pstat_session_cfg cfg = { 0 };
+	struct pstat_error err = { "", -1 };
 	struct session s;
-	int *cpus = xcalloc(topo->ncpus, sizeof(*cpus));
+	int *cpus = NULL;
+	size_t n, ncpus = topo->ncpus;
 	char name[64];
-	size_t n;
 
-	o.all_cpus = 1;
+	if (list && cpumap_parse(list, &cpus, &ncpus, &err)) {
+		printf("error: %s\n", err.msg);
+		return 1;
+	}
+	if (!list) {
+		cpus = xcalloc(ncpus, sizeof(*cpus));
+		for (size_t i = 0; i < ncpus; i++)
+			cpus[i] = topo->cpus[i].cpu;
+	}
+	o.all_cpus = !list;
+	o.cpu_list = list;
 	o.no_aggr = mode == AGGR_NONE;
 	o.aggr = mode;
 	o.metric_defs = argv + 4;
@@ -161,11 +173,10 @@ static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
 		free(cpus);
 		return 1;
 	}
-	for (size_t i = 0; i < topo->ncpus; i++)
-		cpus[i] = topo->cpus[i].cpu;
 	cfg.evl = evl;
 	cfg.cpus = cpus;
-	cfg.ncpus = topo->ncpus;
+	cfg.ncpus = ncpus;
+	cfg.cpu_subset = list != NULL;
 	cfg.kind = TARGET_SYSTEM;
 	cfg.no_aggr = mode == AGGR_NONE;
 	cfg.aggr = mode;
@@ -242,7 +253,7 @@ int t_aggr(int argc, char **argv)
 	}
 	r = system_rows(argc, argv, &ctx, &evl, topo,
 			m < ARRAY_SIZE(modes) ? modes[m].mode : AGGR_NONE,
-			level);
+			level, m < ARRAY_SIZE(modes) || !eq ? NULL : eq + 1);
 out:
 	evlist_free(&evl);
 	evspec_tree_free(&tree);
