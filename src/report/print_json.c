@@ -9,7 +9,10 @@
  * Every document is built whole as a jansson value, dumped to a string
  * and written with one fwrite, so a failing write can only leave a
  * truncated document that no parser accepts, never one that looks
- * complete.
+ * complete. The interval documents are one value kept from interval to
+ * interval and updated in place (print_json_fill.c), dumped into one
+ * buffer kept as well: with thousands of threads, building and freeing
+ * each document cost more than writing it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,6 +44,8 @@
 
 struct print_json {
 	unsigned long intervals;    /* interval documents written */
+	json_t *doc;                /* the last interval document */
+	struct json_buf buf;        /* and the buffer it was written from */
 };
 
 /*
@@ -166,23 +171,46 @@ json_t *ju64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* Every document's first keys in one place, so their order cannot drift. */
+/*
+ * Every document's first keys in one place, so their order cannot drift:
+ * json_doc_head, "interval" (run documents), json_doc_version.
+ */
+void json_doc_head(struct jfill *f, const char *schema, const char *type)
+{
+	jfill_str(f, "schema", schema);
+	if (type)
+		jfill_str(f, "type", type);
+}
+
+void json_doc_version(struct jfill *f)
+{
+	jfill_str(f, "pstat_version", PSTAT_VERSION);
+}
+
 json_t *json_doc_new(const char *schema, const char *type, json_t *interval,
 		     bool version)
 {
+	struct jfill f;
 	json_t *doc;
 
 	json_init();
 	doc = json_object();
-	json_object_set_new(doc, "schema", json_string(schema));
-	if (type)
-		json_object_set_new(doc, "type", json_string(type));
+	jfill_start(&f, doc, false);
+	json_doc_head(&f, schema, type);
 	if (interval)
-		json_object_set_new(doc, "interval", interval);
+		jfill_new(&f, "interval", interval);
 	if (version)
-		json_object_set_new(doc, "pstat_version",
-				    json_string(PSTAT_VERSION));
+		json_doc_version(&f);
 	return doc;
+}
+
+/* Write len bytes of s, a document and its newline, and flush. */
+static int json_put(FILE *out, const char *s, size_t len)
+{
+	errno = 0;
+	if (fwrite(s, 1, len, out) != len || fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 /*
@@ -193,65 +221,94 @@ int json_write(FILE *out, json_t *doc, size_t flags)
 {
 	char *s = json_dumps(doc, flags);
 	size_t len;
-	int ret = 0;
+	int ret;
 
 	json_decref(doc);
 	if (!s)
 		return -ENOMEM;
 	len = strlen(s);
 	s[len] = '\n';
-	errno = 0;
-	if (fwrite(s, 1, len + 1, out) != len + 1 || fflush(out) ||
-	    ferror(out))
-		ret = errno ? -errno : -EIO;
+	ret = json_put(out, s, len + 1);
 	free(s);
 	return ret;
 }
 
-/* RFC 3339 in UTC with microseconds: "2026-11-22T06:09:00.123456Z". */
-static json_t *jtime(const struct timespec *ts)
+static int json_buf_add(const char *s, size_t n, void *data)
+{
+	struct json_buf *b = data;
+
+	/* called for each key, value and comma: the call to grow is rare */
+	if (b->alloc - b->len <= n)
+		xgrow((void **)&b->text, &b->alloc, b->len + n + 1, 1);
+	memcpy(b->text + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+int json_write_kept(FILE *out, const json_t *doc, size_t flags,
+		    struct json_buf *buf)
+{
+	buf->len = 0;
+	if (json_dump_callback(doc, json_buf_add, buf, flags))
+		return -ENOMEM;
+	buf->text[buf->len++] = '\n';
+	return json_put(out, buf->text, buf->len);
+}
+
+void json_buf_free(struct json_buf *buf)
+{
+	free(buf->text);
+	*buf = (struct json_buf){ 0 };
+}
+
+/*
+ * RFC 3339 in UTC with microseconds, "2026-11-22T06:09:00.123456Z", into
+ * buf (64 bytes); NULL when the time has no such form.
+ */
+static const char *jtime(char *buf, const struct timespec *ts)
 {
 	time_t t = ts->tv_sec;
 	long usec = ts->tv_nsec / 1000;
 	struct tm tm;
-	char buf[64];
 	size_t n;
 
 	if (!gmtime_r(&t, &tm))
-		return json_null();
-	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+		return NULL;
+	n = strftime(buf, 64, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (!n)
-		return json_null();
+		return NULL;
 	if (usec < 0 || usec > 999999)
 		usec = 0;
-	snprintf(buf + n, sizeof(buf) - n, ".%06ldZ", usec);
-	return json_string(buf);
+	snprintf(buf + n, 64 - n, ".%06ldZ", usec);
+	return buf;
 }
 
-/* "SIGTERM"; real-time signals have no abbreviation, so "SIGRTMIN+3". */
-static json_t *jsignal(int sig)
+/*
+ * "SIGTERM"; real-time signals have no abbreviation, so "SIGRTMIN+3".
+ * Into buf (32 bytes); NULL for no signal.
+ */
+static const char *jsignal(char *buf, int sig)
 {
 	const char *abbrev = NULL;
-	char buf[32];
 
 	if (sig <= 0)
-		return json_null();
+		return NULL;
 #ifdef HAVE_NP_NAMES
 	abbrev = sigabbrev_np(sig);
 #endif
 	if (abbrev)
-		snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+		snprintf(buf, 32, "SIG%s", abbrev);
 	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		snprintf(buf, sizeof(buf), "SIGRTMIN+%d", sig - SIGRTMIN);
+		snprintf(buf, 32, "SIGRTMIN+%d", sig - SIGRTMIN);
 	else
-		snprintf(buf, sizeof(buf), "SIG%d", sig);
-	return json_string(buf);
+		snprintf(buf, 32, "SIG%d", sig);
+	return buf;
 }
 
-/* {"errno": "ENOENT", "message": "No such file or directory"} */
-static json_t *jerrno(int err)
+/* {"errno": "ENOENT", "message": "No such file or directory"}; arg: int */
+static void jerrno(struct jfill *f, const void *arg)
 {
-	json_t *o = json_object();
+	int err = *(const int *)arg;
 	const char *name = NULL, *desc = NULL;
 	char buf[16];
 
@@ -263,36 +320,48 @@ static json_t *jerrno(int err)
 		snprintf(buf, sizeof(buf), "%d", err);
 		name = buf;
 	}
-	json_object_set_new(o, "errno", jstr(name));
-	json_object_set_new(o, "message", jstr(desc ? desc : strerror(err)));
-	return o;
+	jfill_str(f, "errno", name);
+	jfill_str(f, "message", desc ? desc : strerror(err));
 }
 
 /*
- * mean, stddev, stderr, min, median, max into o; all null without s (a
+ * mean, stddev, stderr, min, median, max into f; all null without s (a
  * counter that has no value).
  */
-static void json_set_summary(json_t *o, const struct pstat_summary *s)
+static void json_set_summary(struct jfill *f, const struct pstat_summary *s)
 {
-	json_object_set_new(o, "mean", s ? jreal(s->mean) : json_null());
-	json_object_set_new(o, "stddev", s ? jreal(s->stddev) : json_null());
-	json_object_set_new(o, "stderr",
-			    s ? jreal(s->stderr_mean) : json_null());
-	json_object_set_new(o, "min", s ? jreal(s->min) : json_null());
-	json_object_set_new(o, "median", s ? jreal(s->median) : json_null());
-	json_object_set_new(o, "max", s ? jreal(s->max) : json_null());
+	jfill_real(f, "mean", s ? s->mean : NAN);
+	jfill_real(f, "stddev", s ? s->stddev : NAN);
+	jfill_real(f, "stderr", s ? s->stderr_mean : NAN);
+	jfill_real(f, "min", s ? s->min : NAN);
+	jfill_real(f, "median", s ? s->median : NAN);
+	jfill_real(f, "max", s ? s->max : NAN);
 }
 
-static json_t *json_pids(const pid_t *pids, size_t n)
+/* [samples...] at key, each NAN (a run that did not count) null */
+static void json_samples(struct jfill *f, const char *key, const double *v,
+			 size_t n)
 {
-	json_t *a = json_array();
+	struct jfill a;
 
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(pids[i]));
-	return a;
+	jfill_open(f, key, &a, true);
+	for (size_t i = 0; v && i < n; i++)
+		jfill_real(&a, NULL, v[i]);
+	jfill_close(f, key, &a);
 }
 
-static json_t *json_target(const struct pstat_report *r)
+static void json_ints(struct jfill *f, const char *key, const int *v,
+		      size_t n)
+{
+	struct jfill a;
+
+	jfill_open(f, key, &a, true);
+	for (size_t i = 0; v && i < n; i++)
+		jfill_int(&a, NULL, v[i]);
+	jfill_close(f, key, &a);
+}
+
+static void json_target(struct jfill *f, const void *arg)
 {
 	static const char *const kinds[] = {
 		[TARGET_COMMAND] = "command",
@@ -300,161 +369,146 @@ static json_t *json_target(const struct pstat_report *r)
 		[TARGET_TID] = "tid",
 		[TARGET_SYSTEM] = "system",
 	};
-	json_t *o = json_object();
-	json_t *cpus = json_array();
+	const struct pstat_report *r = arg;
 	const char *kind = NULL;
 
 	if ((size_t)r->target < ARRAY_SIZE(kinds))
 		kind = kinds[r->target];
-	json_object_set_new(o, "kind", jstr(kind));
-	json_object_set_new(o, "pids", json_pids(r->pids, r->npids));
-	json_object_set_new(o, "tids", json_pids(r->tids, r->ntids));
-	for (size_t i = 0; r->cpus && i < r->ncpus; i++)
-		json_array_append_new(cpus, json_integer(r->cpus[i]));
-	json_object_set_new(o, "cpus", cpus);
-	return o;
+	jfill_str(f, "kind", kind);
+	/* pid_t is int on Linux */
+	json_ints(f, "pids", r->pids, r->npids);
+	json_ints(f, "tids", r->tids, r->ntids);
+	json_ints(f, "cpus", r->cpus, r->ncpus);
 }
 
-static json_t *json_command(char *const *argv)
+static void json_command(struct jfill *f, char *const *argv)
 {
-	json_t *a;
+	struct jfill a;
 
-	if (!argv)
-		return json_null();
-	a = json_array();
+	if (!argv) {
+		jfill_null(f, "command");
+		return;
+	}
+	jfill_open(f, "command", &a, true);
 	for (; *argv; argv++)
-		json_array_append_new(a, jstr(*argv));
-	return a;
+		jfill_str(&a, NULL, *argv);
+	jfill_close(f, "command", &a);
 }
 
-static json_t *json_exit(const struct pstat_report *r)
+static void json_exit(struct jfill *f, const void *arg)
 {
-	json_t *o = json_object();
+	const struct pstat_report *r = arg;
+	char sig[32];
 
-	json_object_set_new(o, "status", json_integer(r->exit_status));
-	json_object_set_new(o, "signal", jsignal(r->exit_signal));
-	if (r->runs > 1 && r->run_status) {
-		json_t *runs = json_array();
-
-		for (int i = 0; i < r->runs; i++)
-			json_array_append_new(runs,
-					      json_integer(r->run_status[i]));
-		json_object_set_new(o, "runs", runs);
-	}
-	return o;
+	jfill_int(f, "status", r->exit_status);
+	jfill_str(f, "signal", jsignal(sig, r->exit_signal));
+	if (r->runs > 1 && r->run_status)
+		json_ints(f, "runs", r->run_status, (size_t)r->runs);
 }
 
-static json_t *json_time(const struct pstat_report *r)
+static void json_time(struct jfill *f, const void *arg)
 {
-	json_t *o = json_object();
+	const struct pstat_report *r = arg;
 
-	json_object_set_new(o, "elapsed_ns", ju64(r->elapsed_ns));
-	json_object_set_new(o, "user_ns", ju64(r->user_ns));
-	json_object_set_new(o, "sys_ns", ju64(r->sys_ns));
+	jfill_u64(f, "elapsed_ns", r->elapsed_ns);
+	jfill_u64(f, "user_ns", r->user_ns);
+	jfill_u64(f, "sys_ns", r->sys_ns);
 	if (r->elapsed_stats) {
-		if (r->elapsed_samples) {
-			json_t *a = json_array();
-
-			for (size_t i = 0; i < r->elapsed_stats->n; i++)
-				json_array_append_new(
-					a, jreal(r->elapsed_samples[i]));
-			json_object_set_new(o, "samples", a);
-		}
-		json_set_summary(o, r->elapsed_stats);
+		if (r->elapsed_samples)
+			json_samples(f, "samples", r->elapsed_samples,
+				     r->elapsed_stats->n);
+		json_set_summary(f, r->elapsed_stats);
 	}
-	return o;
 }
 
-static json_t *json_interval(const struct pstat_report *r)
+static void json_interval(struct jfill *f, const void *arg)
 {
-	json_t *o = json_object();
+	const struct pstat_report *r = arg;
 
-	json_object_set_new(o, "index", json_integer(
-					(json_int_t)r->interval_index));
-	json_object_set_new(o, "start_ns", ju64(r->interval_start_ns));
-	json_object_set_new(o, "end_ns", ju64(r->interval_end_ns));
-	json_object_set_new(o, "partial", json_boolean(r->interval_partial));
+	jfill_int(f, "index", (json_int_t)r->interval_index);
+	jfill_u64(f, "start_ns", r->interval_start_ns);
+	jfill_u64(f, "end_ns", r->interval_end_ns);
+	jfill_bool(f, "partial", r->interval_partial);
 	if (r->interval_run)
-		json_object_set_new(o, "run", json_integer(r->interval_run));
-	return o;
+		jfill_int(f, "run", r->interval_run);
 }
 
 /*
  * The unit of a --per-socket (...) row: perf's name as "id", each of
  * its levels as a number of its own, and how many CPUs it counted on.
  */
-static json_t *json_aggr(const struct pstat_row *row)
+static void json_aggr(struct jfill *f, const void *arg)
 {
+	const struct pstat_row *row = arg;
 	const struct pstat_aggr_id *id = row->aggr;
-	json_t *a = json_object();
 	char name[64];
 
-	json_object_set_new(a, "mode", jstr(topo_aggr_key(id->mode)));
-	json_object_set_new(a, "id", jstr(topo_aggr_name(id->mode, id, name,
-							  sizeof(name))));
+	jfill_str(f, "mode", topo_aggr_key(id->mode));
+	jfill_str(f, "id", topo_aggr_name(id->mode, id, name, sizeof(name)));
 	if (id->socket >= 0 || id->mode == AGGR_SOCKET)
-		json_object_set_new(a, "socket", json_integer(id->socket));
+		jfill_int(f, "socket", id->socket);
 	if (id->mode != AGGR_SOCKET && id->mode != AGGR_NODE)
-		json_object_set_new(a, "die", json_integer(id->die));
+		jfill_int(f, "die", id->die);
 	if (id->mode == AGGR_CLUSTER || id->mode == AGGR_CORE)
-		json_object_set_new(a, "cluster", json_integer(id->cluster));
+		jfill_int(f, "cluster", id->cluster);
 	if (id->mode == AGGR_CACHE) {
-		json_object_set_new(a, "cache_level",
-				    json_integer(id->cache_level));
-		json_object_set_new(a, "cache", id->cache >= 0 ?
-					json_integer(id->cache) : json_null());
+		jfill_int(f, "cache_level", id->cache_level);
+		if (id->cache >= 0)
+			jfill_int(f, "cache", id->cache);
+		else
+			jfill_null(f, "cache");
 	}
 	if (id->mode == AGGR_CORE)
-		json_object_set_new(a, "core", json_integer(id->core));
+		jfill_int(f, "core", id->core);
 	if (id->mode == AGGR_NODE)
-		json_object_set_new(a, "node", json_integer(id->node));
-	json_object_set_new(a, "cpus", json_integer(row->aggr_nr));
-	return a;
+		jfill_int(f, "node", id->node);
+	jfill_int(f, "cpus", row->aggr_nr);
 }
 
-static json_t *json_counter(const struct pstat_row *row)
+static void json_row_metric(struct jfill *f, const void *arg)
 {
+	const struct pstat_metric *m = arg;
+
+	jfill_str(f, "name", m->name);
+	jfill_real(f, "value", m->value);
+	jfill_str(f, "unit", m->unit ? m->unit : "");
+}
+
+static void json_counter(struct jfill *f, const void *arg)
+{
+	const struct pstat_row *row = arg;
 	bool has_value = row->status == PSTAT_COUNTED ||
 			 row->status == PSTAT_MULTIPLEXED;
 	bool has_error = (row->status == PSTAT_ERROR ||
 			  row->status == PSTAT_NOT_SUPPORTED) && row->err > 0;
-	json_t *c = json_object();
 
-	json_object_set_new(c, "event", jstr(row->event));
-	json_object_set_new(c, "pmu", jstr(row->pmu));
-	json_object_set_new(c, "group", json_integer(row->group));
+	jfill_str(f, "event", row->event);
+	jfill_str(f, "pmu", row->pmu);
+	jfill_int(f, "group", row->group);
 	if (row->group_name)
-		json_object_set_new(c, "group_name", jstr(row->group_name));
+		jfill_str(f, "group_name", row->group_name);
 	if (row->cpu >= 0)
-		json_object_set_new(c, "cpu", json_integer(row->cpu));
+		jfill_int(f, "cpu", row->cpu);
 	if (row->aggr)
-		json_object_set_new(c, "aggr", json_aggr(row));
+		jfill_object(f, "aggr", json_aggr, row);
 	if (row->thread)
-		json_object_set_new(c, "thread", jstr(row->thread));
+		jfill_str(f, "thread", row->thread);
 	if (row->cgroup)
-		json_object_set_new(c, "cgroup", jstr(row->cgroup));
-	json_object_set_new(c, "status",
-			    jstr(print_status_name(row->status)));
-	json_object_set_new(c, "value",
-			    has_value ? jreal(row->value) : json_null());
-	json_object_set_new(c, "raw", ju64(row->raw));
-	json_object_set_new(c, "unit", jstr(row->unit ? row->unit : ""));
-	json_object_set_new(c, "time_enabled_ns", ju64(row->ena));
-	json_object_set_new(c, "time_running_ns", ju64(row->run));
-	json_object_set_new(c, "running_pct", jreal(row->running_pct));
-	json_object_set_new(c, "error",
-			    has_error ? jerrno(row->err) : json_null());
-	json_object_set_new(c, "note", jstr(row->note));
-	if (row->has_metric) {
-		json_t *m = json_object();
-
-		json_object_set_new(m, "name", jstr(row->metric.name));
-		json_object_set_new(m, "value", jreal(row->metric.value));
-		json_object_set_new(m, "unit",
-				    jstr(row->metric.unit ? row->metric.unit :
-							    ""));
-		json_object_set_new(c, "metric", m);
-	}
+		jfill_str(f, "cgroup", row->cgroup);
+	jfill_str(f, "status", print_status_name(row->status));
+	jfill_real(f, "value", has_value ? row->value : NAN);
+	jfill_u64(f, "raw", row->raw);
+	jfill_str(f, "unit", row->unit ? row->unit : "");
+	jfill_u64(f, "time_enabled_ns", row->ena);
+	jfill_u64(f, "time_running_ns", row->run);
+	jfill_real(f, "running_pct", row->running_pct);
+	if (has_error)
+		jfill_object(f, "error", jerrno, &row->err);
+	else
+		jfill_null(f, "error");
+	jfill_str(f, "note", row->note);
+	if (row->has_metric)
+		jfill_object(f, "metric", json_row_metric, &row->metric);
 	/*
 	 * A run that did not count the counter has a null sample, never the
 	 * zero that stands in for "no count", and the statistics are those
@@ -462,90 +516,119 @@ static json_t *json_counter(const struct pstat_row *row)
 	 * never 0 for what was not measured.
 	 */
 	if (row->stats) {
-		json_t *samples = json_array();
-
-		/* NAN: a run that did not count it (jreal: null) */
-		for (size_t i = 0; row->samples && i < row->nsamples; i++)
-			json_array_append_new(samples,
-					      jreal(row->samples[i]));
-		json_object_set_new(c, "samples", samples);
-		json_set_summary(c, row->stats->n ? row->stats : NULL);
+		json_samples(f, "samples", row->samples, row->nsamples);
+		json_set_summary(f, row->stats->n ? row->stats : NULL);
 	}
-	return c;
 }
 
 /*
  * A metric of the metric engine. Its value is null when it has none
  * (a division by zero, an input not counted), with why saying so.
  */
-static json_t *json_metric_value(const struct pstat_metric_value *m)
+static void json_metric_value(struct jfill *f, const void *arg)
 {
-	json_t *o = json_object(), *in = json_array();
+	const struct pstat_metric_value *m = arg;
+	struct jfill in;
 
-	json_object_set_new(o, "name", jstr(m->name));
+	jfill_str(f, "name", m->name);
 	if (m->cpu >= 0)
-		json_object_set_new(o, "cpu", json_integer(m->cpu));
+		jfill_int(f, "cpu", m->cpu);
 	if (m->thread)
-		json_object_set_new(o, "thread", jstr(m->thread));
-	json_object_set_new(o, "value", jreal(m->value));
-	json_object_set_new(o, "unit", jstr(m->unit));
-	json_object_set_new(o, "expr", jstr(m->expr));
-	json_object_set_new(o, "group", jstr(m->group));
+		jfill_str(f, "thread", m->thread);
+	jfill_real(f, "value", m->value);
+	jfill_str(f, "unit", m->unit);
+	jfill_str(f, "expr", m->expr);
+	jfill_str(f, "group", m->group);
+	jfill_open(f, "inputs", &in, true);
 	for (size_t i = 0; i < m->ninputs; i++)
-		json_array_append_new(in, jstr(m->inputs[i]));
-	json_object_set_new(o, "inputs", in);
-	json_object_set_new(o, "threshold_crossed",
-			    m->threshold < 0 ? json_null() :
-					       json_boolean(m->threshold));
-	json_object_set_new(o, "multiplexed", json_boolean(m->multiplexed));
-	json_object_set_new(o, "higher_is_better",
-			    m->higher_is_better < 0 ?
-				    json_null() :
-				    json_boolean(m->higher_is_better));
-	json_object_set_new(o, "why", isfinite(m->value) ? json_null() :
-							   jstr(m->why));
+		jfill_str(&in, NULL, m->inputs[i]);
+	jfill_close(f, "inputs", &in);
+	if (m->threshold < 0)
+		jfill_null(f, "threshold_crossed");
+	else
+		jfill_bool(f, "threshold_crossed", m->threshold);
+	jfill_bool(f, "multiplexed", m->multiplexed);
+	if (m->higher_is_better < 0)
+		jfill_null(f, "higher_is_better");
+	else
+		jfill_bool(f, "higher_is_better", m->higher_is_better);
+	jfill_str(f, "why", isfinite(m->value) ? NULL : m->why);
 	if (m->stats) {
-		json_t *samples = json_array();
-
-		for (size_t i = 0; m->samples && i < m->nsamples; i++)
-			json_array_append_new(samples, jreal(m->samples[i]));
-		json_object_set_new(o, "samples", samples);
-		json_set_summary(o, m->stats->n ? m->stats : NULL);
+		json_samples(f, "samples", m->samples, m->nsamples);
+		json_set_summary(f, m->stats->n ? m->stats : NULL);
 	}
-	return o;
 }
 
-/* The whole run document; type is "summary" or "interval". */
-static json_t *json_report(const struct pstat_report *r, bool interval,
-			   bool metric_only)
+/* Each of n records of size sz from v, an object filled by fill. */
+static void json_each(struct jfill *f, const char *key, jfill_fn *fill,
+		      const void *v, size_t n, size_t sz)
 {
-	json_t *doc, *counters;
+	struct jfill a;
 
-	doc = json_doc_new(JSON_SCHEMA_RUN, interval ? "interval" : "summary",
-			   interval ? json_interval(r) : NULL, true);
-	json_object_set_new(doc, "kernel", jstr(r->kernel));
-	json_object_set_new(doc, "cpu_model", jstr(r->cpu_model));
-	json_object_set_new(doc, "perf_event_paranoid",
-			    json_integer(r->perf_event_paranoid));
-	json_object_set_new(doc, "command", json_command(r->argv));
-	json_object_set_new(doc, "target", json_target(r));
-	json_object_set_new(doc, "started_at", jtime(&r->started_at));
-	json_object_set_new(doc, "runs", json_integer(r->runs));
+	jfill_open(f, key, &a, true);
+	for (size_t i = 0; i < n; i++)
+		jfill_object(&a, NULL, fill, (const char *)v + i * sz);
+	jfill_close(f, key, &a);
+}
+
+struct json_run_doc {
+	const struct pstat_report *r;
+	bool interval;
+	bool metric_only;
+};
+
+/* The whole run document; type is "summary" or "interval". */
+static void json_report(struct jfill *f, const void *arg)
+{
+	const struct json_run_doc *d = arg;
+	const struct pstat_report *r = d->r;
+	char started[64];
+
+	json_doc_head(f, JSON_SCHEMA_RUN, d->interval ? "interval" : "summary");
+	if (d->interval)
+		jfill_object(f, "interval", json_interval, r);
+	json_doc_version(f);
+	jfill_str(f, "kernel", r->kernel);
+	jfill_str(f, "cpu_model", r->cpu_model);
+	jfill_int(f, "perf_event_paranoid", r->perf_event_paranoid);
+	json_command(f, r->argv);
+	jfill_object(f, "target", json_target, r);
+	jfill_str(f, "started_at", jtime(started, &r->started_at));
+	jfill_int(f, "runs", r->runs);
 	/* The command is still running while intervals are printed. */
-	json_object_set_new(doc, "exit", interval ? json_null() : json_exit(r));
-	json_object_set_new(doc, "time", json_time(r));
-	counters = json_array();
-	for (size_t i = 0; i < r->nrows && !metric_only; i++)
-		json_array_append_new(counters, json_counter(&r->rows[i]));
-	json_object_set_new(doc, "counters", counters);
-	if (r->nmetrics || metric_only) {
-		json_t *metrics = json_array();
+	if (d->interval)
+		jfill_null(f, "exit");
+	else
+		jfill_object(f, "exit", json_exit, r);
+	jfill_object(f, "time", json_time, r);
+	json_each(f, "counters", json_counter, r->rows,
+		  d->metric_only ? 0 : r->nrows, sizeof(*r->rows));
+	if (r->nmetrics || d->metric_only)
+		json_each(f, "metrics", json_metric_value, r->metrics,
+			  r->nmetrics, sizeof(*r->metrics));
+}
 
-		for (size_t i = 0; i < r->nmetrics; i++)
-			json_array_append_new(metrics,
-					      json_metric_value(&r->metrics[i]));
-		json_object_set_new(doc, "metrics", metrics);
+/*
+ * The run document of r in doc: built when doc is NULL or its update
+ * fails (different keys), else updated in place. Returns the document.
+ */
+static json_t *json_report_fill(json_t *doc, const struct pstat_report *r,
+				bool interval, bool metric_only)
+{
+	struct json_run_doc d = { r, interval, metric_only };
+	struct jfill f;
+
+	json_init();
+	if (doc) {
+		jfill_start(&f, doc, true);
+		json_report(&f, &d);
+		if (jfill_done(&f))
+			return doc;
+		json_decref(doc);
 	}
+	doc = json_object();
+	jfill_start(&f, doc, false);
+	json_report(&f, &d);
 	return doc;
 }
 
@@ -565,24 +648,35 @@ static void json_summary(struct pstat_printer *p,
 {
 	struct print_json *pj = json_priv(p);
 
-	json_init();
-	p->err = json_write(p->out, json_report(r, false, p->cfg.metric_only),
+	p->err = json_write(p->out,
+			    json_report_fill(NULL, r, false,
+					     p->cfg.metric_only),
 			    pj->intervals ? JSON_LINE : JSON_PRETTY);
 }
 
+/*
+ * An interval document: the last one's values overwritten, written
+ * through the buffer the last one was written through.
+ */
 static void json_interval_doc(struct pstat_printer *p,
 			      const struct pstat_report *r)
 {
 	struct print_json *pj = json_priv(p);
 
-	json_init();
-	p->err = json_write(p->out, json_report(r, true, p->cfg.metric_only), JSON_LINE);
+	pj->doc = json_report_fill(pj->doc, r, true, p->cfg.metric_only);
+	p->err = json_write_kept(p->out, pj->doc, JSON_LINE, &pj->buf);
 	pj->intervals++;
 }
 
 static void json_free(struct pstat_printer *p)
 {
-	free(p->priv);
+	struct print_json *pj = p->priv;
+
+	if (pj) {
+		json_decref(pj->doc);
+		json_buf_free(&pj->buf);
+	}
+	free(pj);
 	p->priv = NULL;
 }
 

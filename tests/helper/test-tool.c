@@ -32,6 +32,7 @@ static const struct cmd cmds[] = {
 	{ "pfm", t_pfm },
 	{ "pmu", t_pmu },
 	{ "print", t_print },
+	{ "print-kept", t_print_kept },
 	{ "read", t_read },
 	{ "rows", t_rows },
 	{ "scale", t_scale },

@@ -23,6 +23,7 @@ int t_legacy(int argc, char **argv);
 int t_encode(int argc, char **argv);
 int t_pfm(int argc, char **argv);
 int t_print(int argc, char **argv);
+int t_print_kept(int argc, char **argv);
 int t_metrics(int argc, char **argv);
 int t_metric_expr(int argc, char **argv);
 int t_metric_def(int argc, char **argv);
