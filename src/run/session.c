@@ -427,7 +427,6 @@ void session_free(struct session *s)
 	free(s->thread_names);
 	free(s->cur);
 	free(s->prev);
-	free(s->delta);
 	metrics_index_free(&s->mix);
 	free(s->base);
 	free(s->row_event);

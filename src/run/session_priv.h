@@ -80,8 +80,7 @@ struct session {
 	struct pstat_counters ctr;
 	size_t nslots;
 	struct pstat_reading *cur, *prev;
-	struct pstat_reading *delta; /* -I: an interval's, kept for the next */
-	struct metrics_index mix;    /* metrics_compute's, kept likewise */
+	struct metrics_index mix;    /* metrics_compute's, kept across intervals */
 	int *row_event;              /* evlist row -> first event */
 	/*
 	 * The events of each evlist row, so that building a report is one

@@ -23,32 +23,57 @@
 #include "run/target.h"
 
 /*
- * The sum of the readings rd of evlist row r's events on CPU columns
- * [c0, c1) (those of unit ui when ui >= 0) and threads [t0, t1): in
- * *sum, or the one reading of a thread or a CPU itself (the common row;
- * copying it through the stack cost a stall on every row).
+ * The readings rows are built from: cur, less base when there is one
+ * (an interval's counts are the readings since the last, taken as each
+ * row sums them: no pass over all the readings first).
  */
-static const struct pstat_reading *
-sum_readings(struct session *s, size_t r, size_t c0, size_t c1, size_t t0,
-	     size_t t1, long ui, const struct pstat_reading *rd,
-	     struct pstat_reading *sum)
+struct readings {
+	const struct pstat_reading *cur, *base;
+};
+
+/*
+ * The sum of the readings rd of evlist row r's events on CPU columns
+ * [c0, c1) (those of unit ui when ui >= 0) and threads [t0, t1).
+ */
+static struct pstat_reading sum_readings(struct session *s, size_t r,
+					 size_t c0, size_t c1, size_t t0,
+					 size_t t1, long ui,
+					 const struct readings *rd)
 {
 	size_t k0 = s->row_ev_start[r], k1 = s->row_ev_start[r + 1];
+	struct pstat_reading sum = { 0, 0, 0 };
 
+	/* one reading, a thread's or a CPU's: the common row */
 	if (k1 - k0 == 1 && c1 - c0 == 1 && t1 - t0 == 1 && ui < 0) {
+		size_t i = counter_slot(&s->ctr, s->row_evs[k0], c0, t0);
+
 		s->readings_summed++;
-		return &rd[counter_slot(&s->ctr, s->row_evs[k0], c0, t0)];
+		return rd->base ? stats_reading_sub(&rd->cur[i], &rd->base[i])
+				: rd->cur[i];
 	}
-	*sum = (struct pstat_reading){ 0, 0, 0 };
 	for (size_t k = k0; k < k1; k++)
 		for (size_t c = c0; c < c1; c++) {
 			if (ui >= 0 && s->unit_of[c] != (size_t)ui)
 				continue;
-			for (size_t t = t0; t < t1; t++, s->readings_summed++)
-				stats_reading_add(sum,
-						  &rd[counter_slot(&s->ctr,
-								   s->row_evs[k],
-								   c, t)]);
+			for (size_t t = t0; t < t1; t++, s->readings_summed++) {
+				size_t i = counter_slot(&s->ctr, s->row_evs[k],
+							c, t);
+				const struct pstat_reading *a = &rd->cur[i];
+
+				if (rd->base) {
+					const struct pstat_reading *b =
+						&rd->base[i];
+
+					sum.val += a->val > b->val ?
+						   a->val - b->val : 0;
+					sum.ena += a->ena > b->ena ?
+						   a->ena - b->ena : 0;
+					sum.run += a->run > b->run ?
+						   a->run - b->run : 0;
+				} else {
+					stats_reading_add(&sum, a);
+				}
+			}
 		}
 	return sum;
 }
@@ -89,23 +114,22 @@ static void row_identity(struct session *s, struct pstat_row *row, size_t r,
  * unit of --per-socket and the like (ui >= 0).
  */
 static void row_values(struct session *s, struct pstat_row *row, size_t r,
-		       long ci, long ti, long ui, const struct pstat_reading *rd)
+		       long ci, long ti, long ui, const struct readings *rd)
 {
 	const struct pstat_event *first = &s->evl->ev[s->row_event[r]];
-	const struct pstat_reading *sum;
-	struct pstat_reading summed;
-	size_t c0, c1, t0, t1;
+	size_t c0 = ci >= 0 ? (size_t)ci : 0, t0 = ti >= 0 ? (size_t)ti : 0;
+	/*
+	 * only the row's own events, CPUs and threads: O(what is summed);
+	 * const, so that its fields stay in registers across the call
+	 * (reloaded, they waited behind the stores to the row)
+	 */
+	const struct pstat_reading sum =
+		sum_readings(s, r, c0, ci >= 0 ? c0 + 1 : s->ncpus, t0,
+			     ti >= 0 ? t0 + 1 : s->ntids, ui, rd);
 	uint64_t scaled;
 	double pct;
-	enum pstat_scale_status st;
+	enum pstat_scale_status st = stats_scale(&sum, &scaled, &pct);
 
-	/* only the row's own events, CPUs and threads: O(what is summed) */
-	c0 = ci >= 0 ? (size_t)ci : 0;
-	c1 = ci >= 0 ? c0 + 1 : s->ncpus;
-	t0 = ti >= 0 ? (size_t)ti : 0;
-	t1 = ti >= 0 ? t0 + 1 : s->ntids;
-	sum = sum_readings(s, r, c0, c1, t0, t1, ui, rd, &summed);
-	st = stats_scale(sum, &scaled, &pct);
 	if (st == SCALE_MULTIPLEXED && first->core_cpus && !s->system_wide) {
 		/*
 		 * One core PMU of a hybrid CPU, following a task: it runs
@@ -114,13 +138,13 @@ static void row_values(struct session *s, struct pstat_row *row, size_t r,
 		 * Scaling would extrapolate one kind's rate over the other's
 		 * time (the error perf users see as inflated P-core counts).
 		 */
-		scaled = sum->val;
+		scaled = sum.val;
 		st = SCALE_COUNTED;
 		row->note = "not scaled: counts while the task runs on this PMU's CPUs";
 	}
-	row->raw = sum->val;
-	row->ena = sum->ena;
-	row->run = sum->run;
+	row->raw = sum.val;
+	row->ena = sum.ena;
+	row->run = sum.run;
 	row->running_pct = pct;
 	if (st == SCALE_NOT_COUNTED) {
 		row->status = PSTAT_NOT_COUNTED;
@@ -139,7 +163,7 @@ static void row_values(struct session *s, struct pstat_row *row, size_t r,
  * unit of --per-socket and the like (ui >= 0).
  */
 static void fill_row(struct session *s, size_t n, size_t r, long ci, long ti,
-		     long ui, const struct pstat_reading *rd)
+		     long ui, const struct readings *rd)
 {
 	struct pstat_row *row = &s->rows[n];
 
@@ -156,7 +180,7 @@ static void fill_row(struct session *s, size_t n, size_t r, long ci, long ti,
  * same row anew cost as much as reading the counter). Returns the next n.
  */
 static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
-			       const struct pstat_reading *rd)
+			       const struct readings *rd)
 {
 	const struct perf_event_attr *a = &s->evl->ev[s->row_event[r]].attr;
 	struct pstat_row shared;
@@ -203,7 +227,7 @@ static int row_on_cpu(const struct session *s, size_t r, int cpu)
  * them (S0's events, then S1's): each event of each unit that has a
  * counter of it on some of its CPUs. Returns the number of rows.
  */
-static size_t build_unit_rows(struct session *s, const struct pstat_reading *rd)
+static size_t build_unit_rows(struct session *s, const struct readings *rd)
 {
 	size_t n = 0, nr = (size_t)s->evl->nrows;
 
@@ -224,8 +248,8 @@ static size_t build_unit_rows(struct session *s, const struct pstat_reading *rd)
 	return n;
 }
 
-/* Build s->rows from readings rd; returns the number of rows. */
-size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
+/* Build s->rows from rd; returns the number of rows. */
+static size_t build_rows(struct session *s, const struct readings *rd,
 			 uint64_t elapsed_ns)
 {
 	size_t n = 0, nr = (size_t)s->evl->nrows;
@@ -257,6 +281,14 @@ size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
 	session_metrics_eval(s, n, elapsed_ns);
 	return n;
+}
+
+size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
+			 uint64_t elapsed_ns)
+{
+	const struct readings src = { rd, NULL };
+
+	return build_rows(s, &src, elapsed_ns);
 }
 
 /*
@@ -331,25 +363,18 @@ int session_print_failed(struct session *s, int r)
 int session_print_interval(struct session *s, unsigned long index,
 			  uint64_t start_ns, uint64_t end_ns, int partial)
 {
+	struct pstat_reading *last = s->prev;
+	/* the interval's counts: since the last reading */
+	const struct readings src = { s->cur, last };
 	struct pstat_report rep;
-	struct pstat_reading *tmp;
 	int r;
 
-	if (!s->delta)
-		s->delta = xmalloc(s->nslots * sizeof(*s->delta));
-	/*
-	 * One pass: the interval's deltas; then this reading is the one
-	 * the next starts from (cur is read anew before any use, so the
-	 * two swap instead of a copy of every reading).
-	 */
-	for (size_t i = 0; i < s->nslots; i++)
-		s->delta[i] = stats_reading_sub(&s->cur[i], &s->prev[i]);
-	tmp = s->prev;
-	s->prev = s->cur;
-	s->cur = tmp;
 	session_report_init(s, &rep);
 	rep.is_interval = 1;
-	rep.nrows = session_build_rows(s, s->delta, end_ns - start_ns);
+	rep.nrows = build_rows(s, &src, end_ns - start_ns);
+	/* this reading is the one the next starts from (cur is read anew) */
+	s->prev = s->cur;
+	s->cur = last;
 	rep.metrics = s->met.v;
 	rep.nmetrics = s->met.nv;
 	rep.interval_index = index;
