@@ -184,6 +184,67 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 	assert_line "S0-D0-L2-ID4 4 task-clock $(sum_cpus 0 4 5 6 7)"
 }
 
+@test "aggregation: each unit's metrics from that unit's counts" {
+	local s0 s1 d1 n3
+	s0=$(cpus_of "$(cat "$SPR/devices/system/cpu/cpu0/topology/package_cpus_list")")
+	s1=$(cpus_of "$(cat "$SPR/devices/system/cpu/cpu4/topology/package_cpus_list")")
+	d1=$(cpus_of "$(cat "$SPR/devices/system/cpu/cpu2/topology/die_cpus_list")")
+	n3=$(cpus_of "$(cat "$SPR/devices/system/node/node3/cpulist")")
+	# context-switches is event 0, page-faults event 1: d is the unit's
+	# number of CPUs
+	run "$PT" aggr "$SPR" socket context-switches,page-faults \
+		'sum = context-switches + page-faults' 'd = page-faults - context-switches'
+	assert_success
+	assert_line "S0 8 sum $(( $(sum_cpus 0 $s0) + $(sum_cpus 1 $s0) ))"
+	assert_line "S1 8 sum $(( $(sum_cpus 0 $s1) + $(sum_cpus 1 $s1) ))"
+	assert_line "S0 8 d 8"
+	assert_line "S1 8 d 8"
+	assert_equal "$(grep -c ' sum ' <<<"$output")" 2
+	run "$PT" aggr "$SPR" die context-switches,page-faults \
+		'sum = context-switches + page-faults' 'd = page-faults - context-switches'
+	assert_line "S0-D1 4 sum $(( $(sum_cpus 0 $d1) + $(sum_cpus 1 $d1) ))"
+	assert_equal "$(grep -c '^S[01]-D[0-3] 4 d 4$' <<<"$output")" 4
+	run "$PT" aggr "$SPR" node context-switches 'x = context-switches * 2'
+	assert_line "N3 4 x $(( 2 * $(sum_cpus 0 $n3) ))"
+	assert_equal "$(grep -c ' x ' <<<"$output")" 4
+}
+
+@test "aggregation: a metric only in the units its events count in" {
+	# uncore_imc_0's cpumask has one CPU per die: 4 of the 8 cores
+	run "$PT" aggr "$SPR" core 'context-switches,uncore_imc_0/clockticks/' \
+		'u = uncore_imc_0@clockticks@' 'r = uncore_imc_0@clockticks@ / context-switches'
+	assert_success
+	assert_equal "$(grep -c ' u ' <<<"$output")" 4
+	assert_line "S1-D3-C2 1 u $(sum_cpus 1 6)"
+	# no other unit's count borrowed: where it was not counted, no value
+	assert_equal "$(grep -c ' r ' <<<"$output")" 8
+	assert_equal "$(grep -c ' r none$' <<<"$output")" 4
+	refute_line --partial ' u none'
+	# hybrid: a per core PMU copy in the units of its PMU's CPUs alone,
+	# its instructions / cycles there
+	local mode
+	for mode in core socket; do
+		run "$PT" aggr "$ADL" "$mode" task-clock 'ipc = instructions / cycles'
+		assert_success
+		awk '
+			$3 ~ /\/instructions\/$/ { split($3, p, "/"); ins[$1 " " p[1]] = $4; nr[$1 " " p[1]] = $2 }
+			$3 ~ /\/cycles\/$/ { split($3, p, "/"); cyc[$1 " " p[1]] = $4 }
+			$3 ~ /^ipc\./ { k = $1 " " substr($3, 5); seen[k]++
+				if (!(k in cyc)) { print "ipc on " k " without its events"; bad = 1; next }
+				if ($2 != nr[k]) { print k ": " $2 " CPUs, not " nr[k]; bad = 1 }
+				d = $4 - ins[k] / cyc[k]
+				if (d < -1e-8 || d > 1e-8) { print k ": " $4; bad = 1 } }
+			END { for (k in cyc) if (seen[k] != 1) { print k ": " seen[k] + 0 " values"; bad = 1 }
+				exit bad }' <<<"$output"
+	done
+	# one socket: one copy of each; two P-cores, four E-cores
+	assert_equal "$(grep -c ' ipc\.cpu_core ' <<<"$output")" 1
+	assert_equal "$(grep -c ' ipc\.cpu_atom ' <<<"$output")" 1
+	run "$PT" aggr "$ADL" core task-clock 'ipc = instructions / cycles'
+	assert_equal "$(grep -c ' ipc\.cpu_core ' <<<"$output")" 2
+	assert_equal "$(grep -c ' ipc\.cpu_atom ' <<<"$output")" 4
+}
+
 @test "aggregation: needs -a or -C, and excludes -A and --per-thread" {
 	run "$PSTAT" --per-socket true
 	assert_failure 125
@@ -299,11 +360,10 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 	assert_success
 }
 
-@test "aggregation: live counts add up by PSTAT_SYSFS_ROOT's topology" {
-	need_cpu_wide
-	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs two CPUs"
-	local t="$BATS_TEST_TMPDIR/sys" c j="$BATS_TEST_TMPDIR/s.json"
-	# this machine's CPUs 0 and 1, as if in two sockets and two nodes
+# two_sockets DIR: a sysfs tree in DIR with this machine's CPUs 0 and 1,
+# as if in two sockets and two nodes
+two_sockets() {
+	local t=$1 c
 	mkdir -p "$t/devices/system/cpu" "$t/devices/system/node/node0" \
 		"$t/devices/system/node/node1"
 	echo 0-1 >"$t/devices/system/cpu/online"
@@ -313,6 +373,13 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 		echo 0 >"$t/devices/system/cpu/cpu$c/topology/core_id"
 		echo $c >"$t/devices/system/node/node$c/cpulist"
 	done
+}
+
+@test "aggregation: live counts add up by PSTAT_SYSFS_ROOT's topology" {
+	need_cpu_wide
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs two CPUs"
+	local t="$BATS_TEST_TMPDIR/sys" j="$BATS_TEST_TMPDIR/s.json"
+	two_sockets "$t"
 	PSTAT_SYSFS_ROOT=$t run "$PSTAT" -a --per-socket -j -o "$j" -e cpu-clock sleep 0.05
 	assert_success
 	jq_assert '[.counters[] | .aggr.id] == ["S0", "S1"]' "$j"
@@ -326,4 +393,84 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 	PSTAT_SYSFS_ROOT=$t run "$PSTAT" -a --per-core -x, -e cpu-clock sleep 0.01
 	assert_line --regexp '^S0-D0-C0,1,'
 	assert_line --regexp '^S1-D0-C0,1,'
+}
+
+@test "aggregation: live metrics after each unit's rows, in every output" {
+	need_cpu_wide
+	local m='w = task-clock / duration_time' o="$BATS_TEST_TMPDIR/o"
+	local py=${OM_PYTHON:-/usr/bin/python3}
+	run "$PSTAT" -a --per-socket -e task-clock,context-switches --metric "$m" sleep 0.01
+	assert_success
+	# right after the task-clock row it reads, with the unit's label
+	grep -A1 'msec task-clock' <<<"$output" | tail -1 |
+		grep -Eq '^S0 +[0-9]+ +# +[0-9.]+ w +$'
+	# one per unit, in each unit's rows
+	run "$PSTAT" -a --per-core -e task-clock --metric "$m" sleep 0.01
+	assert_equal "$(grep -cE '^S0-D0-C[0-9]+ +1 +# +[0-9.]+ w' <<<"$output")" \
+		"$(grep -c ' task-clock ' <<<"$output")"
+	run "$PSTAT" -a --per-socket -I 20 -e task-clock --metric "$m" sleep 0.05
+	assert_line --regexp '^ +[0-9]+\.[0-9]{9} S0 +[0-9]+ +# +[0-9.]+ w'
+	run "$PSTAT" -a --per-socket -r 2 -e task-clock --metric "$m" sleep 0.01
+	assert_line --regexp '^S0 +[0-9]+ +# +[0-9.]+ w +\( \+- +[0-9.]+% \)'
+	run "$PSTAT" -a --per-socket --metric-only -e task-clock --metric "$m" sleep 0.01
+	assert_line --regexp '^S0 +[0-9]+ +[0-9.]+$'
+	# CSV: the unit's two fields, then the metric's
+	run "$PSTAT" -a --per-node -x, -e task-clock --metric "$m" sleep 0.01
+	assert_line --regexp '^N0,[0-9]+,,,,,,[0-9.]+,w$'
+	run "$PSTAT" -a --per-socket -x, --metric-only -e task-clock --metric "$m" sleep 0.01
+	assert_line --index 0 --regexp '^[a-z]+,cpus,w$'
+	assert_line --regexp '^S0,[0-9]+,[0-9.]+$'
+	# JSON: the unit as counters have it
+	"$PSTAT" -a --per-core -j -o "$o" -e task-clock --metric "$m" sleep 0.01
+	jq_assert '(.counters | map(.aggr)) == (.metrics | map(.aggr))
+		and (.metrics | length) > 0 and all(.metrics[]; .name == "w")' "$o"
+	# OpenMetrics: the unit's labels as counters have them
+	"$py" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
+		skip "python3-prometheus-client is not installed for $py"
+	"$PSTAT" -a --per-socket --openmetrics -o "$o" -e task-clock --metric "$m" sleep 0.01
+	run "$py" "$ROOT/tests/lib/om-check.py" openmetrics "$o"
+	assert_success
+	assert_line --regexp '^sample pstat_metric\{metric="w",socket="0",unit=""\} [0-9.e+]+$'
+}
+
+@test "aggregation: live metrics of two sockets, each from its own writes" {
+	need_cpu_wide
+	need_tracepoint syscalls/sys_enter_write
+	[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs two CPUs"
+	local t="$BATS_TEST_TMPDIR/sys" j="$BATS_TEST_TMPDIR/s.json"
+	local om="$BATS_TEST_TMPDIR/om" w py=${OM_PYTHON:-/usr/bin/python3}
+	two_sockets "$t"
+	w=$(prog writer)
+	# 3000 writes on CPU 1, socket 1: its metric has them (and whatever
+	# else wrote there), each socket's metric its own counters' values
+	PSTAT_SYSFS_ROOT=$t run "$PSTAT" -a --per-socket -j -o "$j" \
+		-e syscalls:sys_enter_write,cpu-clock \
+		--metric 'writes = syscalls:sys_enter_write' \
+		--metric 'per_ms = syscalls:sys_enter_write / cpu-clock' \
+		taskset -c 1 "$w" 3000
+	assert_success
+	jq_assert '[.metrics[] | .aggr.id] == ["S0", "S0", "S1", "S1"]' "$j"
+	jq_assert '[.metrics[] | .aggr.cpus] == [1, 1, 1, 1]' "$j"
+	jq_assert '(.metrics[] | select(.name == "writes" and .aggr.id == "S1")
+		| .value) >= 3000' "$j"
+	jq_assert '. as $d | [$d.metrics[] | . as $m
+		| ($d.counters | map(select(.aggr.id == $m.aggr.id)
+			| {(.event): .value}) | add) as $c
+		| if $m.name == "writes" then $m.value == $c["syscalls:sys_enter_write"]
+		  else ($m.value - $c["syscalls:sys_enter_write"] / $c["cpu-clock"]) | fabs
+			<= 1e-9 * ($m.value | fabs) end] | length == 4 and all' "$j"
+	"$py" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
+		skip "python3-prometheus-client is not installed for $py"
+	PSTAT_SYSFS_ROOT=$t run "$PSTAT" -a --per-socket --openmetrics -o "$om" \
+		-e syscalls:sys_enter_write --metric 'writes = syscalls:sys_enter_write' \
+		taskset -c 0 "$w" 3000
+	assert_success
+	run "$py" "$ROOT/tests/lib/om-check.py" openmetrics "$om"
+	assert_success
+	assert_line --regexp '^sample pstat_metric\{metric="writes",socket="0",unit=""\} [0-9.e+]+$'
+	assert_line --regexp '^sample pstat_metric\{metric="writes",socket="1",unit=""\} [0-9.e+]+$'
+	# each socket's sample is that socket's counter's
+	[ "$(grep '^sample pstat_metric{metric="writes",socket="0"' <<<"$output" | awk '{print $3}')" = \
+	  "$(grep '^sample pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint",socket="0"' <<<"$output" | awk '{print $3}')" ]
+	[ "$(grep '^sample pstat_metric{metric="writes",socket="0"' <<<"$output" | awk '{print ($3 >= 3000)}')" = 1 ]
 }

@@ -434,13 +434,12 @@ static void json_interval(struct jfill *f, const void *arg)
 }
 
 /*
- * The unit of a --per-socket (...) row: perf's name as "id", each of
- * its levels as a number of its own, and how many CPUs it counted on.
+ * The unit of a --per-socket (...) row or metric: perf's name as "id",
+ * each of its levels as a number of its own, and how many CPUs (nr) it
+ * counted on.
  */
-static void json_aggr(struct jfill *f, const void *arg)
+static void json_aggr(struct jfill *f, const struct pstat_aggr_id *id, int nr)
 {
-	const struct pstat_row *row = arg;
-	const struct pstat_aggr_id *id = row->aggr;
 	char name[64];
 
 	jfill_str(f, "mode", topo_aggr_key(id->mode));
@@ -462,7 +461,21 @@ static void json_aggr(struct jfill *f, const void *arg)
 		jfill_int(f, "core", id->core);
 	if (id->mode == AGGR_NODE)
 		jfill_int(f, "node", id->node);
-	jfill_int(f, "cpus", row->aggr_nr);
+	jfill_int(f, "cpus", nr);
+}
+
+static void json_row_aggr(struct jfill *f, const void *arg)
+{
+	const struct pstat_row *row = arg;
+
+	json_aggr(f, row->aggr, row->aggr_nr);
+}
+
+static void json_metric_aggr(struct jfill *f, const void *arg)
+{
+	const struct pstat_metric_value *m = arg;
+
+	json_aggr(f, m->aggr, m->aggr_nr);
 }
 
 static void json_row_metric(struct jfill *f, const void *arg)
@@ -490,7 +503,7 @@ static void json_counter(struct jfill *f, const void *arg)
 	if (row->cpu >= 0)
 		jfill_int(f, "cpu", row->cpu);
 	if (row->aggr)
-		jfill_object(f, "aggr", json_aggr, row);
+		jfill_object(f, "aggr", json_row_aggr, row);
 	if (row->thread)
 		jfill_str(f, "thread", row->thread);
 	if (row->cgroup)
@@ -533,6 +546,8 @@ static void json_metric_value(struct jfill *f, const void *arg)
 	jfill_str(f, "name", m->name);
 	if (m->cpu >= 0)
 		jfill_int(f, "cpu", m->cpu);
+	if (m->aggr)
+		jfill_object(f, "aggr", json_metric_aggr, m);
 	if (m->thread)
 		jfill_str(f, "thread", m->thread);
 	jfill_real(f, "value", m->value);

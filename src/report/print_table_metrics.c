@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/topology.h"
 #include "report/print_table_priv.h"
 #include "report/stats.h"
 
@@ -86,6 +87,21 @@ static int starts_key(const struct pstat_report *r, size_t k)
 	return strcmp(a->thread, b->thread) != 0;
 }
 
+/*
+ * The width of the label before m's values: "S0-D0-C3        1 ",
+ * "CPU%-7d " (11) and a thread's 25 + 1.
+ */
+static int label_width(const struct pstat_metric_value *m)
+{
+	char label[64];
+	int w = 0;
+
+	if (m->aggr)
+		w += (int)strlen(topo_aggr_label(m->aggr, label,
+						 sizeof(label))) + 6;
+	return w + (m->cpu >= 0 ? 11 : 0) + (m->thread ? 26 : 0);
+}
+
 /* A column is as wide as its title, at least 10. */
 static int column_width(const struct pstat_metric_value *m)
 {
@@ -110,12 +126,9 @@ void print_table_metric_only(FILE *out, const struct pstat_report *r,
 
 		if (lead)
 			fprintf(out, "#%*s", (int)strlen(lead) - 1, "time ");
-		/* as wide as the labels: "CPU%-7d " and 25 + 1 */
+		/* as wide as the labels */
 		if (r->nmetrics)
-			fprintf(out, "%*s",
-				(r->metrics[0].cpu >= 0 ? 11 : 0) +
-					(r->metrics[0].thread ? 26 : 0),
-				"");
+			fprintf(out, "%*s", label_width(&r->metrics[0]), "");
 		for (size_t k = 0; k < ncols; k++) {
 			metric_title(title, sizeof(title), &r->metrics[k]);
 			fprintf(out, " %*s", column_width(&r->metrics[k]),

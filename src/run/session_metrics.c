@@ -2,8 +2,8 @@
 /*
  * The metrics of a run (--metric, --metrics-file, -M, --topdown): their
  * formulas (events/metric.h) evaluated over the report rows, once per
- * CPU (-A) or thread (--per-thread) when the rows are split so, with
- * per-run samples and their statistics under -r.
+ * CPU (-A), thread (--per-thread) or unit (--per-socket...) when the
+ * rows are split so, with per-run samples and their statistics under -r.
  */
 #include <math.h>
 #include <stdio.h>
@@ -87,16 +87,20 @@ void session_metrics_setup(struct session *s)
 						    set->inputs[i]);
 	}
 	sm->inputs = xcalloc(set->n, sizeof(*sm->inputs));
+	sm->input_ix = xcalloc(set->n, sizeof(*sm->input_ix));
 	sm->ninputs = xcalloc(set->n, sizeof(*sm->ninputs));
 	for (size_t m = 0; m < set->n; m++) {
 		unsigned char *seen = xcalloc(ni + 1, 1);
 
 		metric_set_metric_inputs(set, m, seen);
 		sm->inputs[m] = xcalloc(ni + 1, sizeof(**sm->inputs));
+		sm->input_ix[m] = xcalloc(ni + 1, sizeof(**sm->input_ix));
 		for (size_t i = 0; i < ni; i++)
-			if (seen[i])
+			if (seen[i]) {
+				sm->input_ix[m][sm->ninputs[m]] = i;
 				sm->inputs[m][sm->ninputs[m]++] =
 					set->inputs[i];
+			}
 		free(seen);
 	}
 	pmu_bits(s);
@@ -111,9 +115,12 @@ void session_metrics_free(struct session *s)
 		return;
 	for (size_t i = 0; set && i < set->ninputs * 3; i++)
 		free(sm->why_text[i]);
-	for (size_t m = 0; set && m < set->n; m++)
+	for (size_t m = 0; set && m < set->n; m++) {
 		free(sm->inputs[m]);
+		free(sm->input_ix[m]);
+	}
 	free(sm->inputs);
+	free(sm->input_ix);
 	free(sm->ninputs);
 	free(sm->why_text);
 	free(sm->input_at);
@@ -280,7 +287,8 @@ static size_t session_metrics_keys(struct session *s, size_t nrows)
 /*
  * The inputs of key k: the row of the same CPU, thread and unit, or
  * else the input's only row (an uncore event is one "system-wide" row
- * among threads).
+ * among threads). A unit of --per-socket and the like borrows no other
+ * unit's count: an event it has no row of was not counted there.
  */
 static void fill_inputs(struct session *s, size_t k)
 {
@@ -291,7 +299,7 @@ static void fill_inputs(struct session *s, size_t k)
 		size_t at = sm->key_in[k * set->ninputs + i];
 		const struct pstat_row *row;
 
-		if (at == SIZE_MAX && sm->in_count[i] == 1)
+		if (at == SIZE_MAX && sm->in_count[i] == 1 && !s->nunits)
 			at = sm->in_first[i];
 		sm->value[i] = NAN;
 		sm->why[i] = sm->why_text[3 * i];
@@ -351,7 +359,7 @@ static size_t anchor_of(const struct session *s, size_t m, size_t last)
 }
 
 static void add_value(struct session *s, size_t m,
-		      const struct pstat_row *key, size_t last)
+		      const struct pstat_row *key, int aggr_nr, size_t last)
 {
 	const struct pstat_metric_entry *e = &s->cfg->metrics->m[m];
 	struct session_metrics *sm = &s->met;
@@ -372,7 +380,7 @@ static void add_value(struct session *s, size_t m,
 	v->threshold = sm->res[m].threshold;
 	v->higher_is_better = e->def.higher;
 	v->aggr = key->aggr;
-	v->aggr_nr = key->aggr_nr;
+	v->aggr_nr = aggr_nr;
 	v->cpu = key->cpu;
 	v->thread = key->thread;
 	v->anchor = anchor_of(s, m, last);
@@ -386,6 +394,30 @@ static bool pmu_counts(const struct session_metrics *sm, size_t k, size_t m)
 {
 	return !sm->pmu_bit || !sm->pmu_bit[m] ||
 	       (sm->key_pmus[k] & sm->pmu_bit[m]);
+}
+
+/*
+ * --per-socket and the like: how many of unit k's CPUs counted the
+ * events metric m reads (the most of any of them), 0 when none has a
+ * row in the unit (an uncore or one core PMU's event on none of its
+ * CPUs: the metric is not shown there, as the counters are not); the
+ * unit's first row's count for a metric of no event.
+ */
+static int unit_cpus(const struct session *s, size_t k, size_t m)
+{
+	const struct session_metrics *sm = &s->met;
+	size_t ni = s->cfg->metrics->ninputs;
+	int nr = 0;
+
+	if (!sm->ninputs[m])
+		return s->rows[sm->key_row[k]].aggr_nr;
+	for (size_t j = 0; j < sm->ninputs[m]; j++) {
+		size_t at = sm->key_in[k * ni + sm->input_ix[m][j]];
+
+		if (at != SIZE_MAX && s->rows[at].aggr_nr > nr)
+			nr = s->rows[at].aggr_nr;
+	}
+	return nr;
 }
 
 size_t session_metrics_eval(struct session *s, size_t nrows,
@@ -407,15 +439,19 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 	in.multiplexed = sm->mux;
 	in.duration_s = (double)elapsed_ns / 1e9;
 	in.consts = s->cfg->metric_consts;
-	/* one evaluation per CPU or thread the rows are split by */
+	/* one evaluation per CPU, thread or unit the rows are split by */
 	nkeys = session_metrics_keys(s, nrows);
 	for (size_t k = 0; k < nkeys; k++) {
 		fill_inputs(s, k);
 		metric_set_eval(set, &in, sm->res);
-		for (size_t m = 0; m < set->n; m++)
-			if (set->m[m].shown && pmu_counts(sm, k, m))
-				add_value(s, m, &s->rows[sm->key_row[k]],
+		for (size_t m = 0; m < set->n; m++) {
+			int nr = s->nunits ? unit_cpus(s, k, m) : 0;
+
+			if (set->m[m].shown && pmu_counts(sm, k, m) &&
+			    (!s->nunits || nr))
+				add_value(s, m, &s->rows[sm->key_row[k]], nr,
 					  sm->key_last[k]);
+		}
 	}
 	return sm->nv;
 }

@@ -36,6 +36,7 @@ struct session_metrics {
 	size_t *input_at;            /* [input]: its report row */
 	char **why_text;             /* [input * 3]: not counted, ... */
 	const char ***inputs;        /* [metric]: the events it reads */
+	size_t **input_ix;           /* [metric]: the same, as input indices */
 	size_t *ninputs;
 	struct pstat_metric_result *res;    /* [metric] */
 	struct pstat_metric_value *v;       /* the values reported */

@@ -258,6 +258,7 @@ static size_t build_rows(struct session *s, const struct readings *rd,
 	if (s->nunits) {
 		n = build_unit_rows(s, rd);
 		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
+		session_metrics_eval(s, n, elapsed_ns);
 		return n;
 	}
 

@@ -138,8 +138,8 @@ static const char *unit_name(const struct pstat_aggr_id *aggr, int cpu,
  * (cpu=LIST: -C LIST), with each METRIC as --metric gives it, counted as
  * count_rows does and added up by MODE (cpu: -A); one line per row,
  * "UNIT CPUS EVENT COUNT"
- * ("CPU EVENT COUNT" for cpu), then one per metric value, "UNIT NAME
- * VALUE" (VALUE "none" when it has none).
+ * ("CPU EVENT COUNT" for cpu), then one per metric value, "UNIT CPUS
+ * NAME VALUE" ("CPU NAME VALUE"; VALUE "none" when it has none).
  */
 static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
 		       struct pstat_evlist *evl, const struct pstat_topo *topo,
@@ -199,8 +199,10 @@ static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
 	for (size_t i = 0; i < s.met.nv; i++) {
 		const struct pstat_metric_value *v = &s.met.v[i];
 
-		printf("%s %s ", unit_name(v->aggr, v->cpu, name, sizeof(name)),
-		       v->name);
+		printf("%s ", unit_name(v->aggr, v->cpu, name, sizeof(name)));
+		if (v->aggr)
+			printf("%d ", v->aggr_nr);
+		printf("%s ", v->name);
 		if (isnan(v->value))
 			printf("none\n");
 		else
