@@ -41,12 +41,23 @@ struct print_csv {
 	bool noise_decided;
 	bool noise;
 	unsigned long intervals;
+	/* the line being built, grown to the longest line and kept */
+	char *line;
+	size_t line_alloc;
 };
 
+/*
+ * A line is built in the printer's buffer and written with one call at
+ * csv_end: with thousands of lines an interval, a stdio call per field
+ * and per separator cost more than the fields.
+ */
 struct csv_line {
 	FILE *out;
 	const char *sep;
+	size_t seplen;
 	int nfields;
+	struct print_csv *pc;
+	size_t len;
 };
 
 /*
@@ -65,24 +76,52 @@ static bool csv_needs_quotes(const char *s, const char *sep, size_t *len)
 	return quote || (sep[0] && !one && strstr(s, sep));
 }
 
-/* pstat prints from one thread: no stream lock per field */
+/* Room for n more bytes of the line: where they go. */
+static char *csv_room(struct csv_line *l, size_t n)
+{
+	struct print_csv *pc = l->pc;
+
+	if (pc->line_alloc - l->len < n)
+		xgrow((void **)&pc->line, &pc->line_alloc, l->len + n, 1);
+	return pc->line + l->len;
+}
+
 static void csv_field(struct csv_line *l, const char *s)
 {
 	size_t len;
+	bool quote = csv_needs_quotes(s, l->sep, &len);
+	/* quoted, each character may be doubled */
+	char *d = csv_room(l, l->seplen + 2 * len + 2), *start = d;
 
-	if (l->nfields++)
-		fputs_unlocked(l->sep, l->out);
-	if (!csv_needs_quotes(s, l->sep, &len)) {
-		fwrite_unlocked(s, 1, len, l->out);
-		return;
+	if (l->nfields++) {
+		memcpy(d, l->sep, l->seplen);
+		d += l->seplen;
 	}
-	putc_unlocked('"', l->out);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc_unlocked('"', l->out);
-		putc_unlocked(*s, l->out);
+	if (!quote) {
+		memcpy(d, s, len);
+		d += len;
+	} else {
+		*d++ = '"';
+		for (; *s; s++) {
+			if (*s == '"')
+				*d++ = '"';
+			*d++ = *s;
+		}
+		*d++ = '"';
 	}
-	putc_unlocked('"', l->out);
+	l->len += (size_t)(d - start);
+}
+
+/*
+ * End the line and write it; l starts the next line. pstat prints from
+ * one thread: no stream lock.
+ */
+static void csv_end(struct csv_line *l)
+{
+	*csv_room(l, 1) = '\n';
+	fwrite_unlocked(l->pc->line, 1, l->len + 1, l->out);
+	l->len = 0;
+	l->nfields = 0;
 }
 
 /*
@@ -201,14 +240,24 @@ static void csv_place(struct csv_line *l, const char *lead,
 		csv_field(l, thread);
 }
 
+/* A line of printer p (whose private state csv_priv made). */
+static struct csv_line csv_line_new(struct pstat_printer *p)
+{
+	const char *sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",";
+
+	return (struct csv_line){
+		.out = p->out,
+		.sep = sep,
+		.seplen = strlen(sep),
+		.pc = p->priv,
+	};
+}
+
 /* lead: the interval timestamp or "summary" column, or NULL. */
 static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 		    const char *lead, const struct pstat_row *row)
 {
-	struct csv_line l = {
-		.out = p->out,
-		.sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",",
-	};
+	struct csv_line l = csv_line_new(p);
 
 	csv_place(&l, lead, row->aggr, row->aggr_nr, row->cpu, row->thread);
 	csv_value(&l, row);
@@ -230,7 +279,7 @@ static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 	/* perf shows 100.00 when the counter never ran; so do we. */
 	csv_fixed(&l, row->run ? row->running_pct : 100.0, 2);
 	csv_metric(&l, row);
-	putc_unlocked('\n', p->out);
+	csv_end(&l);
 }
 
 /*
@@ -243,10 +292,7 @@ static void csv_metric_line(struct pstat_printer *p, bool noise,
 			    bool cgroups, const char *lead,
 			    const struct pstat_metric_value *m)
 {
-	struct csv_line l = {
-		.out = p->out,
-		.sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",",
-	};
+	struct csv_line l = csv_line_new(p);
 
 	csv_place(&l, lead, m->aggr, m->aggr_nr, m->cpu, m->thread);
 	/* value, unit, event, [cgroup], [noise], run time, running */
@@ -260,7 +306,7 @@ static void csv_metric_line(struct pstat_printer *p, bool noise,
 		csv_fieldf(&l, "%s %s", m->unit, m->name);
 	else
 		csv_field(&l, m->name);
-	putc('\n', p->out);
+	csv_end(&l);
 }
 
 /*
@@ -271,8 +317,7 @@ static void csv_metric_line(struct pstat_printer *p, bool noise,
 static void csv_metric_only(struct pstat_printer *p, bool header,
 			    const char *lead, const struct pstat_report *r)
 {
-	const char *sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",";
-	struct csv_line l = { .out = p->out, .sep = sep };
+	struct csv_line l = csv_line_new(p);
 	const struct pstat_metric_value *first = r->nmetrics ? r->metrics
 							      : NULL;
 
@@ -299,7 +344,7 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 			else
 				csv_field(&l, m->name);
 		}
-		putc('\n', p->out);
+		csv_end(&l);
 	}
 	for (size_t k = 0; k < r->nmetrics; k++) {
 		const struct pstat_metric_value *m = &r->metrics[k];
@@ -307,8 +352,7 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 		if (!k || m->cpu != m[-1].cpu || m->thread != m[-1].thread ||
 		    m->aggr != m[-1].aggr) {
 			if (k)
-				putc('\n', p->out);
-			l.nfields = 0;
+				csv_end(&l);
 			if (lead)
 				csv_field(&l, lead);
 			if (m->aggr) {
@@ -330,7 +374,7 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 			csv_field(&l, "");
 	}
 	if (r->nmetrics)
-		putc('\n', p->out);
+		csv_end(&l);
 }
 
 static struct print_csv *csv_priv(struct pstat_printer *p)
@@ -441,6 +485,8 @@ static void csv_free(struct pstat_printer *p)
 
 	if (pc && pc->c_locale)
 		freelocale(pc->c_locale);
+	if (pc)
+		free(pc->line);
 	free(pc);
 	p->priv = NULL;
 }
