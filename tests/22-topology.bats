@@ -245,6 +245,48 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 	assert_equal "$(grep -c ' ipc\.cpu_atom ' <<<"$output")" 4
 }
 
+@test "--metric-only: a column per metric, empty where a unit or CPU has none" {
+	local fmt want
+	# P-cores have ipc.cpu_core, E-cores ipc.cpu_atom: each value in its
+	# own column, never under another's title
+	run "$PT" aggr "$ADL" core:csv-metric-only task-clock \
+		'ipc = instructions / cycles' 'w = task-clock / duration_time'
+	assert_success
+	assert_line --index 0 'unit,cpus,ipc.cpu_core,w,ipc.cpu_atom'
+	assert_line --index 1 --regexp '^S0-D0-C0,2,[0-9.]+,[0-9.]+,$'
+	assert_line --index 3 --regexp '^S0-D0-C8,1,,[0-9.]+,[0-9.]+$'
+	assert_equal "${#lines[@]}" 7
+	run "$PT" aggr "$ADL" cpu=0,4:csv-metric-only task-clock 'ipc = instructions / cycles'
+	assert_output --regexp '^cpu,ipc.cpu_core,ipc.cpu_atom
+CPU0,[0-9.]+,
+CPU4,,[0-9.]+$'
+	# the table: each value under its title's last character
+	run "$PT" aggr "$ADL" core:table-metric-only task-clock \
+		'ipc = instructions / cycles' 'w = task-clock / duration_time'
+	assert_success
+	awk '
+		/ipc\.cpu_core/ && !h { h = $0; next }
+		h && /^S0-D0-C[0-9]+ / {
+			n = split("ipc.cpu_core w ipc.cpu_atom", t, " ")
+			for (i = 1; i <= n; i++) {
+				e = index(h, " " t[i] " ") ? index(h, " " t[i] " ") + length(t[i]) : index(h, " " t[i]) + length(t[i])
+				c = substr($0, e, 1); b = substr($0, e + 1, 1)
+				v = (c ~ /[0-9]/)
+				want = ($1 ~ /C[04]$/) ? (t[i] != "ipc.cpu_atom") : (t[i] != "ipc.cpu_core")
+				if (v != want || (b != " " && b != "")) { print $1 " " t[i] ": [" c b "]"; bad = 1 }
+			}
+			rows++
+		}
+		END { exit bad || rows != 6 }' <<<"$output"
+	# a core without a CPU of the uncore event's: an empty field
+	run "$PT" aggr "$SPR" core:csv-metric-only 'context-switches,uncore_imc_0/clockticks/' \
+		'u = uncore_imc_0@clockticks@' 'x = context-switches * 2'
+	assert_line --index 0 'unit,cpus,u,x'
+	assert_line "S0-D0-C0,2,$(sum_cpus 1 0).000,$(( 2 * $(sum_cpus 0 0 8) )).000"
+	assert_line "S0-D0-C1,2,,$(( 2 * $(sum_cpus 0 1 9) )).000"
+	assert_equal "$(grep -c '^S[01]-D[0-3]-C[0-3],2,,[0-9]' <<<"$output")" 4
+}
+
 @test "aggregation: needs -a or -C, and excludes -A and --per-thread" {
 	run "$PSTAT" --per-socket true
 	assert_failure 125

@@ -124,6 +124,50 @@ void print_anchors_build(struct print_anchors *a,
 			a->order[a->start[r->metrics[k].anchor + 1]++] = k;
 }
 
+size_t print_metric_columns(const struct pstat_report *r, size_t *cols)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		size_t c = 0;
+
+		while (c < n && strcmp(r->metrics[cols[c]].name,
+				       r->metrics[k].name))
+			c++;
+		if (c == n)
+			cols[n++] = k;
+	}
+	return n;
+}
+
+size_t print_metric_key_end(const struct pstat_report *r, size_t k,
+			    int *aggr_nr)
+{
+	const struct pstat_metric_value *a = &r->metrics[k], *b;
+
+	*aggr_nr = a->aggr_nr;
+	for (k++; k < r->nmetrics; k++) {
+		b = &r->metrics[k];
+		if (a->cpu != b->cpu || a->aggr != b->aggr ||
+		    (a->thread != b->thread &&
+		     (!a->thread || !b->thread || strcmp(a->thread, b->thread))))
+			break;
+		if (b->aggr_nr > *aggr_nr)
+			*aggr_nr = b->aggr_nr;
+	}
+	return k;
+}
+
+const struct pstat_metric_value *
+print_metric_find(const struct pstat_report *r, size_t k, size_t end,
+		  size_t c)
+{
+	for (; k < end; k++)
+		if (!strcmp(r->metrics[k].name, r->metrics[c].name))
+			return &r->metrics[k];
+	return NULL;
+}
+
 void print_anchors_free(struct print_anchors *a)
 {
 	free(a->order);

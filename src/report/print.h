@@ -279,6 +279,25 @@ void print_anchors_build(struct print_anchors *a,
 			 const struct pstat_report *r);
 void print_anchors_free(struct print_anchors *a);
 
+/*
+ * --metric-only's columns. The metrics of r come key by key (a CPU, a
+ * thread or a unit of --per-socket...), and keys need not have the same
+ * ones: a hybrid CPU's per core PMU copy (ipc.cpu_core) is only where
+ * its PMU counts, an uncore metric only in the units of its CPUs.
+ * print_metric_columns fills cols (room for r->nmetrics) with the index
+ * of the first value of each name, in the order they come, and returns
+ * how many; print_metric_key_end the end of the key starting at metric
+ * k, with in *aggr_nr the most CPUs of a unit any of its values was
+ * counted on; print_metric_find the value named as metric c among [k,
+ * end), or NULL.
+ */
+size_t print_metric_columns(const struct pstat_report *r, size_t *cols);
+size_t print_metric_key_end(const struct pstat_report *r, size_t k,
+			    int *aggr_nr);
+const struct pstat_metric_value *
+print_metric_find(const struct pstat_report *r, size_t k, size_t end,
+		  size_t c);
+
 /* Whether row i has metrics anchored after it. */
 static inline int print_anchors_has(const struct print_anchors *a, size_t i)
 {

@@ -312,7 +312,8 @@ static void csv_metric_line(struct pstat_printer *p, bool noise,
 /*
  * --metric-only: a line of the metrics' names ("unit name"), then for
  * each report one line of their values per CPU or thread, after the
- * time and label columns.
+ * time and label columns; a field is empty where the CPU, thread or
+ * unit has no such metric (print_metric_columns).
  */
 static void csv_metric_only(struct pstat_printer *p, bool header,
 			    const char *lead, const struct pstat_report *r)
@@ -320,6 +321,8 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 	struct csv_line l = csv_line_new(p);
 	const struct pstat_metric_value *first = r->nmetrics ? r->metrics
 							      : NULL;
+	size_t *cols = xcalloc(r->nmetrics + 1, sizeof(*cols));
+	size_t ncols = print_metric_columns(r, cols);
 
 	if (header && first) {
 		if (lead)
@@ -332,13 +335,10 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 			csv_field(&l, "cpu");
 		if (first->thread)
 			csv_field(&l, "thread");
-		for (size_t k = 0; k < r->nmetrics; k++) {
-			const struct pstat_metric_value *m = &r->metrics[k];
+		for (size_t c = 0; c < ncols; c++) {
+			const struct pstat_metric_value *m =
+				&r->metrics[cols[c]];
 
-			if (k && (m->cpu != first->cpu ||
-				  m->thread != first->thread ||
-				  m->aggr != first->aggr))
-				break;
 			if (*m->unit)
 				csv_fieldf(&l, "%s %s", m->unit, m->name);
 			else
@@ -346,35 +346,36 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 		}
 		csv_end(&l);
 	}
-	for (size_t k = 0; k < r->nmetrics; k++) {
+	for (size_t k = 0, end; k < r->nmetrics; k = end) {
 		const struct pstat_metric_value *m = &r->metrics[k];
+		int nr;
 
-		if (!k || m->cpu != m[-1].cpu || m->thread != m[-1].thread ||
-		    m->aggr != m[-1].aggr) {
-			if (k)
-				csv_end(&l);
-			if (lead)
-				csv_field(&l, lead);
-			if (m->aggr) {
-				char name[64];
+		end = print_metric_key_end(r, k, &nr);
+		if (lead)
+			csv_field(&l, lead);
+		if (m->aggr) {
+			char name[64];
 
-				csv_field(&l, topo_aggr_name(m->aggr->mode,
-							     m->aggr, name,
-							     sizeof(name)));
-				csv_fieldf(&l, "%d", m->aggr_nr);
-			}
-			if (m->cpu >= 0)
-				csv_fieldf(&l, "CPU%d", m->cpu);
-			if (m->thread)
-				csv_field(&l, m->thread);
+			csv_field(&l, topo_aggr_name(m->aggr->mode, m->aggr,
+						     name, sizeof(name)));
+			csv_fieldf(&l, "%d", nr);
 		}
-		if (isfinite(m->value))
-			csv_fieldf(&l, "%.3f", m->value);
-		else
-			csv_field(&l, "");
-	}
-	if (r->nmetrics)
+		if (m->cpu >= 0)
+			csv_fieldf(&l, "CPU%d", m->cpu);
+		if (m->thread)
+			csv_field(&l, m->thread);
+		for (size_t c = 0; c < ncols; c++) {
+			const struct pstat_metric_value *v =
+				print_metric_find(r, k, end, cols[c]);
+
+			if (v && isfinite(v->value))
+				csv_fieldf(&l, "%.3f", v->value);
+			else
+				csv_field(&l, "");
+		}
 		csv_end(&l);
+	}
+	free(cols);
 }
 
 static struct print_csv *csv_priv(struct pstat_printer *p)

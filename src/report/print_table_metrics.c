@@ -7,9 +7,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/topology.h"
+#include "base/util.h"
 #include "report/print_table_priv.h"
 #include "report/stats.h"
 
@@ -72,21 +74,6 @@ void print_table_metric_lines(FILE *out, const struct pstat_report *r,
 		metric_line(out, &r->metrics[a->order[k]], lead);
 }
 
-/* Whether metric k starts a new CPU or thread among r's metrics. */
-static int starts_key(const struct pstat_report *r, size_t k)
-{
-	const struct pstat_metric_value *a = &r->metrics[k], *b;
-
-	if (!k)
-		return 1;
-	b = &r->metrics[k - 1];
-	if (a->cpu != b->cpu || a->aggr != b->aggr)
-		return 1;
-	if (!a->thread || !b->thread)
-		return a->thread != b->thread;
-	return strcmp(a->thread, b->thread) != 0;
-}
-
 /*
  * The width of the label before m's values: "S0-D0-C3        1 ",
  * "CPU%-7d " (11) and a thread's 25 + 1.
@@ -116,11 +103,9 @@ static int column_width(const struct pstat_metric_value *m)
 void print_table_metric_only(FILE *out, const struct pstat_report *r,
 			     const char *lead, int header)
 {
-	size_t ncols = 0;
+	size_t *cols = xcalloc(r->nmetrics + 1, sizeof(*cols));
+	size_t ncols = print_metric_columns(r, cols);
 
-	/* the columns: the metrics of the first CPU or thread */
-	while (ncols < r->nmetrics && (!ncols || !starts_key(r, ncols)))
-		ncols++;
 	if (header) {
 		char title[160];
 
@@ -129,29 +114,35 @@ void print_table_metric_only(FILE *out, const struct pstat_report *r,
 		/* as wide as the labels */
 		if (r->nmetrics)
 			fprintf(out, "%*s", label_width(&r->metrics[0]), "");
-		for (size_t k = 0; k < ncols; k++) {
-			metric_title(title, sizeof(title), &r->metrics[k]);
-			fprintf(out, " %*s", column_width(&r->metrics[k]),
-				title);
+		for (size_t c = 0; c < ncols; c++) {
+			metric_title(title, sizeof(title),
+				     &r->metrics[cols[c]]);
+			fprintf(out, " %*s",
+				column_width(&r->metrics[cols[c]]), title);
 		}
 		fputc('\n', out);
 	}
-	for (size_t k = 0; k < r->nmetrics; k++) {
+	/* a line per CPU, thread or unit; blank where a key has no such */
+	for (size_t k = 0, end; k < r->nmetrics; k = end) {
 		const struct pstat_metric_value *m = &r->metrics[k];
-		char val[48];
+		int nr;
 
-		if (starts_key(r, k)) {
-			if (k)
-				fputc('\n', out);
-			if (lead)
-				fputs(lead, out);
-			print_table_label(out, m->aggr, m->aggr_nr, m->cpu, m->thread);
+		end = print_metric_key_end(r, k, &nr);
+		if (lead)
+			fputs(lead, out);
+		print_table_label(out, m->aggr, nr, m->cpu, m->thread);
+		for (size_t c = 0; c < ncols; c++) {
+			const struct pstat_metric_value *v =
+				print_metric_find(r, k, end, cols[c]);
+			char val[48] = "";
+
+			if (v)
+				metric_number(val, sizeof(val), v, v->value);
+			fprintf(out, " %*s",
+				column_width(&r->metrics[cols[c]]),
+				val + strspn(val, " "));
 		}
-		metric_number(val, sizeof(val), m, m->value);
-		fprintf(out, " %*s",
-			column_width(&r->metrics[k % (ncols ? ncols : 1)]),
-			val + strspn(val, " "));
-	}
-	if (r->nmetrics)
 		fputc('\n', out);
+	}
+	free(cols);
 }

@@ -134,16 +134,46 @@ static const char *unit_name(const struct pstat_aggr_id *aggr, int cpu,
 }
 
 /*
- * aggr TREE MODE[=LEVEL] EVENTS [METRIC...]: -a on every CPU of TREE
- * (cpu=LIST: -C LIST), with each METRIC as --metric gives it, counted as
- * count_rows does and added up by MODE (cpu: -A); one line per row,
- * "UNIT CPUS EVENT COUNT"
+ * The report of session s's n rows through the printer of how: "table",
+ * "csv", "table-metric-only" or "csv-metric-only".
+ */
+static int print_rows(const struct session *s, size_t n, const char *how)
+{
+	struct pstat_print_cfg pc = { 0 };
+	struct pstat_report rep = { 0 };
+	struct pstat_printer *p;
+	int r;
+
+	pc.format = !strncmp(how, "csv", 3) ? FORMAT_CSV : FORMAT_TABLE;
+	pc.metric_only = strstr(how, "metric-only") != NULL;
+	rep.target = TARGET_SYSTEM;
+	rep.system_wide = 1;
+	rep.aggr = s->nunits ? s->cfg->aggr : AGGR_NONE;
+	rep.rows = s->rows;
+	rep.nrows = n;
+	rep.metrics = s->met.v;
+	rep.nmetrics = s->met.nv;
+	rep.runs = 1;
+	rep.elapsed_ns = 1000000000;
+	p = printer_new(&pc, stdout);
+	r = printer_summary(p, &rep);
+	printer_free(p);
+	return r ? 1 : 0;
+}
+
+/*
+ * aggr TREE MODE[=LEVEL][:FORMAT] EVENTS [METRIC...]: -a on every CPU of
+ * TREE (cpu=LIST: -C LIST), with each METRIC as --metric gives it,
+ * counted as count_rows does and added up by MODE (cpu: -A); one line
+ * per row, "UNIT CPUS EVENT COUNT"
  * ("CPU EVENT COUNT" for cpu), then one per metric value, "UNIT CPUS
- * NAME VALUE" ("CPU NAME VALUE"; VALUE "none" when it has none).
+ * NAME VALUE" ("CPU NAME VALUE"; VALUE "none" when it has none). With
+ * FORMAT, the report as print_rows prints it instead.
  */
 static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
 		       struct pstat_evlist *evl, const struct pstat_topo *topo,
-		       enum pstat_aggr_mode mode, int level, const char *list)
+		       enum pstat_aggr_mode mode, int level, const char *list,
+		       const char *how)
 {
 	struct pstat_opts o = { 0 };
 	struct metrics_cli mc = { 0 };
@@ -188,6 +218,14 @@ static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
 		cfg.metric_consts = &mc.lib.consts;
 	}
 	n = count_rows(&s, &cfg);
+	if (how) {
+		int r = print_rows(&s, n, how);
+
+		count_rows_free(&s);
+		metrics_cli_free(&mc);
+		free(cpus);
+		return r;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat_row *r = &s.rows[i];
 
@@ -222,12 +260,15 @@ int t_aggr(int argc, char **argv)
 	struct pstat_encode_ctx ctx = { 0 };
 	struct pstat_error err = { "", -1 };
 	struct pstat_topo *topo = NULL;
-	char *eq;
+	char *eq, *how;
 	int level = 0, r = 1;
 	size_t m;
 
 	if (argc < 4)
 		return 2;
+	how = strchr(argv[2], ':');
+	if (how)
+		*how++ = '\0';
 	eq = strchr(argv[2], '=');
 	if (eq) {
 		*eq = '\0';
@@ -255,7 +296,7 @@ int t_aggr(int argc, char **argv)
 	}
 	r = system_rows(argc, argv, &ctx, &evl, topo,
 			m < ARRAY_SIZE(modes) ? modes[m].mode : AGGR_NONE,
-			level, m < ARRAY_SIZE(modes) || !eq ? NULL : eq + 1);
+			level, m < ARRAY_SIZE(modes) || !eq ? NULL : eq + 1, how);
 out:
 	evlist_free(&evl);
 	evspec_tree_free(&tree);
