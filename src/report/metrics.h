@@ -39,5 +39,4 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
 		     uint64_t elapsed_ns, struct metrics_index *ix);
 
-
 #endif

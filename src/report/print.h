@@ -104,14 +104,16 @@ struct pstat_row {
  * after the 100 ms pstat slept, and waiting for each line in turn cost
  * more than building the row.
  */
-#define ROW_AHEAD 8
-static inline void prefetch_row(const struct pstat_row *r, int write)
+#define PRINT_ROW_AHEAD 8
+static inline void print_row_prefetch(const struct pstat_row *r, int write)
 {
-	for (size_t o = 0; o < sizeof(*r); o += 64) {
+	uintptr_t line = (uintptr_t)r & ~(uintptr_t)63;
+
+	for (; line < (uintptr_t)(r + 1); line += 64) {
 		if (write)
-			__builtin_prefetch((const char *)r + o, 1);
+			__builtin_prefetch((const void *)line, 1);
 		else
-			__builtin_prefetch((const char *)r + o, 0);
+			__builtin_prefetch((const void *)line, 0);
 	}
 }
 

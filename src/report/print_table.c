@@ -405,6 +405,19 @@ static void print_row(struct tline *l, struct row_tail *t,
 		print_row_tail(l, p, row);
 }
 
+/* Ask for the rows after row i, and a nearer one's thread name. */
+static void prefetch_ahead(const struct pstat_report *r, size_t i)
+{
+	const char *thread;
+
+	if (i + PRINT_ROW_AHEAD >= r->nrows)
+		return;
+	print_row_prefetch(&r->rows[i + PRINT_ROW_AHEAD], 0);
+	thread = r->rows[i + PRINT_ROW_AHEAD / 2].thread;
+	if (thread)
+		__builtin_prefetch(thread);
+}
+
 /*
  * The report's rows, each followed by its metrics' lines, after lead
  * (the interval's time column, or NULL).
@@ -423,11 +436,7 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 	tline_start(&l, p->out, st->linebuf, TLINE_ROWS_BUF);
 	print_anchors_build(&a, r);
 	for (size_t i = 0; i < r->nrows; i++) {
-		if (i + ROW_AHEAD < r->nrows) {
-			prefetch_row(&r->rows[i + ROW_AHEAD], 0);
-			if (r->rows[i + ROW_AHEAD / 2].thread)
-				__builtin_prefetch(r->rows[i + ROW_AHEAD / 2].thread);
-		}
+		prefetch_ahead(r, i);
 		print_row(&l, &tail, p, &r->rows[i], lead, lead_len);
 		if (print_anchors_has(&a, i)) {
 			tline_flush(&l);

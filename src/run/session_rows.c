@@ -188,8 +188,8 @@ static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
 	row_identity(s, &shared, r, -1, -1);
 	for (size_t t = 0; t < s->ntids; t++, n++) {
 		/* rows a few ahead (a row is 3 cache lines), for writing */
-		if (t + ROW_AHEAD < s->ntids)
-			prefetch_row(&s->rows[n + ROW_AHEAD], 1);
+		if (t + PRINT_ROW_AHEAD < s->ntids)
+			print_row_prefetch(&s->rows[n + PRINT_ROW_AHEAD], 1);
 		s->rows[n] = shared;
 		s->rows[n].thread = s->thread_names[t];
 		s->row_src[n] = (int)r;
