@@ -124,6 +124,12 @@ void print_anchors_build(struct print_anchors *a,
 			a->order[a->start[r->metrics[k].anchor + 1]++] = k;
 }
 
+/* The values of one metric share its name's string: strcmp is rare. */
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
 size_t print_metric_columns(const struct pstat_report *r, size_t *cols)
 {
 	size_t n = 0;
@@ -131,8 +137,8 @@ size_t print_metric_columns(const struct pstat_report *r, size_t *cols)
 	for (size_t k = 0; k < r->nmetrics; k++) {
 		size_t c = 0;
 
-		while (c < n && strcmp(r->metrics[cols[c]].name,
-				       r->metrics[k].name))
+		while (c < n && !same_name(r->metrics[cols[c]].name,
+					   r->metrics[k].name))
 			c++;
 		if (c == n)
 			cols[n++] = k;
@@ -163,7 +169,7 @@ print_metric_find(const struct pstat_report *r, size_t k, size_t end,
 		  size_t c)
 {
 	for (; k < end; k++)
-		if (!strcmp(r->metrics[k].name, r->metrics[c].name))
+		if (same_name(r->metrics[k].name, r->metrics[c].name))
 			return &r->metrics[k];
 	return NULL;
 }
