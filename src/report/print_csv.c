@@ -44,6 +44,12 @@ struct print_csv {
 	/* the line being built, grown to the longest line and kept */
 	char *line;
 	size_t line_alloc;
+	/*
+	 * The bytes a field's scan stops at: 1 for its end, 2 for what
+	 * makes it quoted (a quote, a line break, a one-character
+	 * separator).
+	 */
+	unsigned char stop[256];
 };
 
 /*
@@ -62,18 +68,24 @@ struct csv_line {
 
 /*
  * Whether s needs quotes: a quote, a line break or the separator in it.
- * One pass for a one-character separator, which also gives the length.
+ * One pass (a table look-up a byte) for a one-character separator, which
+ * also gives the length.
  */
-static bool csv_needs_quotes(const char *s, const char *sep, size_t *len)
+static bool csv_needs_quotes(const struct csv_line *l, const char *s,
+			     size_t *len)
 {
-	bool one = sep[0] && !sep[1], quote = false;
-	size_t n;
+	const unsigned char *u = (const unsigned char *)s;
+	const unsigned char *stop = l->pc->stop;
+	size_t n = 0;
 
-	for (n = 0; s[n]; n++)
-		quote |= s[n] == '"' || s[n] == '\r' || s[n] == '\n' ||
-			 (one && s[n] == sep[0]);
+	while (!stop[u[n]])
+		n++;
+	if (stop[u[n]] == 2) {
+		*len = n + strlen(s + n);
+		return true;
+	}
 	*len = n;
-	return quote || (sep[0] && !one && strstr(s, sep));
+	return l->seplen > 1 && strstr(s, l->sep);
 }
 
 /* Room for n more bytes of the line: where they go. */
@@ -89,7 +101,7 @@ static char *csv_room(struct csv_line *l, size_t n)
 static void csv_field(struct csv_line *l, const char *s)
 {
 	size_t len;
-	bool quote = csv_needs_quotes(s, l->sep, &len);
+	bool quote = csv_needs_quotes(l, s, &len);
 	/* quoted, each character may be doubled */
 	char *d = csv_room(l, l->seplen + 2 * len + 2), *start = d;
 
@@ -381,6 +393,7 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 static struct print_csv *csv_priv(struct pstat_printer *p)
 {
 	struct print_csv *pc = p->priv;
+	const char *sep;
 
 	if (!pc) {
 		pc = xcalloc(1, sizeof(*pc));
@@ -390,6 +403,11 @@ static struct print_csv *csv_priv(struct pstat_printer *p)
 		 * locale rather than not at all.
 		 */
 		pc->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+		pc->stop['\0'] = 1;
+		pc->stop['"'] = pc->stop['\r'] = pc->stop['\n'] = 2;
+		sep = p->cfg.csv_sep ? p->cfg.csv_sep : ",";
+		if (sep[0] && !sep[1])
+			pc->stop[(unsigned char)sep[0]] = 2;
 		p->priv = pc;
 	}
 	return pc;
