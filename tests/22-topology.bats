@@ -245,6 +245,45 @@ S0-D0-L3-ID0 6 task-clock $(sum_cpus 0 0 1 2 3 4 5)"
 	assert_equal "$(grep -c ' ipc\.cpu_atom ' <<<"$output")" 4
 }
 
+@test "-A: a metric only on the CPUs its events count on, no CPU borrows" {
+	# cstate_pkg's cpumask is CPU 0 alone: its count is CPU 0's, never
+	# lent to the other CPUs
+	run "$PT" aggr "$ADL" cpu 'context-switches,cstate_pkg/c2-residency/' \
+		'u = cstate_pkg@c2\-residency@' 'r = cstate_pkg@c2\-residency@ / context-switches' \
+		'x = context-switches * 2'
+	assert_success
+	assert_line "0 u $(sum_cpus 1 0)"
+	assert_equal "$(grep -c ' u ' <<<"$output")" 1
+	# some of its events counted there: the metric with no value, and why
+	assert_equal "$(grep -c '^[1-7] r none$' <<<"$output")" 7
+	assert_equal "$(grep -c '^[0-7] x ' <<<"$output")" 8
+	assert_line "5 x $(( 2 * $(sum_cpus 0 5) ))"
+	run "$PT" aggr "$ADL" cpu=0,3:table 'context-switches,cstate_pkg/c2-residency/' \
+		'r = cstate_pkg@c2\-residency@ / context-switches'
+	assert_line --regexp "^CPU3 .* r +\(no value: 'cstate_pkg/c2-residency/' was not counted\)$"
+	refute_line --regexp '^CPU3 .*c2-residency/ *$'
+	# -C naming only CPUs outside the cpumask: no value anywhere
+	run "$PT" aggr "$ADL" cpu=2,3 'context-switches,cstate_pkg/c2-residency/' \
+		'u = cstate_pkg@c2\-residency@'
+	assert_success
+	refute_line --partial ' u '
+}
+
+@test "--per-thread: a metric over an event counted per CPU reads its system-wide row" {
+	local ev=/sys/bus/event_source/devices/power
+	[ "$(cat "$ev/cpumask" 2>/dev/null)" = 0 ] && [ -e "$ev/events/energy-psys" ] ||
+		skip "no power/energy-psys/ counted on CPU 0 alone here"
+	sleep 5 3>&- &
+	local pid=$!
+	run "$PSTAT" -x, -p "$pid" --per-thread -e 'task-clock,power/energy-psys/' \
+		--metric 'j = power@energy\-psys@ * 2' -- sleep 0.1
+	kill "$pid"
+	[ "$status" -eq 0 ] || skip "power/energy-psys/ cannot be counted here: $output"
+	# the thread has a value of j, from the system-wide row's count
+	assert_line --regexp "^[^,]*-$pid,,,,,,[0-9.]+,j\$"
+	assert_line --regexp '^system-wide,,,,,,[0-9.]+,j$'
+}
+
 @test "--metric-only: a column per metric, empty where a unit or CPU has none" {
 	local fmt want
 	# P-cores have ipc.cpu_core, E-cores ipc.cpu_atom: each value in its

@@ -284,22 +284,30 @@ static size_t session_metrics_keys(struct session *s, size_t nrows)
 	return nkeys;
 }
 
+/* -A with -a or -C: the rows are split by the CPU they were counted on. */
+static bool per_cpu(const struct session *s)
+{
+	return s->cfg->no_aggr && s->system_wide;
+}
+
 /*
  * The inputs of key k: the row of the same CPU, thread and unit, or
  * else the input's only row (an uncore event is one "system-wide" row
- * among threads). A unit of --per-socket and the like borrows no other
- * unit's count: an event it has no row of was not counted there.
+ * among threads). A CPU of -A or a unit of --per-socket and the like
+ * borrows no other's count: an event it has no row of was not counted
+ * there (an uncore event on its cpumask's CPU alone).
  */
 static void fill_inputs(struct session *s, size_t k)
 {
 	const struct pstat_metric_set *set = s->cfg->metrics;
 	struct session_metrics *sm = &s->met;
+	bool borrow = !s->nunits && !per_cpu(s);
 
 	for (size_t i = 0; i < set->ninputs; i++) {
 		size_t at = sm->key_in[k * set->ninputs + i];
 		const struct pstat_row *row;
 
-		if (at == SIZE_MAX && sm->in_count[i] == 1 && !s->nunits)
+		if (at == SIZE_MAX && sm->in_count[i] == 1 && borrow)
 			at = sm->in_first[i];
 		sm->value[i] = NAN;
 		sm->why[i] = sm->why_text[3 * i];
@@ -420,6 +428,24 @@ static int unit_cpus(const struct session *s, size_t k, size_t m)
 	return nr;
 }
 
+/*
+ * -A: whether CPU k has a row of any event metric m reads (a metric of
+ * no event has a value everywhere). Where none was counted, the metric
+ * is not shown, as the counters are not.
+ */
+static bool cpu_counts(const struct session *s, size_t k, size_t m)
+{
+	const struct session_metrics *sm = &s->met;
+	size_t ni = s->cfg->metrics->ninputs;
+
+	if (!sm->ninputs[m])
+		return true;
+	for (size_t j = 0; j < sm->ninputs[m]; j++)
+		if (sm->key_in[k * ni + sm->input_ix[m][j]] != SIZE_MAX)
+			return true;
+	return false;
+}
+
 size_t session_metrics_eval(struct session *s, size_t nrows,
 			    uint64_t elapsed_ns)
 {
@@ -448,7 +474,8 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 			int nr = s->nunits ? unit_cpus(s, k, m) : 0;
 
 			if (set->m[m].shown && pmu_counts(sm, k, m) &&
-			    (!s->nunits || nr))
+			    (!s->nunits || nr) &&
+			    (!per_cpu(s) || cpu_counts(s, k, m)))
 				add_value(s, m, &s->rows[sm->key_row[k]], nr,
 					  sm->key_last[k]);
 		}
