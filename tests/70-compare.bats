@@ -405,6 +405,42 @@ real_runs() {
 	assert_line --regexp '^syscalls:sys_enter_write +110 +100 +-10 +-9\.09% +-10 \.\. -10 +<0\.001 +improved \(limit 5%\)$'
 }
 
+@test "--per-socket, --per-core: each unit's counters and metrics paired and named by it" {
+	need_cpu_wide
+	local mode a b r id
+	a="$BATS_TEST_TMPDIR/a.json" b="$BATS_TEST_TMPDIR/b.json" r="$BATS_TEST_TMPDIR/r.json"
+	for mode in socket core; do
+		for f in "$a" "$b"; do
+			run "$PSTAT" "--per-$mode" -a -j -o "$f" -e task-clock,context-switches \
+				--metric 'w = task-clock * 2' true
+			assert_success
+		done
+		# the new run in the opposite order: paired by unit, not by order
+		edit_run "$b" "$r" '.counters |= reverse | .metrics |= reverse'
+		cmp_json "$mode" "$a" "$r"
+		jq_assert '[.entries[] | .name | test(" #[0-9]+")] | any | not' "$out"
+		jq_assert --slurpfile a "$a" --slurpfile b "$b" '
+			def keyed(d): [d.counters[] | {key: "\(.event) (\(.aggr.id))", value: .value}] +
+				[d.metrics[] | {key: "\(.name) (\(.aggr.id))", value: .value}];
+			keyed($a[0]) as $ka | (keyed($b[0]) | from_entries) as $kb |
+			([.entries[] | {key: .name, value: .}] | from_entries) as $e |
+			($ka | length) == 3 * ($a[0].counters | map(.aggr.id) | unique | length) and
+			([.entries[] | select(.name | contains(": ") | not)] | length) == ($ka | length) and
+			all($ka[]; $e[.key] != null and $e[.key].base.value == .value and
+				$e[.key].new.value == $kb[.key])' "$out"
+	done
+	# a unit only in the base run: its entries are missing, named by it
+	id=$(jq -r '.counters[-1].aggr.id' "$a")
+	jq --arg id "$id" '.counters |= map(select(.aggr.id != $id)) |
+		.metrics |= map(select(.aggr.id != $id))' "$a" >"$r"
+	cmp_json gone "$a" "$r"
+	[ "$status" = 4 ]
+	jq_assert --arg n "task-clock ($id)" '.entries[] | select(.name == $n) |
+		.verdict == "missing" and .reason == "only in base"' "$out"
+	jq_assert --arg n "w ($id)" '[.entries[] | select(.name == $n)] | length == 1 and
+		.[0].verdict == "missing"' "$out"
+}
+
 @test "--baseline: run and compare in one step, the same as pstat compare" {
 	real_runs 100 100
 	w=$(prog writer)

@@ -42,12 +42,7 @@ static int compare_input(const struct pstat_bench_cmd *c,
 			    !strcmp(c->rows[r].name, run->counters[i].event))
 				hidden = 1;
 		if (hidden) {
-			free(run->counters[i].event);
-			free(run->counters[i].unit);
-			free(run->counters[i].thread);
-			free(run->counters[i].samples);
-			free(run->counters[i].metric_name);
-			free(run->counters[i].metric_unit);
+			compare_counter_free(&run->counters[i]);
 		} else {
 			run->counters[j++] = run->counters[i];
 		}

@@ -50,6 +50,18 @@ compare_run_add_metric(struct pstat_compare_run *run)
 	return m;
 }
 
+void compare_counter_free(struct pstat_compare_counter *c)
+{
+	free(c->event);
+	free(c->thread);
+	free(c->aggr);
+	free(c->cgroup);
+	free(c->unit);
+	free(c->samples);
+	free(c->metric_name);
+	free(c->metric_unit);
+}
+
 void compare_run_free(struct pstat_compare_run *run)
 {
 	if (!run)
@@ -57,21 +69,13 @@ void compare_run_free(struct pstat_compare_run *run)
 	for (size_t i = 0; i < run->nmetrics; i++) {
 		free(run->metrics[i].name);
 		free(run->metrics[i].thread);
+		free(run->metrics[i].aggr);
 		free(run->metrics[i].unit);
 		free(run->metrics[i].samples);
 	}
 	free(run->metrics);
-	for (size_t i = 0; i < run->ncounters; i++) {
-		struct pstat_compare_counter *c = &run->counters[i];
-
-		free(c->event);
-		free(c->thread);
-		free(c->cgroup);
-		free(c->unit);
-		free(c->samples);
-		free(c->metric_name);
-		free(c->metric_unit);
-	}
+	for (size_t i = 0; i < run->ncounters; i++)
+		compare_counter_free(&run->counters[i]);
 	free(run->counters);
 	free(run->label);
 	free(run->exit_signal);
@@ -158,17 +162,34 @@ int compare_metric_direction(const char *name, int *higher_is_better)
 	return m != NULL;
 }
 
+/*
+ * " (CPU 3)", " (S0-D0-C3)" or " (comm-tid)": where a counter or metric
+ * counted, in buf; "" when on the whole run.
+ */
+static const char *place_name(int cpu, const char *aggr, const char *thread,
+			      char *buf, size_t len)
+{
+	const char *in = thread ? thread : aggr;
+
+	if (cpu >= 0)
+		snprintf(buf, len, " (CPU %d)", cpu);
+	else if (in)
+		snprintf(buf, len, " (%s)", in);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 static char *counter_name(const struct pstat_compare_counter *c, size_t occ)
 {
-	char cpu[32] = "", nth[32] = "";
+	char place[160], nth[32] = "";
 
-	if (c->cpu >= 0)
-		snprintf(cpu, sizeof(cpu), " (CPU %d)", c->cpu);
 	if (occ > 1)
 		snprintf(nth, sizeof(nth), " #%zu", occ);
-	return xasprintf("%s%s%s%s%s%s%s%s%s", c->event, cpu,
-			 c->thread ? " (" : "", c->thread ? c->thread : "",
-			 c->thread ? ")" : "", c->cgroup ? " (cgroup " : "",
+	return xasprintf("%s%s%s%s%s%s", c->event,
+			 place_name(c->cpu, c->aggr, c->thread, place,
+				    sizeof(place)),
+			 c->cgroup ? " (cgroup " : "",
 			 c->cgroup ? c->cgroup : "", c->cgroup ? ")" : "", nth);
 }
 
@@ -317,7 +338,7 @@ static double *metric_samples(const struct pstat_compare_index *ix,
 	want = m->scale * c->value / c->metric_value;
 	if (!isfinite(want))
 		return NULL;
-	compare_index_values(ix, c->cpu, c->thread, want - 1e-9 * fabs(want),
+	compare_index_values(ix, c, want - 1e-9 * fabs(want),
 			     want + 1e-9 * fabs(want), &first, &n);
 	for (size_t i = first; i < first + n; i++) {
 		const struct pstat_compare_counter *d = &all[ix->by_value[i]];
@@ -436,25 +457,29 @@ static size_t add_metric(struct pstat_compare *c,
 	return 0;
 }
 
+/* Whether two strings are both NULL or equal. */
+static int same_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
 /* Whether two metrics of the metric engine are the same one. */
 static int same_metric(const struct pstat_compare_metric *a,
 		       const struct pstat_compare_metric *b)
 {
-	if (strcmp(a->name, b->name) || a->cpu != b->cpu)
-		return 0;
-	if (!a->thread || !b->thread)
-		return a->thread == b->thread;
-	return !strcmp(a->thread, b->thread);
+	return !strcmp(a->name, b->name) && a->cpu == b->cpu &&
+	       same_str(a->aggr, b->aggr) && same_str(a->thread, b->thread);
 }
 
 static char *metric_item_name(const struct pstat_compare_metric *m)
 {
-	char cpu[32] = "";
+	char place[160];
 
-	if (m->cpu >= 0)
-		snprintf(cpu, sizeof(cpu), " (CPU %d)", m->cpu);
-	return xasprintf("%s%s%s%s%s", m->name, cpu, m->thread ? " (" : "",
-			 m->thread ? m->thread : "", m->thread ? ")" : "");
+	return xasprintf("%s%s", m->name,
+			 place_name(m->cpu, m->aggr, m->thread, place,
+				    sizeof(place)));
 }
 
 /* One side of a metric entry; its samples' summary as side_set's. */
@@ -486,7 +511,7 @@ static const char *metric_invalid(const struct pstat_compare_metric *m,
 }
 
 /*
- * The metrics of the metric engine, matched by name, CPU and thread:
+ * The metrics of the metric engine, matched by name, CPU, unit and thread:
  * compared like counters, in their own direction (lower is better when
  * the definition does not say). Adds to *compared and *broken.
  */

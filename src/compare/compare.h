@@ -34,6 +34,8 @@ struct pstat_compare_counter {
 	char *event;
 	int cpu;                /* -A: the CPU, else -1 */
 	char *thread;           /* --per-thread: "comm-tid", else NULL */
+	char *aggr;             /* --per-socket...: the unit's id, "S0-D0-C3",
+				   else NULL */
 	char *cgroup;           /* -G, --for-each-cgroup: its cgroup, or NULL */
 	char *unit;             /* "" when none */
 	enum pstat_status status;
@@ -54,6 +56,7 @@ struct pstat_compare_metric {
 	char *name;
 	int cpu;                /* -A: the CPU, else -1 */
 	char *thread;           /* --per-thread, else NULL */
+	char *aggr;             /* --per-socket...: the unit's id, else NULL */
 	char *unit;             /* "" when none */
 	double value;           /* NaN when the document has null */
 	double *samples;        /* with -r N: N values, else NULL */
@@ -92,6 +95,8 @@ struct pstat_compare_metric *
 compare_run_add_metric(struct pstat_compare_run *run);
 /* Free what run holds (not run itself); NULL is fine. */
 void compare_run_free(struct pstat_compare_run *run);
+/* Free what counter c holds (not c itself). */
+void compare_counter_free(struct pstat_compare_counter *c);
 
 /*
  * Whether the command of run failed: a non-zero exit status, a signal,

@@ -19,9 +19,12 @@ static int cmp_str(const char *a, const char *b)
 static int cmp_place(const struct pstat_compare_counter *a,
 		     const struct pstat_compare_counter *b)
 {
+	int r;
+
 	if (a->cpu != b->cpu)
 		return a->cpu < b->cpu ? -1 : 1;
-	return cmp_str(a->thread, b->thread);
+	r = cmp_str(a->aggr, b->aggr);
+	return r ? r : cmp_str(a->thread, b->thread);
 }
 
 static int cmp_key(const struct pstat_compare_counter *a,
@@ -108,19 +111,17 @@ long compare_index_find(const struct pstat_compare_index *ix,
 	return -1;
 }
 
-/* The first position of by_value not before (cpu, thread, v). */
-static size_t lower_bound(const struct pstat_compare_index *ix, int cpu,
-			  const char *thread, double v)
+/* The first position of by_value not before (place's place, v). */
+static size_t lower_bound(const struct pstat_compare_index *ix,
+			  const struct pstat_compare_counter *place, double v)
 {
 	const struct pstat_compare_counter *c = ix->run->counters;
-	struct pstat_compare_counter want = { .cpu = cpu };
 	size_t lo = 0, hi = ix->nvalues;
 
-	want.thread = (char *)thread;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct pstat_compare_counter *m = &c[ix->by_value[mid]];
-		int r = cmp_place(m, &want);
+		int r = cmp_place(m, place);
 
 		if (r < 0 || (!r && m->value < v))
 			lo = mid + 1;
@@ -130,16 +131,15 @@ static size_t lower_bound(const struct pstat_compare_index *ix, int cpu,
 	return lo;
 }
 
-void compare_index_values(const struct pstat_compare_index *ix, int cpu,
-			  const char *thread, double lo, double hi,
-			  size_t *first, size_t *n)
+void compare_index_values(const struct pstat_compare_index *ix,
+			  const struct pstat_compare_counter *place, double lo,
+			  double hi, size_t *first, size_t *n)
 {
 	const struct pstat_compare_counter *c = ix->run->counters;
-	size_t k = lower_bound(ix, cpu, thread, lo);
+	size_t k = lower_bound(ix, place, lo);
 
 	*first = k;
-	while (k < ix->nvalues && c[ix->by_value[k]].cpu == cpu &&
-	       !cmp_str(c[ix->by_value[k]].thread, thread) &&
+	while (k < ix->nvalues && !cmp_place(&c[ix->by_value[k]], place) &&
 	       c[ix->by_value[k]].value <= hi)
 		k++;
 	*n = k - *first;

@@ -11,7 +11,7 @@
  * is O(n log n): a scan of one run per counter of the other took 3.6 s
  * for 20,000 counters and over a minute for 100,000.
  *
- * A counter's key is its event, CPU and thread; counters with the same
+ * A counter's key is its event, CPU, unit and thread; counters with the same
  * key are told apart by their order (the second "cycles" of a list that
  * names it twice), the occurrence.
  */
@@ -19,7 +19,8 @@ struct pstat_compare_index {
 	const struct pstat_compare_run *run;
 	size_t *by_key;         /* positions by (key, position) */
 	size_t *occ;            /* occ[i]: 1 + earlier counters with i's key */
-	size_t *by_value;       /* counted, finite: by (CPU, thread, value) */
+	size_t *by_value;       /* counted, finite: by (CPU, unit, thread,
+				   value) */
 	size_t nvalues;
 };
 
@@ -35,13 +36,13 @@ long compare_index_find(const struct pstat_compare_index *ix,
 			const struct pstat_compare_counter *c, size_t occ);
 
 /*
- * The counted counters of CPU cpu and thread thread (NULL: none) whose
- * value lies in [lo, hi]: *n of them, from ix->by_value[*first] on, in
- * increasing value.
+ * The counted counters of place's CPU, unit and thread whose value lies
+ * in [lo, hi]: *n of them, from ix->by_value[*first] on, in increasing
+ * value.
  */
-void compare_index_values(const struct pstat_compare_index *ix, int cpu,
-			  const char *thread, double lo, double hi,
-			  size_t *first, size_t *n);
+void compare_index_values(const struct pstat_compare_index *ix,
+			  const struct pstat_compare_counter *place, double lo,
+			  double hi, size_t *first, size_t *n);
 
 /* Free what ix holds (not ix); NULL is fine. */
 void compare_index_free(struct pstat_compare_index *ix);

@@ -132,13 +132,41 @@ static int json_read_status(const char *s, enum pstat_status *st)
 }
 
 /*
+ * Where counters[i] or metrics[i] (arr) counted: its cpu, its aggr
+ * unit's id and its thread. Returns 0 or -1 with err set.
+ */
+static int json_read_where(json_t *o, const char *arr, size_t i, int *cpu,
+			   char **aggr, char **thread, struct pstat_error *err)
+{
+	json_t *v = json_object_get(o, "cpu");
+
+	if (v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > INT32_MAX)
+			return error_set(err, -1,
+					 "%s[%zu].cpu is not a CPU number", arr,
+					 i);
+		*cpu = (int)json_integer_value(v);
+	}
+	v = json_object_get(o, "aggr");
+	if (v && !(*aggr = json_read_str(json_object_get(v, "id"))))
+		return error_set(err, -1, "%s[%zu].aggr has no string id", arr,
+				 i);
+	v = json_object_get(o, "thread");
+	if (v && !(*thread = json_read_str(v)))
+		return error_set(err, -1, "%s[%zu].thread is not a string", arr,
+				 i);
+	return 0;
+}
+
+/*
  * What counters[i] and metrics[i] (arr) share: the value, the unit, and
- * where it counted (cpu, thread). Returns 0 or -1 with err set; what was
- * read is the caller's to free either way.
+ * where it counted (cpu, aggr, thread). Returns 0 or -1 with err set;
+ * what was read is the caller's to free either way.
  */
 static int json_read_place(json_t *o, const char *arr, size_t i,
-			   double *value, char **unit, int *cpu, char **thread,
-			   struct pstat_error *err)
+			   double *value, char **unit, int *cpu, char **aggr,
+			   char **thread, struct pstat_error *err)
 {
 	json_t *v = json_object_get(o, "value");
 
@@ -151,20 +179,7 @@ static int json_read_place(json_t *o, const char *arr, size_t i,
 	if (!*unit)
 		return error_set(err, -1, "%s[%zu].unit is not a string", arr,
 				 i);
-	v = json_object_get(o, "cpu");
-	if (v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > INT32_MAX)
-			return error_set(err, -1,
-					 "%s[%zu].cpu is not a CPU number", arr,
-					 i);
-		*cpu = (int)json_integer_value(v);
-	}
-	v = json_object_get(o, "thread");
-	if (v && !(*thread = json_read_str(v)))
-		return error_set(err, -1, "%s[%zu].thread is not a string", arr,
-				 i);
-	return 0;
+	return json_read_where(o, arr, i, cpu, aggr, thread, err);
 }
 
 /* arr[i].samples, when there: -r's values (null: not counted). */
@@ -210,7 +225,7 @@ static int json_read_counter(json_t *o, size_t i,
 				 "counters[%zu].status is not a counter status",
 				 i);
 	if (json_read_place(o, "counters", i, &c->value, &c->unit, &c->cpu,
-			    &c->thread, err))
+			    &c->aggr, &c->thread, err))
 		return -1;
 	v = json_object_get(o, "cgroup");
 	if (v && !(c->cgroup = json_read_str(v)))
@@ -254,7 +269,7 @@ static int json_read_metric(json_t *o, size_t i,
 	    !(m->name = json_read_str(json_object_get(o, "name"))))
 		return error_set(err, -1, "metrics[%zu] has no name", i);
 	if (json_read_place(o, "metrics", i, &m->value, &m->unit, &m->cpu,
-			    &m->thread, err))
+			    &m->aggr, &m->thread, err))
 		return -1;
 	v = json_object_get(o, "higher_is_better");
 	if (json_is_boolean(v))
