@@ -480,6 +480,32 @@ EOF
 	assert_line --index 0 $'caf\xe9-101;task-clock'
 }
 
+@test "csv: idle threads' lines, alike up to what differs" {
+	# the printer copies the end of a line of a row without a value to
+	# the next such row of the event: never to one that ran, has
+	# another status or a metric
+	local want
+	want=$(cat <<'EOF'
+     0.100220457,idle-1,<not counted>,msec,task-clock,0,100.00,,
+     0.100220457,idle-2,<not counted>,msec,task-clock,0,100.00,,
+     0.100220457,idle-3,<not counted>,msec,task-clock,2000,50.00,,
+     0.100220457,idle-4,<not supported>,msec,task-clock,0,100.00,,
+     0.100220457,idle-5,<not counted>,msec,task-clock,0,100.00,0.250,CPUs utilized
+     0.100220457,idle-6,<not counted>,msec,task-clock,0,100.00,,
+     0.100220457,idle-1,<not counted>,,cs,0,100.00,,
+     0.100220457,idle-2,<not counted>,,cs,0,100.00,,
+     0.100220457,idle-3,<not counted>,,cs,0,100.00,,
+     0.100220457,CPU1,idle-4,<not counted>,,cs,0,100.00,,
+EOF
+)
+	run "$PT" print csv idle-interval
+	assert_success
+	assert_output "$want"
+	run "$PT" print csv-multi idle-interval
+	assert_success
+	assert_output "${want//,/::}"
+}
+
 @test "csv: every record of every case has the same field count" {
 	for fmt in $CSV_FORMATS; do
 		case "$fmt" in

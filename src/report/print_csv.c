@@ -50,6 +50,19 @@ struct print_csv {
 	 * separator).
 	 */
 	unsigned char stop[256];
+	/*
+	 * The fields after the place columns of the last line of a row
+	 * with no value, no metric and no run time ("<not counted>,msec,
+	 * task-clock,0,100.00,,"): each idle thread of --per-thread ends
+	 * its line of an event so. Forgotten at each report.
+	 */
+	struct {
+		const char *event, *unit, *cgroup;
+		enum pstat_status status;
+		bool valid;
+		char *text;
+		size_t len, alloc;
+	} tail;
 };
 
 /*
@@ -265,13 +278,62 @@ static struct csv_line csv_line_new(struct pstat_printer *p)
 	};
 }
 
+/*
+ * Whether row's line ends as the saved tail does (the rows that have
+ * one, after place columns, otherwise the tail would not start with a
+ * separator): then it is copied, and true returned. Else, when row can
+ * have one, the tail is to be saved from its line: *save is set.
+ */
+static bool csv_same_tail(struct csv_line *l, const struct pstat_row *row,
+			  bool *save)
+{
+	struct print_csv *pc = l->pc;
+
+	*save = false;
+	if (row->status <= PSTAT_MULTIPLEXED || row->has_metric ||
+	    row->run || !l->nfields)
+		return false;
+	if (!pc->tail.valid || row->event != pc->tail.event ||
+	    row->unit != pc->tail.unit || row->cgroup != pc->tail.cgroup ||
+	    row->status != pc->tail.status) {
+		*save = true;
+		return false;
+	}
+	memcpy(csv_room(l, pc->tail.len), pc->tail.text, pc->tail.len);
+	l->len += pc->tail.len;
+	return true;
+}
+
+static void csv_save_tail(struct csv_line *l, const struct pstat_row *row,
+			  size_t start)
+{
+	struct print_csv *pc = l->pc;
+	size_t n = l->len - start;
+
+	xgrow((void **)&pc->tail.text, &pc->tail.alloc, n, 1);
+	memcpy(pc->tail.text, pc->line + start, n);
+	pc->tail.len = n;
+	pc->tail.event = row->event;
+	pc->tail.unit = row->unit;
+	pc->tail.cgroup = row->cgroup;
+	pc->tail.status = row->status;
+	pc->tail.valid = true;
+}
+
 /* lead: the interval timestamp or "summary" column, or NULL. */
 static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 		    const char *lead, const struct pstat_row *row)
 {
 	struct csv_line l = csv_line_new(p);
+	size_t start;
+	bool save;
 
 	csv_place(&l, lead, row->aggr, row->aggr_nr, row->cpu, row->thread);
+	start = l.len;
+	if (csv_same_tail(&l, row, &save)) {
+		csv_end(&l);
+		return;
+	}
 	csv_value(&l, row);
 	csv_field(&l, row->unit ? row->unit : "");
 	csv_field(&l, row->event ? row->event : "");
@@ -291,6 +353,8 @@ static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 	/* perf shows 100.00 when the counter never ran; so do we. */
 	csv_fixed(&l, row->run ? row->running_pct : 100.0, 2);
 	csv_metric(&l, row);
+	if (save)
+		csv_save_tail(&l, row, start);
 	csv_end(&l);
 }
 
@@ -448,6 +512,8 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 		pc->noise = p->cfg.repeat > 1 || r->runs > 1;
 	}
 	csv_header(p, pc, r);
+	/* the cgroup column and the strings may differ in the next report */
+	pc->tail.valid = false;
 	if (p->cfg.metric_only) {
 		csv_metric_only(p, !pc->metric_header_done, lead, r);
 		pc->metric_header_done = true;
@@ -504,8 +570,10 @@ static void csv_free(struct pstat_printer *p)
 
 	if (pc && pc->c_locale)
 		freelocale(pc->c_locale);
-	if (pc)
+	if (pc) {
 		free(pc->line);
+		free(pc->tail.text);
+	}
 	free(pc);
 	p->priv = NULL;
 }

@@ -410,6 +410,33 @@ static const struct pstat_row rows_thread_total[] = {
 #undef TC
 #undef CS
 
+/*
+ * Idle threads: rows without a value, most of which end their lines the
+ * same way (the CSV printer copies such a tail), between rows that look
+ * alike but differ after the thread column: run time, status, metric.
+ */
+#define IDLE(ev, u, st, ...) .event = (ev), .pmu = "software", .unit = (u), \
+	.status = (st), __VA_ARGS__
+#define NC PSTAT_NOT_COUNTED
+static const struct pstat_row rows_idle[] = {
+	ROW(IDLE("task-clock", "msec", NC, .thread = "idle-1")),
+	ROW(IDLE("task-clock", "msec", NC, .thread = "idle-2")),
+	ROW(IDLE("task-clock", "msec", NC, .thread = "idle-3", .ena = 4000,
+		 .run = 2000, .running_pct = 50.0)),
+	ROW(IDLE("task-clock", "msec", PSTAT_NOT_SUPPORTED,
+		 .thread = "idle-4", .err = EOPNOTSUPP)),
+	ROW(IDLE("task-clock", "msec", NC, .thread = "idle-5",
+		 METRIC("CPUs utilized", "", 0.25))),
+	ROW(IDLE("task-clock", "msec", NC, .thread = "idle-6")),
+	ROW(IDLE("cs", "", NC, .group = 1, .thread = "idle-1")),
+	ROW(IDLE("cs", "", PSTAT_ERROR, .group = 1, .thread = "idle-2",
+		 .err = EACCES)),
+	ROW(IDLE("cs", "", NC, .group = 1, .thread = "idle-3")),
+	CPU_ROW(1, IDLE("cs", "", NC, .group = 1, .thread = "idle-4")),
+};
+#undef NC
+#undef IDLE
+
 /* Three intervals of rows[3][nrows], then the summary of total. */
 static int print_intervals_of(struct pstat_printer *p,
 			      const struct pstat_report *base,
@@ -576,6 +603,14 @@ static int run_case(struct pstat_printer *p, const char *name)
 						  rows_thread_interval[0], 4,
 						  rows_thread_total);
 		SET_ROWS(rows_thread_total);
+	} else if (!strcmp(name, "idle-interval")) {
+		SET_ROWS(rows_idle);
+		r.argv = NULL;
+		r.target = TARGET_PID;
+		r.is_interval = 1;
+		r.interval_index = 1;
+		r.interval_end_ns = 100220457;
+		return printer_interval(p, &r);
 	} else if (!strcmp(name, "attach")) {
 		SET_ROWS(rows_basic);
 		r.argv = NULL;
