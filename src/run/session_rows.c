@@ -58,21 +58,12 @@ static struct pstat_reading sum_readings(struct session *s, size_t r,
 			for (size_t t = t0; t < t1; t++, s->readings_summed++) {
 				size_t i = counter_slot(&s->ctr, s->row_evs[k],
 							c, t);
-				const struct pstat_reading *a = &rd->cur[i];
+				struct pstat_reading d = rd->base ?
+					stats_reading_sub(&rd->cur[i],
+							  &rd->base[i]) :
+					rd->cur[i];
 
-				if (rd->base) {
-					const struct pstat_reading *b =
-						&rd->base[i];
-
-					sum.val += a->val > b->val ?
-						   a->val - b->val : 0;
-					sum.ena += a->ena > b->ena ?
-						   a->ena - b->ena : 0;
-					sum.run += a->run > b->run ?
-						   a->run - b->run : 0;
-				} else {
-					stats_reading_add(&sum, a);
-				}
+				stats_reading_add(&sum, &d);
 			}
 		}
 	return sum;
@@ -153,7 +144,7 @@ static void row_values(struct session *s, struct pstat_row *row, size_t r,
 	row->status = st == SCALE_MULTIPLEXED ? PSTAT_MULTIPLEXED
 					      : PSTAT_COUNTED;
 	row->value = (double)scaled * first->scale;
-	if (row->unit[0] == 'm' && metrics_is_clock(&first->attr))
+	if (metrics_is_clock(&first->attr))
 		row->value /= 1e6;
 }
 
@@ -187,7 +178,7 @@ static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
 
 	row_identity(s, &shared, r, -1, -1);
 	for (size_t t = 0; t < s->ntids; t++, n++) {
-		/* rows a few ahead (a row is 3 cache lines), for writing */
+		/* rows a few ahead (three or four cache lines), to write */
 		if (t + PRINT_ROW_AHEAD < s->ntids)
 			print_row_prefetch(&s->rows[n + PRINT_ROW_AHEAD], 1);
 		s->rows[n] = shared;
