@@ -153,15 +153,6 @@ static const struct compared_metric *compared_metric(const char *name)
 	return NULL;
 }
 
-int compare_metric_direction(const char *name, int *higher_is_better)
-{
-	const struct compared_metric *m = compared_metric(name);
-
-	if (m)
-		*higher_is_better = m->higher_is_better;
-	return m != NULL;
-}
-
 /*
  * " (CPU 3)", " (S0-D0-C3)" or " (comm-tid)": where a counter or metric
  * counted, in buf; "" when on the whole run.

@@ -243,13 +243,4 @@ void compare_runs(const struct pstat_compare_run *base,
 		  struct pstat_compare *out);
 void compare_free(struct pstat_compare *c);
 
-/*
- * Whether a metric of this name is compared, and its direction: 1 with
- * *higher_is_better set, or 0 for metrics that restate time and are
- * left out (CPUs utilized, GHz, rates). The directions repeat those
- * metrics.c gives its rows: the pstat/1 document a comparison reads does
- * not carry them.
- */
-int compare_metric_direction(const char *name, int *higher_is_better);
-
 #endif
