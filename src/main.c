@@ -15,9 +15,10 @@
 #include "base/secure.h"
 #include "base/topology.h"
 #include "base/util.h"
-#include "cli/bench.h"
+#include "cli/bench_cli.h"
 #include "cli/cgroup_args.h"
 #include "cli/doctor.h"
+#include "cli/dry_run.h"
 #include "cli/event_lists.h"
 #include "cli/list.h"
 #include "cli/metrics_cli.h"
@@ -96,157 +97,6 @@ static int build_events(const struct pstat_opts *o,
 	return r;
 }
 
-static void dry_run_text(FILE *out, const struct pstat_evlist *evl)
-{
-	for (size_t i = 0; i < evl->n; i++) {
-		const struct pstat_event *ev = &evl->ev[i];
-		const struct perf_event_attr *a = &ev->attr;
-
-		fprintf(out, "%s: resolver %s, pmu %s, group %d%s%s%s\n",
-			ev->name, ev->resolver, ev->pmu, ev->group,
-			ev->group_name ? " " : "",
-			ev->group_name ? ev->group_name : "",
-			ev->leader == (int)i ? ev->weak ? " (leader, weak)" :
-							  " (leader)" :
-			ev->weak	     ? " (weak)" :
-					       "");
-		fprintf(out, "  type %u config %#llx config1 %#llx config2 %#llx\n",
-			a->type, (unsigned long long)a->config,
-			(unsigned long long)a->config1,
-			(unsigned long long)a->config2);
-		fprintf(out, "  exclude_user %d exclude_kernel %d exclude_hv %d exclude_host %d exclude_guest %d exclude_idle %d pinned %d exclusive %d precise_ip %d\n",
-			a->exclude_user, a->exclude_kernel, a->exclude_hv,
-			a->exclude_host, a->exclude_guest, a->exclude_idle,
-			a->pinned, a->exclusive, a->precise_ip);
-		if (a->type == PERF_TYPE_BREAKPOINT)
-			fprintf(out, "  bp_type %u bp_addr %#llx bp_len %llu\n",
-				a->bp_type, (unsigned long long)a->bp_addr,
-				(unsigned long long)a->bp_len);
-		if (ev->scale != 1.0 || ev->unit)
-			fprintf(out, "  scale %g unit %s\n", ev->scale,
-				ev->unit ? ev->unit : "");
-		if (ev->cpus) {
-			char cpus[256];
-
-			fprintf(out, "  cpus %s (the PMU's, system-wide)\n",
-				cpumap_format(ev->cpus, ev->ncpus, cpus,
-					      sizeof(cpus)));
-		}
-		if (ev->cgroup)
-			fprintf(out, "  cgroup %s\n", ev->cgroup);
-		if (ev->core_cpus) {
-			char cpus[256];
-
-			fprintf(out, "  cpus %s (its core PMU's)\n",
-				cpumap_format(ev->core_cpus, ev->ncore_cpus,
-					      cpus, sizeof(cpus)));
-		}
-	}
-}
-
-static int dry_run(const struct pstat_opts *o, const struct pstat_evlist *evl,
-		   FILE *out)
-{
-	struct pstat_dryrun_event *d;
-	int r = 0;
-
-	if (!o->json) {
-		dry_run_text(out, evl);
-		return fflush(out) == EOF ? -errno : 0;
-	}
-	d = xcalloc(evl->n + 1, sizeof(*d));
-	for (size_t i = 0; i < evl->n; i++) {
-		d[i].name = evl->ev[i].name;
-		d[i].pmu = evl->ev[i].pmu;
-		d[i].resolver = evl->ev[i].resolver;
-		d[i].group = evl->ev[i].group;
-		d[i].group_name = evl->ev[i].group_name;
-		d[i].leader = evl->ev[i].leader == (int)i;
-		d[i].weak = evl->ev[i].weak;
-		d[i].scale = evl->ev[i].scale;
-		d[i].unit = evl->ev[i].unit ? evl->ev[i].unit : "";
-		d[i].cpus = evl->ev[i].cpus;
-		d[i].ncpus = evl->ev[i].ncpus;
-		d[i].core_cpus = evl->ev[i].core_cpus;
-		d[i].ncore_cpus = evl->ev[i].ncore_cpus;
-		d[i].attr = &evl->ev[i].attr;
-	}
-	r = print_json_dryrun(out, d, evl->n);
-	free(d);
-	return r;
-}
-
-static const char LIST_USAGE[] =
-	"usage: pstat list [--tracepoints] [--names] [-j] [GLOB]";
-
-static void list_help(void)
-{
-	printf("%s\n"
-	       "\n"
-	       "List the events that can be counted here: generic, sysfs PMU and\n"
-	       "libpfm4 events, and tracepoints when asked for.\n"
-	       "\n"
-	       "      --tracepoints  list tracepoints too: all, or those GLOB takes\n"
-	       "      --names        one name a line, nothing else (for completion)\n"
-	       "  -j, --json         one JSON document (schema pstat-list/1)\n"
-	       "  -h, --help         this help\n"
-	       "  GLOB               only the names this glob(7) matches, in any\n"
-	       "                     case; tracepoints too when it can name one\n",
-	       LIST_USAGE);
-}
-
-static int cmd_list(int argc, char **argv)
-{
-	struct pstat_list_opts lo = { 0 };
-	int r;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			lo.json = 1;
-		else if (!strcmp(argv[i], "--tracepoints"))
-			lo.tracepoints = 1;
-		else if (!strcmp(argv[i], "--names"))
-			lo.names_only = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			list_help();
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			msg_error("unknown option '%s' for 'pstat list'",
-				  argv[i]);
-			msg_hint("%s", LIST_USAGE);
-			return EXIT_PSTAT_FAILED;
-		} else if (lo.glob) {
-			msg_error("'pstat list' takes one GLOB");
-			return EXIT_PSTAT_FAILED;
-		} else {
-			lo.glob = argv[i];
-		}
-	}
-	lo.sysfs_root = env_root("PSTAT_SYSFS_ROOT");
-	lo.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
-	/* tracepoints asked for, and no tracefs: mount it, as for -e */
-	if (!lo.tracefs_root && !tracepoint_root(NULL) &&
-	    (lo.tracepoints || (lo.glob && strchr(lo.glob, ':'))) &&
-	    tracefs_ensure()) {
-		msg_warn("tracefs is not mounted: no tracepoints are listed");
-		msg_hint("mount it (as root): mount -t tracefs nodev /sys/kernel/tracing");
-	}
-	if (lo.glob && (!strcmp(lo.glob, "metric") ||
-			!strcmp(lo.glob, "metrics") ||
-			!strcmp(lo.glob, "metricgroup") ||
-			!strcmp(lo.glob, "metricgroups")))
-		r = metrics_cli_list(stdout, lo.json, lo.names_only,
-				     lo.sysfs_root);
-	else
-		r = list_run(&lo, stdout);
-	pfm_cleanup();
-	if (r) {
-		msg_error("cannot write the list: %s", strerror(-r));
-		return EXIT_PSTAT_FAILED;
-	}
-	return 0;
-}
-
 /*
  * SIGINT, SIGTERM and the other signals that end a run wait, blocked,
  * until the session installs its handlers: one that comes while a long
@@ -261,46 +111,6 @@ static void block_signals(void)
 	target_ending_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	target_ignore_signals();
-}
-
-static const char DOCTOR_USAGE[] = "usage: pstat doctor [-j]";
-
-static void doctor_help(void)
-{
-	printf("%s\n"
-	       "\n"
-	       "Tell why counting does or does not work on this machine, and what\n"
-	       "to do: one line per check (ok, warn or fail, with a fix), then live\n"
-	       "probes that count task-clock, a tracepoint and instructions:u.\n"
-	       "\n"
-	       "  -j, --json  one JSON document (schema pstat-doctor/1)\n"
-	       "  -h, --help  this help\n"
-	       "\n"
-	       "Exit status: 0 software counting works (hardware counting is\n"
-	       "reported either way), 1 it does not, 125 usage error.\n",
-	       DOCTOR_USAGE);
-}
-
-static int cmd_doctor(int argc, char **argv)
-{
-	struct pstat_doctor_opts d = { 0 };
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
-			d.json = 1;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			doctor_help();
-			return 0;
-		} else {
-			msg_error("unknown option '%s' for 'pstat doctor'",
-				  argv[i]);
-			msg_hint("%s", DOCTOR_USAGE);
-			return EXIT_PSTAT_FAILED;
-		}
-	}
-	d.sysfs_root = env_root("PSTAT_SYSFS_ROOT");
-	d.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
-	return doctor_run(&d, stdout);
 }
 
 /*
@@ -449,11 +259,11 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 static int subcommand(int argc, char **argv)
 {
 	if (!strcmp(argv[0], "list"))
-		return cmd_list(argc, argv);
+		return list_main(argc, argv);
 	if (!strcmp(argv[0], "compare"))
 		return compare_cli_main(argc, argv);
 	if (!strcmp(argv[0], "doctor"))
-		return cmd_doctor(argc, argv);
+		return doctor_main(argc, argv);
 	/* a command of that name runs after -- */
 	if (!strcmp(argv[0], "record") || !strcmp(argv[0], "report")) {
 		msg_error("'%s' is a perf stat subcommand pstat does not support: keep -j documents and read them with jq or 'pstat compare'",
@@ -558,7 +368,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o.dry_run) {
-		r = dry_run(&o, &evl, out.f);
+		r = dry_run_print(out.f, &evl, o.json);
 		if (r)
 			msg_error("cannot write the results to '%s': %s",
 				  output_name(o.output ? o.output : "-"),

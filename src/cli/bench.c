@@ -16,7 +16,7 @@
 
 #include "base/msg.h"
 #include "base/util.h"
-#include "cli/bench.h"
+#include "cli/bench_cli.h"
 #include "cli/event_lists.h"
 #include "cli/options.h"
 #include "cli/output.h"

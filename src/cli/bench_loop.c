@@ -18,7 +18,7 @@
 
 #include "base/msg.h"
 #include "base/util.h"
-#include "cli/bench.h"
+#include "cli/bench_cli.h"
 #include "run/session.h"
 #include "run/target.h"
 

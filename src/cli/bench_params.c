@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "cli/bench.h"
+#include "cli/bench_cli.h"
 
 /* s with every {VAR} of the lists replaced by the values of combo k. */
 static char *substitute(const char *s, const struct bench_params *p,

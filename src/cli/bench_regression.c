@@ -10,7 +10,7 @@
 
 #include "base/msg.h"
 #include "base/util.h"
-#include "cli/bench.h"
+#include "cli/bench_cli.h"
 #include "compare/compare.h"
 #include "compare/print_compare.h"
 

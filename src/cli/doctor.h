@@ -36,4 +36,10 @@ struct pstat_doctor_opts {
  */
 int doctor_run(const struct pstat_doctor_opts *o, FILE *out);
 
+/*
+ * `pstat doctor ARGS...` (argv[0] is "doctor"): read its options, run
+ * doctor_run on stdout. Returns the exit status.
+ */
+int doctor_main(int argc, char **argv);
+
 #endif

@@ -28,4 +28,10 @@ struct pstat_list_opts {
  */
 int list_run(const struct pstat_list_opts *o, FILE *out);
 
+/*
+ * `pstat list ARGS...` (argv[0] is "list"): read its options, list to
+ * stdout. Returns the exit status (errors reported).
+ */
+int list_main(int argc, char **argv);
+
 #endif

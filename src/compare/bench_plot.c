@@ -15,7 +15,7 @@
 
 #include "base/libm.h"
 #include "base/util.h"
-#include "compare/bench.h"
+#include "compare/bench_results.h"
 
 #define PLOT_W        900
 #define PLOT_LABEL_W  180   /* the command names, left */

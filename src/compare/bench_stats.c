@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "compare/bench.h"
+#include "compare/bench_results.h"
 #include "report/stats.h"
 
 static const char *const time_names[BENCH_TIME_ROWS] = {

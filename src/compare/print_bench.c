@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "compare/bench.h"
+#include "compare/bench_results.h"
 #include "report/print.h"
 
 #define COLOR_RED   "\033[31m"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "compare/bench.h"
+#include "compare/bench_results.h"
 #include "report/print_json_priv.h"
 
 #define JSON_SCHEMA_BENCH "pstat-bench/1"

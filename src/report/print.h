@@ -360,6 +360,7 @@ struct pstat_dryrun_event {
 	const int *core_cpus;   /* one of several core PMUs: its CPUs */
 	size_t ncore_cpus;
 	int weak;               /* its group is weak (:W, a metric's) */
+	const char *cgroup;     /* -G's cgroup, or NULL */
 };
 
 /* The version of the jansson library in use ("2.14"; static). */
@@ -367,6 +368,14 @@ const char *print_json_library_version(void);
 
 /* Print {"events":[...]} as one document. Returns 0 or -errno. */
 int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
+		      size_t n);
+
+/*
+ * `pstat --dry-run` without -j: a few lines per event, its name,
+ * resolver, PMU and group, then the attr's fields that tell events
+ * apart. Returns 0 or -errno when writing failed.
+ */
+int print_dryrun_text(FILE *out, const struct pstat_dryrun_event *ev,
 		      size_t n);
 
 struct pstat_list_entry {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "compare/bench.h"
+#include "compare/bench_results.h"
 #include "test-tool.h"
 
 /* The numbers of s (blank-separated) as runs of cmd. */

@@ -495,20 +495,20 @@ static const int power_cpus[] = { 0, 20 };
 
 static const struct pstat_dryrun_event dryrun_events[] = {
 	{ "cycles", "cpu", "generic", 0, 1, 1.0, "", NULL, 0, &attr_cycles,
-	  NULL, NULL, 0, 0 },
+	  NULL, NULL, 0, 0, NULL },
 	{ "instructions:u", "cpu", "libpfm4", 1, 1, 1.0, "", NULL, 0,
-	  &attr_insn, NULL, NULL, 0, 1 },
+	  &attr_insn, NULL, NULL, 0, 1, NULL },
 	{ "sched:sched_switch", "tracepoint", "tracepoint", 1, 0, 1.0, "",
-	  NULL, 0, &attr_tp, NULL, NULL, 0, 1 },
+	  NULL, 0, &attr_tp, NULL, NULL, 0, 1, NULL },
 	{ "r1c2", "cpu", "raw", 2, 1, 1.0, "", NULL, 0, &attr_raw, NULL,
-	  NULL, 0, 0 },
+	  NULL, 0, 0, NULL },
 	{ "mem:0x7ffd12345678:rw", "breakpoint", "breakpoint", 3, 1, 1.0,
-	  "", NULL, 0, &attr_bp, NULL, NULL, 0, 0 },
+	  "", NULL, 0, &attr_bp, NULL, NULL, 0, 0, NULL },
 	{ "power/energy-pkg/", "power", "sysfs", 4, 1,
 	  2.3283064365386962890625e-10, "Joules", power_cpus, 2,
-	  &attr_sysfs, NULL, NULL, 0, 0 },
+	  &attr_sysfs, NULL, NULL, 0, 0, NULL },
 	{ "bad\xff name", NULL, "sysfs", 5, 1, 1.0, NULL, NULL, 0,
-	  &attr_sysfs, NULL, NULL, 0, 0 },
+	  &attr_sysfs, NULL, NULL, 0, 0, NULL },
 };
 
 static const char *const umasks_inst[] = { "ANY_P", "PREC_DIST" };

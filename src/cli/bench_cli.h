@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PSTAT_CLI_BENCH_H
-#define PSTAT_CLI_BENCH_H
+#ifndef PSTAT_BENCH_CLI_H
+#define PSTAT_BENCH_CLI_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "compare/bench.h"
+#include "compare/bench_results.h"
 #include "events/encode.h"
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PSTAT_BENCH_H
-#define PSTAT_BENCH_H
+#ifndef PSTAT_BENCH_RESULTS_H
+#define PSTAT_BENCH_RESULTS_H
 
 #include <stddef.h>
 #include <stdint.h>
