@@ -458,3 +458,46 @@ om_check() {
 		assert_line --regexp '^sample pstat_build_info\{version="[^"]+"\} 1\.0$'
 	done
 }
+
+@test "openmetrics: two events given one name are two series, as in the table" {
+	need_om_parser
+	need_perf_events
+	# the attack: one series where the table shows two
+	run "$PSTAT" --openmetrics -o "$BATS_TEST_TMPDIR/om" \
+		-e cpu-clock/name=x/ -e task-clock/name=x/ -e cpu-clock \
+		-e cpu-clock true
+	assert_success
+	run om_check openmetrics "$BATS_TEST_TMPDIR/om"
+	assert_success
+	assert_line --regexp '^sample pstat_event_seconds_total\{event="x",pmu="software"\} '
+	assert_line --regexp '^sample pstat_event_seconds_total\{event="x",occurrence="2",pmu="software"\} '
+	assert_line --regexp '^sample pstat_event_seconds_total\{event="cpu-clock",occurrence="2",pmu="software"\} '
+	[ "$(grep -c '^sample pstat_event_seconds_total' <<<"$output")" = 4 ]
+	[ "$(grep -c '^sample pstat_running_seconds_total' <<<"$output")" = 4 ]
+}
+
+@test "openmetrics: cgroups whose names differ only in bytes that are not UTF-8 are two series" {
+	need_om_parser
+	need_root
+	need_cpu_wide
+	# the hierarchy pstat counts in (51-cgroup.bats's cgroup_mount)
+	CG=$(awk '{
+		for (i = 7; $i != "-"; i++) ;
+		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)perf_event(,|$)/) v1 = $5
+		else if ($(i + 1) == "cgroup2" && !v2) v2 = $5
+	} END { print (v1 != "" ? v1 : v2) }' /proc/self/mountinfo)
+	[ -n "$CG" ] || skip "no cgroup hierarchy counts perf events here"
+	"$PSTAT" -a -e task-clock -G / --timeout 50 >/dev/null 2>&1 ||
+		skip "cgroup events cannot be counted here"
+	a=$'pstat-om'$$$'-dup\xff' b=$'pstat-om'$$$'-dup\xfe'
+	mkdir "$CG/$a" "$CG/$b" || skip "cannot make a cgroup under $CG"
+	run "$PSTAT" --openmetrics -o "$BATS_TEST_TMPDIR/om" -a \
+		-e task-clock,task-clock -G "$a,$b" --timeout 100
+	rmdir "$CG/$a" "$CG/$b"
+	assert_success
+	run om_check openmetrics "$BATS_TEST_TMPDIR/om"
+	assert_success
+	want=$'cgroup="pstat-om'$$$'-dup\xef\xbf\xbd"'
+	[ "$(grep -c "^sample pstat_event_seconds_total{$want,event=\"task-clock\",pmu=\"software\"} " <<<"$output")" = 1 ]
+	[ "$(grep -c "^sample pstat_event_seconds_total{$want,event=\"task-clock\",occurrence=\"2\",pmu=\"software\"} " <<<"$output")" = 1 ]
+}

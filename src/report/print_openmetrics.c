@@ -32,7 +32,8 @@
  * event and pmu always, cpu with -A, thread with --per-thread, cgroup
  * with -G and --for-each-cgroup, the
  * unit's ids (socket, die, cluster, cache_level and cache, core, node)
- * with --per-socket and the like.
+ * with --per-socket and the like, and occurrence on the repeats of a
+ * label set (om_select).
  *
  * Every count is a counter, so an interval run prints running totals
  * (report/totals.h) rather than each interval's deltas: the scraper takes
@@ -260,14 +261,6 @@ static void om_aggr_labels(FILE *out, const struct pstat_aggr_id *id)
 		fprintf(out, ",core=\"%d\"", id->core);
 }
 
-/* The order of two rows' units; 0 for rows of none. */
-static int om_aggr_cmp(const struct pstat_row *x, const struct pstat_row *y)
-{
-	if (!x->aggr || !y->aggr)
-		return (x->aggr != NULL) - (y->aggr != NULL);
-	return topo_aggr_cmp(x->aggr, y->aggr);
-}
-
 /* Where a counter's or a metric's value is from: cpu, the aggregation
  * unit's labels, thread; each when there is one. */
 static void om_place_labels(FILE *out, int cpu,
@@ -285,7 +278,8 @@ static void om_place_labels(FILE *out, int cpu,
 	}
 }
 
-static void om_labels(FILE *out, const struct pstat_row *r)
+/* occ: the occurrence of the label set (om_select), from 2 a label */
+static void om_labels(FILE *out, const struct pstat_row *r, unsigned occ)
 {
 	fputs("{event=\"", out);
 	om_escaped(out, r->event ? r->event : "", 1);
@@ -298,6 +292,8 @@ static void om_labels(FILE *out, const struct pstat_row *r)
 		om_escaped(out, r->cgroup, 1);
 		putc('"', out);
 	}
+	if (occ > 1)
+		fprintf(out, ",occurrence=\"%u\"", occ);
 	putc('}', out);
 }
 
@@ -328,76 +324,62 @@ static void om_meta(FILE *out, enum pstat_om_dialect d, const char *name,
 			!strcmp(type, "info") ? "gauge" : type);
 }
 
-static int om_row_cmp(const void *a, const void *b, void *arg)
-{
-	const struct pstat_row *rows = arg;
-	const struct pstat_row *x = &rows[*(const size_t *)a];
-	const struct pstat_row *y = &rows[*(const size_t *)b];
-	int c;
+/*
+ * Which rows to print, and the occurrence of each row's label set: 0 for
+ * a row without samples, 1 for the first row of a label set, 2 for the
+ * next (the same event given twice, two events given one name=, names
+ * that differ only in bytes that are not UTF-8), and so on. Label sets
+ * are compared as printed, after the UTF-8 repair, so no two series
+ * carry the same labels (which Prometheus refuses).
+ */
+struct om_key {
+	size_t off;             /* into the printed labels */
+	size_t row;
+};
 
-	c = strcmp(x->event ? x->event : "", y->event ? y->event : "");
-	if (!c)
-		c = strcmp(x->pmu ? x->pmu : "", y->pmu ? y->pmu : "");
-	if (!c)
-		c = (x->cpu > y->cpu) - (x->cpu < y->cpu);
-	if (!c)
-		c = om_aggr_cmp(x, y);
-	if (!c)
-		c = strcmp(x->thread ? x->thread : "",
-			   y->thread ? y->thread : "");
-	if (!c)
-		c = strcmp(x->cgroup ? x->cgroup : "",
-			   y->cgroup ? y->cgroup : "");
-	if (!c)
-		c = (*(const size_t *)a > *(const size_t *)b) -
-		    (*(const size_t *)a < *(const size_t *)b);
-	return c;
+static int om_key_cmp(const void *a, const void *b, void *arg)
+{
+	const struct om_key *x = a, *y = b;
+	int c = strcmp((const char *)arg + x->off, (const char *)arg + y->off);
+
+	return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
-/*
- * Which rows to print: those with samples, less repeats of a label set
- * (the same event given twice), which would make one series twice and
- * which Prometheus refuses. The first of them stands.
- */
-static char *om_select(const struct pstat_row *rows, size_t n)
+static unsigned *om_select(const struct pstat_row *rows, size_t n)
 {
-	size_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
-	char *keep = xcalloc(n ? n : 1, 1);
-	size_t prev = (size_t)-1;
+	struct om_key *keys = xmalloc((n ? n : 1) * sizeof(*keys));
+	unsigned *occ = xcalloc(n ? n : 1, sizeof(*occ));
+	char *buf = NULL;
+	size_t len = 0, nk = 0;
+	FILE *f = open_memstream(&buf, &len);
 
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	qsort_r(idx, n, sizeof(*idx), om_row_cmp, (void *)rows);
 	for (size_t i = 0; i < n; i++) {
-		const struct pstat_row *r = &rows[idx[i]];
-
-		if (!om_has_value(r))
+		if (!om_has_value(&rows[i]))
 			continue;
-		if (prev != (size_t)-1) {
-			const struct pstat_row *q = &rows[prev];
-
-			if (!strcmp(r->event ? r->event : "",
-				    q->event ? q->event : "") &&
-			    !strcmp(r->pmu ? r->pmu : "",
-				    q->pmu ? q->pmu : "") &&
-			    r->cpu == q->cpu && !om_aggr_cmp(r, q) &&
-			    !strcmp(r->thread ? r->thread : "",
-				    q->thread ? q->thread : "") &&
-			    !strcmp(r->cgroup ? r->cgroup : "",
-				    q->cgroup ? q->cgroup : ""))
-				continue;
-		}
-		keep[idx[i]] = 1;
-		prev = idx[i];
+		occ[i] = 1;
+		if (!f)
+			continue; /* out of memory: no repeats told apart */
+		keys[nk].off = (size_t)ftello(f);
+		keys[nk++].row = i;
+		om_labels(f, &rows[i], 1);
+		putc('\0', f);
 	}
-	free(idx);
-	return keep;
+	if (f && fclose(f))
+		nk = 0;
+	qsort_r(keys, nk, sizeof(*keys), om_key_cmp, buf);
+	for (size_t i = 0; i < nk; i++)
+		occ[keys[i].row] = i && !strcmp(buf + keys[i].off,
+						 buf + keys[i - 1].off) ?
+					   occ[keys[i - 1].row] + 1 : 1;
+	free(buf);
+	free(keys);
+	return occ;
 }
 
 /* The value families, each with the rows that belong to it. */
 static void om_values(FILE *out, enum pstat_om_dialect d,
 		      const struct pstat_row *rows, size_t n,
-		      const char *keep)
+		      const unsigned *keep)
 {
 	struct om_family *fams = NULL;
 	size_t nfams = 0, alloc = 0;
@@ -429,7 +411,7 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 			if (!keep[i] || fam_of[i] != k)
 				continue;
 			fprintf(out, "%s_total", fams[k].name);
-			om_labels(out, &rows[i]);
+			om_labels(out, &rows[i], keep[i]);
 			putc(' ', out);
 			om_number(out, rows[i].status == PSTAT_NOT_COUNTED ?
 					       0.0 :
@@ -446,7 +428,7 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 /* pstat_enabled_seconds or pstat_running_seconds. */
 static void om_times(FILE *out, enum pstat_om_dialect d,
 		     const struct pstat_row *rows, size_t n,
-		     const char *keep, int running)
+		     const unsigned *keep, int running)
 {
 	const char *name = running ? "pstat_running_seconds"
 				   : "pstat_enabled_seconds";
@@ -460,7 +442,7 @@ static void om_times(FILE *out, enum pstat_om_dialect d,
 		if (!keep[i])
 			continue;
 		fprintf(out, "%s_total", name);
-		om_labels(out, &rows[i]);
+		om_labels(out, &rows[i], keep[i]);
 		putc(' ', out);
 		om_seconds(out, running ? rows[i].run : rows[i].ena);
 		putc('\n', out);
@@ -554,7 +536,7 @@ static int om_write(FILE *out, enum pstat_om_dialect d, bool counters,
 {
 	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	locale_t old = (locale_t)0;
-	char *keep = counters ? om_select(rows, n) : NULL;
+	unsigned *keep = counters ? om_select(rows, n) : NULL;
 
 	/* (glibc's C locale is built in: this does not fail in practice) */
 	if (c_locale)
