@@ -428,3 +428,99 @@ print("ok")'
 	assert_failure 125
 	assert_output --partial 'more than 64 commands'
 }
+
+@test "bench: -L puts a value in once, as one shell word, in every command" {
+	need_perf_events
+	# through the shell: text, never code
+	run "$PSTAT" bench -j -o q.json -r 1 -e task-clock \
+		-L x 'a;touch F,$(touch G),`touch H`' 'echo {x} >>log'
+	assert_success
+	[ ! -e F ] && [ ! -e G ] && [ ! -e H ]
+	[ "$(cat log)" = 'a;touch F
+$(touch G)
+`touch H`' ]
+	jq_assert '.commands[0].argv == ["sh", "-c", "echo '"'"'a;touch F'"'"' >>log"]' q.json
+	# once: a value's own braces stay as they are
+	rm -f log
+	run "$PSTAT" bench -r 1 -e task-clock -L x '{y}' -L y Z 'echo {x}{y} >>log'
+	assert_success
+	[ "$(cat log)" = '{y}Z' ]
+	# without a shell: one word, never split or unquoted again
+	run "$PSTAT" bench -j -o n.json -r 1 -N -e task-clock \
+		-L x "a b 'c" 'printf %s| {x}'
+	assert_success
+	jq_assert '.commands[0].argv == ["printf", "%s|", "a b '"'"'c"]' n.json
+	# --prepare, --setup and --cleanup get the command's values
+	rm -f log
+	run "$PSTAT" bench -r 1 -e task-clock -L x 1,2 -s 'echo s{x} >>log' \
+		-p 'echo p{x} >>log' -c 'echo c{x} >>log' 'echo {x} >>log'
+	assert_success
+	[ "$(tr '\n' ' ' <log)" = "s1 s2 p1 1 p2 2 c1 c2 " ]
+	# a --setup without a placeholder runs once
+	rm -f log
+	run "$PSTAT" bench -r 1 -e task-clock -L x 1,2 -s 'echo s >>log' 'true {x}'
+	assert_success
+	[ "$(cat log)" = s ]
+}
+
+@test "bench: -L takes time linear in what it makes, and refuses what cannot run" {
+	need_perf_events
+	c=$(printf '{x}%.0s' $(seq 2000))
+	v=$(printf 'v%.0s' $(seq 60))
+	# 2,000 placeholders of a 60-byte value: 120 KB, at once
+	run timeout 20 "$PSTAT" bench -r 1 -e task-clock -L x "$v" ": $c"
+	assert_success
+	# 20 MB: more than a command line may hold, said before running
+	v=$(printf 'v%.0s' $(seq 10240))
+	run timeout 20 "$PSTAT" bench -r 1 -e task-clock -L x "$v" "touch F $c"
+	assert_failure 125
+	assert_output 'pstat: command 1 is longer than 131072 bytes with its -L values'
+	[ ! -e F ]
+}
+
+@test "bench: every export and the plot are opened before the first run" {
+	need_perf_events
+	for opt in --export-markdown --export-csv --export-json --plot; do
+		run "$PSTAT" bench -r 1 "$opt" /nonexistent/dir/x -e task-clock \
+			'echo A >>log'
+		assert_failure 125
+		assert_output --partial "cannot open output file '/nonexistent/dir/x'"
+		[ ! -e log ]
+	done
+	# the good ones of a failing set are left as they were: absent
+	run "$PSTAT" bench -r 1 --export-csv ok.csv --plot /nonexistent/x.svg \
+		-e task-clock true
+	assert_failure 125
+	[ ! -e ok.csv ]
+}
+
+@test "bench: what a run leaves running is ended after it, and said" {
+	need_perf_events
+	run "$PSTAT" bench -r 3 -e task-clock 'sleep 31.4159 & true'
+	assert_success
+	assert_line "pstat: warning: command 1 'sleep 31.4159 & true' left 1 process running after its run: ended (SIGKILL), as after every run"
+	# once, not per run
+	[ "$(grep -c 'left 1 process' <<<"$output")" = 1 ]
+	sleep 0.2
+	! pgrep -f 'sleep 31.4159'
+	# a command that leaves nothing: no word of it
+	run "$PSTAT" bench -r 2 -e task-clock 'sleep 0.01'
+	refute_output --partial 'left'
+}
+
+@test "bench: command names are escaped in the report, Markdown and CSV" {
+	need_perf_events
+	name=$'red\e[31mX\nnext'
+	run "$PSTAT" bench -r 1 -e task-clock --export-markdown b.md \
+		--export-csv b.csv -n "$name" true
+	assert_success
+	assert_line 'Benchmark 1: red\x1b[31mX\nnext'
+	! grep -q $'\e' <<<"$output"
+	! grep -q $'\e' b.md b.csv
+	grep -qF '| `red\x1b[31mX\nnext` | wall-time |' b.md
+	[ "$(wc -l <b.csv)" = 5 ]
+	grep -q '^red\\x1b\[31mX\\nnext,wall-time,' b.csv
+	# a backtick and a bar in a Markdown cell
+	run "$PSTAT" bench -r 1 -e task-clock --export-markdown c.md -n 'a`b|c' true
+	grep -qF '| ``a`b\|c`` | wall-time |' c.md
+}

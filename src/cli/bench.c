@@ -38,9 +38,12 @@ static const char BENCH_USAGE[] =
 	"usage: pstat bench [options] [-e EVENTS]... [-n NAME]... COMMAND...";
 
 struct bench_opts {
-	char **cmds;
+	char **tmpl;                /* the commands as given */
+	size_t ntmpl;
+	char **cmds;                /* [command]: as shown (new) */
 	size_t ncmds;
-	const char *names[64];
+	const char *names[64];      /* as given, for the commands given */
+	char *cmd_names[BENCH_MAX_CMDS];    /* [command]: or NULL (new) */
 	size_t nnames;
 	char *events[64];
 	size_t nevents;
@@ -303,6 +306,7 @@ static int bench_opt(struct bench_opts *o, int c, const char *arg)
  */
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
+	char why[128];
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -313,8 +317,6 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":c:e:hijL:M:m:Nn:o:p:r:S:s:w:",
 				bench_long_opts, NULL)) != -1) {
-		char why[128];
-
 		if (c == 'L') {
 			/* hyperfine's two arguments: VAR, then VALUES */
 			if (optind >= argc) {
@@ -341,36 +343,28 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		if (bench_opt(o, c, optarg))
 			return -1;
 	}
-	o->cmds = argv + optind;
-	o->ncmds = (size_t)(argc - optind);
-	if (!o->ncmds) {
+	o->tmpl = argv + optind;
+	o->ntmpl = (size_t)(argc - optind);
+	if (!o->ntmpl) {
 		msg_error("'pstat bench' needs a command to run");
 		msg_hint("%s", BENCH_USAGE);
 		return -1;
 	}
-	if (o->ncmds > 64) {
-		msg_error("'pstat bench' runs at most 64 commands");
+	if (o->ntmpl > BENCH_MAX_CMDS) {
+		msg_error("'pstat bench' runs at most %d commands",
+			  BENCH_MAX_CMDS);
 		return -1;
 	}
-	if (o->nnames > o->ncmds) {
-		msg_error("%zu names (-n) for %zu commands", o->nnames, o->ncmds);
+	if (o->nnames > o->ntmpl) {
+		msg_error("%zu names (-n) for %zu commands", o->nnames, o->ntmpl);
 		return -1;
 	}
-	if (o->params.n) {
-		char why[128];
-
-		if (bench_params_expand(&o->params, o->cmds, o->ncmds,
-					o->names, o->nnames, &o->exp, why,
-					sizeof(why))) {
-			msg_error("invalid -L: %s", why);
-			return -1;
-		}
-		o->cmds = o->exp.cmds;
-		o->ncmds = o->exp.n;
-		for (size_t i = 0; i < o->exp.n; i++)
-			o->names[i] = o->exp.names[i];
-		o->nnames = o->nnames ? o->exp.n : 0;
+	if (bench_params_expand(&o->params, o->ntmpl, &o->exp, why,
+				sizeof(why))) {
+		msg_error("invalid -L: %s", why);
+		return -1;
 	}
+	o->ncmds = o->exp.n;
 	if (o->runs == 0 && o->max_runs && o->min_runs > o->max_runs) {
 		msg_error("--min-runs %llu is above --max-runs %llu",
 			  (unsigned long long)o->min_runs,
@@ -458,20 +452,34 @@ static int bench_default_events(const struct bench_opts *o,
 	return r;
 }
 
-/* What runs s: SHELL -c s, or s split into words. NULL: reported. */
-static char **command_argv(const struct bench_opts *o, const char *s,
-			   const char *what)
+/*
+ * What runs the text s for command c (its -L values put in): SHELL -c
+ * s, or s split into words. NULL: reported.
+ */
+static char **command_argv(const struct bench_opts *o, size_t c,
+			   const char *s, const char *what)
 {
-	char **w;
+	const size_t *pick = o->exp.pick[c];
+	char **w, *text;
 	size_t n = 0;
 
 	if (!o->shell) {
 		w = bench_split_words(s);
 		if (!w || !w[0]) {
+			char *e = str_escape(s);
+
 			msg_error("cannot run %s '%s' without a shell: %s", what,
-				  s, w ? "it is empty" : "a quote is not closed");
+				  e, w ? "it is empty" : "a quote is not closed");
+			free(e);
 			bench_words_free(w);
 			return NULL;
+		}
+		/* the values go into their words: never split again */
+		for (size_t i = 0; w[i]; i++) {
+			char *v = bench_params_subst(&o->params, pick, w[i], 0);
+
+			free(w[i]);
+			w[i] = v;
 		}
 		return w;
 	}
@@ -482,29 +490,35 @@ static char **command_argv(const struct bench_opts *o, const char *s,
 		bench_words_free(w);
 		return NULL;
 	}
+	text = bench_params_subst(&o->params, pick, s, 1);
 	while (w[n])
 		n++;
 	w = xrealloc(w, (n + 3) * sizeof(*w));
 	w[n] = xstrdup("-c");
-	w[n + 1] = xstrdup(s);
+	w[n + 1] = text;
 	w[n + 2] = NULL;
 	return w;
 }
 
-/* Each command's argv for a once-or-per-command option; NULL: none. */
+/*
+ * Each command's argv for a once-or-per-command option; NULL: none. One
+ * --setup or --cleanup for all runs once, unless it names a parameter:
+ * then once per command, with that command's values.
+ */
 static char ***per_command(const struct bench_opts *o, const char *const *list,
 			   size_t n, const char *what, int *err)
 {
+	int once = n == 1 && strcmp(what, "--prepare") &&
+		   !bench_params_used(&o->params, list[0]);
 	char ***v;
 
 	if (!n)
 		return NULL;
 	v = xcalloc(o->ncmds, sizeof(*v));
 	for (size_t c = 0; c < o->ncmds; c++) {
-		/* one given for all: it runs once, before the first */
-		if (n == 1 && c > 0 && strcmp(what, "--prepare"))
+		if (once && c > 0)
 			break;
-		v[c] = command_argv(o, list[n == 1 ? 0 : c], what);
+		v[c] = command_argv(o, c, list[n == 1 ? 0 : c], what);
 		if (!v[c])
 			*err = 1;
 	}
@@ -518,19 +532,83 @@ static void free_per_command(char ***v, size_t n)
 	free(v);
 }
 
-/* Write an export to path with fn. 0 or -1 (reported). */
-static int bench_export(const char *path, const struct pstat_bench *b,
-			int (*fn)(FILE *, const struct pstat_bench *))
+/*
+ * The commands as shown and their names, -L's values put in (as they
+ * run through the shell; as they are without one). 0, or -1 (reported)
+ * for a command too long to run.
+ */
+static int bench_commands(struct bench_opts *o)
 {
-	struct output out;
-	int r;
+	o->cmds = xcalloc(o->ncmds + 1, sizeof(*o->cmds));
+	for (size_t c = 0; c < o->ncmds; c++) {
+		size_t src = o->exp.src[c];
 
-	if (output_open(&out, path, 0, 0, 0))
-		return -1;
-	r = fn(out.f, b);
-	if (r)
-		msg_error("cannot write '%s': %s", path, strerror(-r));
-	return output_close(&out, !r) || r ? -1 : 0;
+		o->cmds[c] = bench_params_subst(&o->params, o->exp.pick[c],
+						o->tmpl[src], o->shell != NULL);
+		if (strlen(o->cmds[c]) > BENCH_MAX_CMD_LEN) {
+			msg_error("command %zu is longer than %d bytes with its -L values",
+				  c + 1, BENCH_MAX_CMD_LEN);
+			return -1;
+		}
+		if (src < o->nnames)
+			o->cmd_names[c] = bench_params_subst(
+				&o->params, o->exp.pick[c], o->names[src], 0);
+	}
+	return 0;
+}
+
+static void bench_opts_free(struct bench_opts *o)
+{
+	for (size_t c = 0; o->cmds && c < o->ncmds; c++) {
+		free(o->cmds[c]);
+		free(o->cmd_names[c]);
+	}
+	free(o->cmds);
+	bench_params_free(&o->params, &o->exp);
+}
+
+/* The files of --export-* and --plot, in this order. */
+enum { EXPORT_MD, EXPORT_CSV, EXPORT_JSON, EXPORT_PLOT, NEXPORTS };
+
+static const char *export_path(const struct bench_opts *o, int i)
+{
+	const char *const paths[NEXPORTS] = {
+		o->export_md, o->export_csv, o->export_json, o->plot,
+	};
+
+	return paths[i];
+}
+
+/*
+ * Open every file asked for before anything runs, so that a bad path
+ * fails at once rather than after the whole bench. 0 or -1 (reported;
+ * those opened are closed untouched).
+ */
+static int exports_open(const struct bench_opts *o, struct output *ex)
+{
+	for (int i = 0; i < NEXPORTS; i++) {
+		const char *path = export_path(o, i);
+
+		memset(&ex[i], 0, sizeof(ex[i]));
+		if (path && output_open(&ex[i], path, 0, 0, 0)) {
+			while (i-- > 0)
+				if (ex[i].f)
+					output_close(&ex[i], 0);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Close the exports: kept when ok. 0, or -1 when one failed (reported). */
+static int exports_close(struct output *ex, int ok)
+{
+	int bad = 0;
+
+	for (int i = 0; i < NEXPORTS; i++)
+		if (ex[i].f && output_close(&ex[i], ok))
+			bad = 1;
+	return bad ? -1 : 0;
 }
 
 static uint64_t random_seed(void)
@@ -544,8 +622,13 @@ static uint64_t random_seed(void)
 
 /* Print the report (or the document) and the files asked for. */
 static int bench_write(const struct bench_opts *o, struct pstat_bench *b,
-		       FILE *out)
+		       FILE *out, struct output *ex)
 {
+	static int (*const fns[NEXPORTS])(FILE *,
+					  const struct pstat_bench *) = {
+		bench_print_markdown, bench_print_csv, print_json_bench,
+		bench_plot_svg,
+	};
 	struct pstat_bench_print_cfg pc = { 0 };
 	int r, bad = 0;
 
@@ -557,14 +640,18 @@ static int bench_write(const struct bench_opts *o, struct pstat_bench *b,
 			  o->output ? o->output : "stdout", strerror(-r));
 		bad = 1;
 	}
-	if (o->export_md && bench_export(o->export_md, b, bench_print_markdown))
-		bad = 1;
-	if (o->export_csv && bench_export(o->export_csv, b, bench_print_csv))
-		bad = 1;
-	if (o->export_json && bench_export(o->export_json, b, print_json_bench))
-		bad = 1;
-	if (o->plot && bench_export(o->plot, b, bench_plot_svg))
-		bad = 1;
+	for (int i = 0; i < NEXPORTS; i++) {
+		if (!ex[i].f)
+			continue;
+		r = fns[i](ex[i].f, b);
+		if (r) {
+			msg_error("cannot write '%s': %s", export_path(o, i),
+				  strerror(-r));
+			bad = 1;
+		}
+		if (output_close(&ex[i], !r))
+			bad = 1;
+	}
 	return bad ? -1 : 0;
 }
 
@@ -588,7 +675,8 @@ static int bench_cfg_fill(const struct bench_opts *o, struct bench_cfg *cfg,
 	cfg->ncmds = o->ncmds;
 	cfg->argv = xcalloc(o->ncmds, sizeof(*cfg->argv));
 	for (size_t c = 0; c < o->ncmds; c++)
-		if (!(cfg->argv[c] = command_argv(o, o->cmds[c], "command")))
+		if (!(cfg->argv[c] = command_argv(o, c, o->tmpl[o->exp.src[c]],
+						  "command")))
 			err = 1;
 	cfg->prepare = per_command(o, o->prepare, o->nprepare, "--prepare",
 				   &err);
@@ -614,13 +702,13 @@ int bench_main(int argc, char **argv)
 	struct pstat_encode_ctx ctx = { 0 };
 	struct pstat_evlist evl = { 0 };
 	struct pstat_bench b = { 0 };
-	struct output out = { 0 };
+	struct output out = { 0 }, ex[NEXPORTS];
 	int r, status = EXIT_PSTAT_FAILED, null_fd = -1;
 	const char *v;
 
 	r = bench_parse(argc, argv, &o);
-	if (r) {
-		bench_params_free(&o.params, &o.exp);
+	if (r || bench_commands(&o)) {
+		bench_opts_free(&o);
 		return r > 0 ? 0 : EXIT_PSTAT_FAILED;
 	}
 	v = getenv("PSTAT_SYSFS_ROOT");
@@ -641,6 +729,11 @@ int bench_main(int argc, char **argv)
 	/* an output that cannot be written fails before anything runs */
 	if (o.output && output_open(&out, o.output, 0, 0, 0))
 		goto out;
+	if (exports_open(&o, ex)) {
+		if (o.output)
+			output_close(&out, 0);
+		goto out;
+	}
 	if (!o.output)
 		out.f = stdout;
 	b.alpha = o.alpha;
@@ -650,13 +743,14 @@ int bench_main(int argc, char **argv)
 	b.shell = o.shell;
 	b.per_unit = o.per_unit;
 	for (size_t c = 0; c < o.ncmds; c++)
-		bench_add_cmd(&b, c < o.nnames ? o.names[c] : NULL, o.cmds[c],
+		bench_add_cmd(&b, o.cmd_names[c], o.cmds[c],
 			      cfg.argv[c])->per =
 			o.nper ? o.per[o.nper == 1 ? 0 : c] : 0;
 	status = bench_loop(&cfg, &b);
 	if (status) {
 		if (o.output)
 			output_close(&out, 0);
+		exports_close(ex, 0);
 		goto out;
 	}
 	bench_analyze(&b);
@@ -668,7 +762,7 @@ int bench_main(int argc, char **argv)
 	}
 	status = b.interrupted ? 128 + b.interrupted : b.regression_status;
 	b.exit_status = status;
-	r = bench_write(&o, &b, out.f);
+	r = bench_write(&o, &b, out.f, ex);
 	if (o.output ? output_close(&out, !r) || r : r || fflush(stdout))
 		status = EXIT_PSTAT_FAILED;
 out:
@@ -679,6 +773,6 @@ out:
 	evlist_free(&evl);
 	pmus_free(ctx.pmus);
 	pfm_cleanup();
-	bench_params_free(&o.params, &o.exp);
+	bench_opts_free(&o);
 	return status;
 }

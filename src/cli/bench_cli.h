@@ -65,29 +65,42 @@ struct bench_params {
 	size_t n;
 };
 
-/* The commands and names with the parameters put in (all new). */
+/* The commands -L makes: each from a command given, with a pick. */
 struct bench_expanded {
-	char **cmds;
-	char **names;           /* NULL where no name was given */
+	size_t *src;            /* [command]: the command given it came from */
+	size_t (*pick)[BENCH_MAX_PARAMS];   /* [command]: each list's value */
 	size_t n;
 };
 
+/* The longest command a value may make (Linux's MAX_ARG_STRLEN). */
+#define BENCH_MAX_CMD_LEN 131072
+
 /*
  * Add the list VAR: VALUES, comma-separated. Returns 0, or -1 with why
- * filled (too many lists, a name with braces, no values).
+ * filled (too many lists, a name with braces or given twice, no values).
  */
 int bench_params_add(struct bench_params *p, const char *var,
 		     const char *values, char *why, size_t len);
 
 /*
- * Every command of cmds once per combination of the lists' values
- * ({VAR} replaced in it and in its name, names[c] when c < nnames),
- * the first list varying slowest. Returns 0, or -1 with why filled
- * when that makes more than BENCH_MAX_CMDS commands.
+ * One command per command given and combination of the lists' values,
+ * the first list varying slowest. Returns 0, or -1 with why filled when
+ * that makes more than BENCH_MAX_CMDS commands.
  */
-int bench_params_expand(const struct bench_params *p, char *const *cmds,
-			size_t ncmds, const char *const *names, size_t nnames,
+int bench_params_expand(const struct bench_params *p, size_t ncmds,
 			struct bench_expanded *out, char *why, size_t len);
+
+/*
+ * s with every {VAR} of the lists replaced, in one pass, by the value
+ * pick[VAR] chooses: shell-quoted when quote (a value is then one shell
+ * word), else as it is. A value is never searched for placeholders.
+ * New string.
+ */
+char *bench_params_subst(const struct bench_params *p, const size_t *pick,
+			 const char *s, int quote);
+
+/* Whether s (NULL: no) holds a placeholder of the lists. */
+int bench_params_used(const struct bench_params *p, const char *s);
 
 /*
  * --fail-on-regression (bench_regression.c): every command of b against

@@ -168,6 +168,24 @@ static void hide_unsupported(struct pstat_bench *b)
 				b->cmds[c].rows[i].hidden = 1;
 }
 
+/*
+ * End what the last run of command c left running (`sleep 9 & true`),
+ * so that it cannot load the runs after it or outlive pstat; say so the
+ * first time for each command.
+ */
+static void ended_leftovers(struct bench_state *st, size_t c)
+{
+	struct pstat_bench_cmd *cmd = &st->b->cmds[c];
+	size_t n = target_end_group();
+
+	if (!n)
+		return;
+	if (!cmd->leftovers)
+		msg_warn("command %zu '%s' left %zu process%s running after its run: ended (SIGKILL), as after every run",
+			 c + 1, cmd->label, n, n == 1 ? "" : "es");
+	cmd->leftovers += n;
+}
+
 /* One run of command c; record: not a warm-up. 0 or the exit status. */
 static int one_run(struct bench_state *st, size_t c, int record)
 {
@@ -186,9 +204,12 @@ static int one_run(struct bench_state *st, size_t c, int record)
 	if (session_step(st->sess[c], record, &step))
 		return EXIT_PSTAT_FAILED;
 	st->seq++;
+	ended_leftovers(st, c);
 	if (step.exec_err) {
-		msg_error("cannot run '%s': %s", cfg->argv[c][0],
-			  strerror(step.exec_err));
+		char *e = str_escape(cfg->argv[c][0]);
+
+		msg_error("cannot run '%s': %s", e, strerror(step.exec_err));
+		free(e);
 		st->b->failed_cmd = cmd->name;
 		return step.status;
 	}
@@ -200,7 +221,7 @@ static int one_run(struct bench_state *st, size_t c, int record)
 			      step.nrows);
 	if (step.status && !cfg->ignore_failure) {
 		msg_error("command %zu '%s' failed (exit status %d)", c + 1,
-			  cmd->name, step.status);
+			  cmd->label, step.status);
 		msg_hint("-i (--ignore-failure) keeps going over failed runs");
 		st->b->failed_cmd = cmd->name;
 		return step.status;
@@ -320,6 +341,8 @@ int bench_loop(const struct bench_cfg *cfg, struct pstat_bench *b)
 	int r;
 
 	state_init(&st, cfg, b);
+	/* to end what a run leaves running */
+	target_set_own_group(1);
 	st.t0 = now_ns();
 	clock_gettime(CLOCK_REALTIME, &b->started_at);
 	r = run_each(cfg, cfg->setup, "--setup");
@@ -344,6 +367,7 @@ int bench_loop(const struct bench_cfg *cfg, struct pstat_bench *b)
 	}
 	if (!r)
 		r = run_each(cfg, cfg->cleanup, "--cleanup");
+	target_set_own_group(0);
 	state_finish(&st, r);
 	if (cfg->default_events)
 		hide_unsupported(b);

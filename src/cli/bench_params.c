@@ -3,6 +3,15 @@
  * `pstat bench -L VAR V1,V2,...`, hyperfine's parameter lists: every
  * command (and name) holding {VAR} becomes one command per value, and
  * several lists one per combination, the first list varying slowest.
+ *
+ * A value is put in once, in one pass over the text: what a value holds
+ * is never read again for placeholders ({x} in a value stays {x}), so
+ * the cost is linear in the length of the result. Through a shell, a
+ * value is one shell word: quoted unless it holds only characters no
+ * shell treats specially (as Python's shlex.quote), so that
+ * `-L x 'a;touch F'` passes the text `a;touch F` and runs nothing.
+ * Without one (-N), the command is split into words first and the value
+ * goes into its word unchanged, never split or unquoted again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,31 +20,99 @@
 #include "base/util.h"
 #include "cli/bench_cli.h"
 
-/* s with every {VAR} of the lists replaced by the values of combo k. */
-static char *substitute(const char *s, const struct bench_params *p,
-			const size_t *pick)
+/* A growing string: doubling keeps the appends linear. */
+struct text {
+	char *s;
+	size_t len, alloc;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
 {
-	char *out = xstrdup(s);
+	xgrow((void **)&t->s, &t->alloc, t->len + n + 1, 1);
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
 
-	for (size_t i = 0; i < p->n; i++) {
-		char *key = xasprintf("{%s}", p->var[i]), *at;
-		const char *val = p->vals[i][pick[i]];
-		size_t klen = strlen(key), vlen = strlen(val), off = 0;
+/* Characters that never need quoting for a POSIX shell. */
+static int shell_safe(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789@%+=:,./-_", *s))
+			return 0;
+	return 1;
+}
 
-		while ((at = strstr(out + off, key))) {
-			size_t pre = (size_t)(at - out);
-			char *next = xmalloc(strlen(out) - klen + vlen + 1);
+/* Append s to buf, in single quotes when quote and it needs them. */
+static void put_value(struct text *buf, const char *s, int quote)
+{
+	if (!quote || shell_safe(s)) {
+		text_add(buf, s, strlen(s));
+		return;
+	}
+	text_add(buf, "'", 1);
+	for (; *s; s++) {
+		if (*s == '\'')
+			text_add(buf, "'\\''", 4);
+		else
+			text_add(buf, s, 1);
+	}
+	text_add(buf, "'", 1);
+}
 
-			memcpy(next, out, pre);
-			memcpy(next + pre, val, vlen);
-			strcpy(next + pre + vlen, at + klen);
-			free(out);
-			out = next;
-			off = pre + vlen;
+/* The list named by the n bytes at s, or -1. */
+static int find_var(const struct bench_params *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strlen(p->var[i]) == n && !memcmp(p->var[i], s, n))
+			return (int)i;
+	return -1;
+}
+
+char *bench_params_subst(const struct bench_params *p, const size_t *pick,
+			 const char *s, int quote)
+{
+	struct text buf = { 0 };
+
+	while (*s) {
+		const char *open = strchr(s, '{'), *close;
+		int v;
+
+		if (!open) {
+			text_add(&buf, s, strlen(s));
+			break;
 		}
+		text_add(&buf, s, (size_t)(open - s));
+		close = strpbrk(open + 1, "{}");
+		if (!close || *close == '{' ||
+		    (v = find_var(p, open + 1, (size_t)(close - open - 1))) < 0) {
+			/* not a placeholder: the brace as it is */
+			text_add(&buf, open, 1);
+			s = open + 1;
+			continue;
+		}
+		put_value(&buf, p->vals[v][pick[v]], quote);
+		s = close + 1;
+	}
+	if (!buf.s)
+		text_add(&buf, "", 0);
+	return buf.s;
+}
+
+int bench_params_used(const struct bench_params *p, const char *s)
+{
+	int used = 0;
+
+	for (size_t i = 0; s && i < p->n && !used; i++) {
+		char *key = xasprintf("{%s}", p->var[i]);
+
+		used = strstr(s, key) != NULL;
 		free(key);
 	}
-	return out;
+	return used;
 }
 
 int bench_params_add(struct bench_params *p, const char *var,
@@ -50,6 +127,10 @@ int bench_params_add(struct bench_params *p, const char *var,
 	}
 	if (!*var || strpbrk(var, "{}")) {
 		snprintf(why, len, "invalid parameter name '%s'", var);
+		return -1;
+	}
+	if (find_var(p, var, strlen(var)) >= 0) {
+		snprintf(why, len, "parameter '%s' is given twice", var);
 		return -1;
 	}
 	p->var[p->n] = var;
@@ -70,8 +151,7 @@ int bench_params_add(struct bench_params *p, const char *var,
 	return 0;
 }
 
-int bench_params_expand(const struct bench_params *p, char *const *cmds,
-			size_t ncmds, const char *const *names, size_t nnames,
+int bench_params_expand(const struct bench_params *p, size_t ncmds,
 			struct bench_expanded *out, char *why, size_t len)
 {
 	size_t combos = 1, pick[BENCH_MAX_PARAMS] = { 0 };
@@ -85,14 +165,13 @@ int bench_params_expand(const struct bench_params *p, char *const *cmds,
 			return -1;
 		}
 	}
-	out->cmds = xcalloc(combos * ncmds + 1, sizeof(*out->cmds));
-	out->names = xcalloc(combos * ncmds + 1, sizeof(*out->names));
+	out->src = xcalloc(combos * ncmds + 1, sizeof(*out->src));
+	out->pick = xcalloc(combos * ncmds + 1, sizeof(*out->pick));
 	for (size_t c = 0; c < ncmds; c++) {
 		memset(pick, 0, sizeof(pick));
 		for (size_t k = 0; k < combos; k++) {
-			out->cmds[out->n] = substitute(cmds[c], p, pick);
-			if (c < nnames)
-				out->names[out->n] = substitute(names[c], p, pick);
+			out->src[out->n] = c;
+			memcpy(out->pick[out->n], pick, sizeof(pick));
 			out->n++;
 			/* the next combination: the last list varies fastest */
 			for (size_t i = p->n; i-- > 0;) {
@@ -111,12 +190,8 @@ void bench_params_free(struct bench_params *p, struct bench_expanded *e)
 		free(p->vals[i]);
 		free(p->bufs[i]);
 	}
-	for (size_t i = 0; e && i < e->n; i++) {
-		free(e->cmds[i]);
-		free(e->names[i]);
-	}
 	if (e) {
-		free(e->cmds);
-		free(e->names);
+		free(e->src);
+		free(e->pick);
 	}
 }

@@ -29,11 +29,11 @@ static int compare_input(const struct pstat_bench_cmd *c,
 
 	memset(run, 0, sizeof(*run));
 	if (!c->doc || print_json_read_run(c->doc, strlen(c->doc), run, &err)) {
-		msg_error("cannot read the results of '%s': %s", c->name,
+		msg_error("cannot read the results of '%s': %s", c->label,
 			  c->doc ? err.msg : "no run was recorded");
 		return -1;
 	}
-	run->label = xstrdup(c->name);
+	run->label = xstrdup(c->label);
 	for (size_t i = 0; i < run->ncounters; i++) {
 		int hidden = 0;
 
@@ -99,7 +99,7 @@ int bench_check_regression(const char *const *thresholds, size_t n,
 			if (compare_run_failed(&base, why, sizeof(why)) ||
 			    compare_run_failed(&run, why, sizeof(why))) {
 				msg_error("cannot compare '%s' with '%s': a command failed (%s)",
-					  b->cmds[c].name, b->cmds[0].name, why);
+					  b->cmds[c].label, b->cmds[0].label, why);
 			} else {
 				compare_runs(&base, &run, &rules, b->alpha,
 					     &cmp);

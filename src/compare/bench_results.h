@@ -68,6 +68,10 @@ struct pstat_bench_outlier {
 struct pstat_bench_cmd {
 	char *name;             /* -n NAME, else the command */
 	char *command;          /* the command as given */
+	char *label;            /* name, control characters written out
+				   (str_escape): for text, never raw */
+	char *label_cmd;        /* command, the same way */
+	size_t leftovers;       /* processes its runs left running (ended) */
 	char **argv;            /* as run (through the shell or split) */
 	size_t runs;            /* recorded runs */
 	size_t alloc;

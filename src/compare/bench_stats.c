@@ -42,6 +42,8 @@ struct pstat_bench_cmd *bench_add_cmd(struct pstat_bench *b, const char *name,
 	memset(c, 0, sizeof(*c));
 	c->name = xstrdup(name ? name : command);
 	c->command = xstrdup(command);
+	c->label = str_escape(c->name);
+	c->label_cmd = str_escape(c->command);
 	c->argv = argv;
 	return c;
 }
@@ -296,6 +298,8 @@ void bench_free(struct pstat_bench *b)
 		free(cmd->rows);
 		free(cmd->name);
 		free(cmd->command);
+		free(cmd->label);
+		free(cmd->label_cmd);
 		free(cmd->status);
 		free(cmd->start_ms);
 		free(cmd->seq);

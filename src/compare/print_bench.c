@@ -81,9 +81,9 @@ static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
 	char hist[HIST_BINS * 4 + 1];
 
 	fprintf(out, "%sBenchmark %zu: %s%s\n", cfg->color ? COLOR_BOLD : "",
-		i + 1, c->name, cfg->color ? COLOR_OFF : "");
+		i + 1, c->label, cfg->color ? COLOR_OFF : "");
 	if (strcmp(c->name, c->command))
-		fprintf(out, "  command: %s\n", c->command);
+		fprintf(out, "  command: %s\n", c->label_cmd);
 	if (!c->nrows) {
 		fprintf(out, "  no run was recorded\n\n");
 		return;
@@ -131,7 +131,7 @@ static void print_diffs(FILE *out, const struct pstat_bench *b, size_t c,
 	const struct pstat_bench_cmd *base = &b->cmds[0], *cmd = &b->cmds[c];
 
 	fprintf(out, "%s%s against %s%s (Welch's t-test, alpha %g):\n",
-		cfg->color ? COLOR_BOLD : "", cmd->name, base->name,
+		cfg->color ? COLOR_BOLD : "", cmd->label, base->label,
 		cfg->color ? COLOR_OFF : "", b->alpha);
 	fprintf(out, "  %-28s %9s  %-22s %8s  %s\n", "", "ratio",
 		"interval", "p", "verdict");
@@ -198,14 +198,38 @@ int bench_print_table(FILE *out, const struct pstat_bench *b,
 	return print_flush(out);
 }
 
-/* s with '|' escaped, for a Markdown cell. */
+/* s with '|' escaped, for a Markdown cell (s has no line break). */
 static void md_cell(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
 			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
+		fputc(*s, out);
 	}
+}
+
+/*
+ * s (escaped: no control character) as a Markdown code span, fenced by
+ * more backticks than any run of them in s, as CommonMark allows.
+ */
+static void md_code(FILE *out, const char *s)
+{
+	size_t run = 0, longest = 0;
+	int pad;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	pad = *s == '`' || (*s && s[strlen(s) - 1] == '`');
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+	fputs(pad ? " " : "", out);
+	md_cell(out, s);
+	fputs(pad ? " " : "", out);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
 }
 
 int bench_print_markdown(FILE *out, const struct pstat_bench *b)
@@ -238,9 +262,9 @@ int bench_print_markdown(FILE *out, const struct pstat_bench *b)
 			} else {
 				snprintf(ratio, sizeof(ratio), "-");
 			}
-			fputs("| `", out);
-			md_cell(out, cmd->name);
-			fputs("` | ", out);
+			fputs("| ", out);
+			md_code(out, cmd->label);
+			fputs(" | ", out);
 			md_cell(out, row->name);
 			fprintf(out, " | %s ± %s | %s | %s | %s | %s | %s |\n", m,
 				sd, mn, md, mx, ratio, verdict);
@@ -288,7 +312,7 @@ int bench_print_csv(FILE *out, const struct pstat_bench *b)
 				continue;
 			if (c && cmd->nrows == b->cmds[0].nrows)
 				d = bench_diff(b, c, r);
-			csv_field(out, cmd->name);
+			csv_field(out, cmd->label);
 			fputc(',', out);
 			csv_field(out, row->name);
 			fputc(',', out);

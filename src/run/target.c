@@ -38,12 +38,64 @@ static struct rlimit nofile_before;
 static int nofile_raised;
 /* target_set_stdio: what the command's 0, 1 and 2 become (-1: as ours) */
 static int stdio_fds[3] = { -1, -1, -1 };
+/* target_set_own_group: each command a process group of its own */
+static int own_group;
+static pid_t last_group;
 
 void target_set_stdio(int in_fd, int out_fd, int err_fd)
 {
 	stdio_fds[0] = in_fd;
 	stdio_fds[1] = out_fd;
 	stdio_fds[2] = err_fd;
+}
+
+void target_set_own_group(int on)
+{
+	own_group = on;
+}
+
+/* The processes of group pgid that are alive (not zombies). */
+static size_t group_alive(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0;
+
+	while (d && (de = readdir(d))) {
+		char path[64], *st, *p, state;
+		int pg;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/stat", de->d_name);
+		st = read_file_str(path);
+		p = st ? strrchr(st, ')') : NULL;
+		/* state(3) ppid(4) pgrp(5) */
+		if (p && sscanf(p + 1, " %c %*d %d", &state, &pg) == 2 &&
+		    pg == pgid && state != 'Z')
+			n++;
+		free(st);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+size_t target_end_group(void)
+{
+	pid_t pg = last_group;
+	size_t n;
+
+	last_group = 0;
+	/* (one system call when, as nearly always, nothing is left) */
+	if (pg <= 0 || kill(-pg, 0) < 0)
+		return 0;
+	n = group_alive(pg);
+	kill(-pg, SIGKILL);
+	/* those pstat adopted as a subreaper are its to reap */
+	while (waitpid(-pg, NULL, 0) > 0 || errno == EINTR)
+		;
+	return n;
 }
 
 void target_nofile_raised(const struct rlimit *before)
@@ -140,6 +192,8 @@ int target_fork(char *const argv[], int keep_on_exit,
 		    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
 			_exit(125); /* pstat is already gone */
 		reset_signals();
+		if (own_group)
+			setpgid(0, 0);
 		/*
 		 * A set-user-ID pstat counts as root, but runs the command
 		 * as the user who ran it, never with privileges they lack.
@@ -169,6 +223,11 @@ int target_fork(char *const argv[], int keep_on_exit,
 	}
 	close(go[0]);
 	close(er[1]);
+	if (own_group) {
+		/* (both sides: whichever runs first) */
+		setpgid(pid, pid);
+		last_group = pid;
+	}
 	ch->pid = pid;
 	ch->go_fd = go[1];
 	ch->err_fd = er[0];

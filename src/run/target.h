@@ -64,6 +64,21 @@ void target_nofile_raised(const struct rlimit *before);
 void target_set_stdio(int in_fd, int out_fd, int err_fd);
 
 /*
+ * Whether the commands forked from now on get a process group of their
+ * own (`pstat bench`), so that target_end_group can end what one left
+ * behind. The terminal's signals then reach pstat alone, which passes
+ * them on to the command.
+ */
+void target_set_own_group(int on);
+
+/*
+ * After the last command forked in a group of its own has been reaped:
+ * SIGKILL to what is left in its group (`sleep 9 & true` leaves the
+ * sleep), reaping those that are pstat's. Returns how many were alive.
+ */
+size_t target_end_group(void);
+
+/*
  * Let the child exec. Returns 0 once the exec succeeded, or the positive
  * errno of a failed exec (the child has then exited 127 for ENOENT, 126
  * otherwise, and has been reaped into *status).
