@@ -79,29 +79,55 @@ om_check() {
 	run om_check openmetrics <("$PT" print openmetrics percpu)
 	assert_line 'sample pstat_event_seconds_total{cpu="1",event="task-clock",pmu="software"} 0.01187'
 	run om_check openmetrics <("$PT" print openmetrics thread)
-	assert_line --regexp '^sample pstat_events_total\{event="[^"]+",pmu="[^"]+",thread="[^"]+-[0-9]+"\} '
+	assert_line 'sample pstat_events_total{comm="worker",event="cs",pmu="software",tid="4250"} 21.0'
+	assert_line 'sample pstat_event_seconds_total{comm="pt-threads",event="task-clock",pmu="software",tid="4242"} 0.21724'
+	refute_line --partial 'thread='
 }
 
-@test "openmetrics: a counter that was not opened has no samples" {
+@test "openmetrics: a counter that was not opened has no samples but pstat_counted 0" {
 	need_om_parser
-	run om_check openmetrics <("$PT" print openmetrics notsupported)
-	assert_success
-	assert_line 'sample pstat_event_seconds_total{event="task-clock",pmu="software"} 0.0005'
-	refute_line --partial 'event="cycles"'
-	refute_line --partial 'event="msr/tsc/"'
+	for fmt in openmetrics prometheus; do
+		p=$fmt
+		[ "$fmt" = prometheus ] && p=text
+		run om_check "$p" <("$PT" print "$fmt" notsupported)
+		assert_success
+		assert_line 'sample pstat_event_seconds_total{event="task-clock",pmu="software"} 0.0005'
+		refute_line --regexp '^sample pstat_(events|enabled|running).*event="(cycles|msr/tsc/)"'
+		# but each is a series that says it did not count
+		assert_line --regexp '^family pstat_counted (gauge|unknown) -$'
+		assert_line 'sample pstat_counted{event="task-clock",pmu="software"} 1.0'
+		assert_line 'sample pstat_counted{event="cycles",pmu="cpu"} 0.0'
+		assert_line 'sample pstat_counted{event="msr/tsc/",pmu="msr"} 0.0'
+		assert_line 'sample pstat_counted{event="cpu/nonsense/",pmu="cpu"} 0.0'
+		[ "$(grep -c '^sample pstat_counted' <<<"$output")" = 4 ]
+	done
 	# one that was opened and never ran counts 0, and says it never ran
 	run om_check openmetrics <("$PT" print openmetrics multiplexed)
 	assert_line 'sample pstat_events_total{event="cache-misses",pmu="cpu"} 0.0'
 	assert_line 'sample pstat_running_seconds_total{event="cache-misses",pmu="cpu"} 0.0'
 	assert_line 'sample pstat_enabled_seconds_total{event="cache-misses",pmu="cpu"} 0.002'
+	assert_line 'sample pstat_counted{event="cache-misses",pmu="cpu"} 0.0'
+	assert_line --regexp '^sample pstat_counted\{event="cycles",pmu="cpu"\} 1\.0$'
+}
+
+@test "openmetrics: live, cycles on a machine without them is pstat_counted 0" {
+	need_om_parser
+	need_perf_events
+	run "$PSTAT" --openmetrics -e task-clock,cycles -o "$BATS_TEST_TMPDIR/om" true
+	grep -q '^pstat_events_total{event="cycles"' "$BATS_TEST_TMPDIR/om" &&
+		skip "this machine counts cycles"
+	run om_check openmetrics "$BATS_TEST_TMPDIR/om"
+	assert_success
+	assert_line 'sample pstat_counted{event="cycles",pmu="cpu"} 0.0'
+	assert_line 'sample pstat_counted{event="task-clock",pmu="software"} 1.0'
 }
 
 @test "openmetrics: label values are escaped and UTF-8" {
 	need_om_parser
 	run om_check openmetrics <("$PT" print openmetrics sep-in-name)
 	assert_success
-	assert_line 'sample pstat_events_total{event="quo\"te",pmu="software",thread="plain-19"} 5.0'
-	assert_line 'sample pstat_events_total{event="new\nline",pmu="software",thread="a::b-20"} 6.0'
+	assert_line 'sample pstat_events_total{comm="plain",event="quo\"te",pmu="software",tid="19"} 5.0'
+	assert_line 'sample pstat_events_total{comm="a::b",event="new\nline",pmu="software",tid="20"} 6.0'
 	# a unit that is no base unit names its own family
 	assert_line 'family pstat_event_u_nit counter u_nit'
 	# bytes that are not UTF-8 become U+FFFD
@@ -304,7 +330,7 @@ om_check() {
 	assert_line --regexp '^3 sample pstat_events_total\{event="context-switches",pmu="software"\} '
 }
 
-@test "openmetrics: metric values are one gauge family, in both parsers" {
+@test "openmetrics: metric values are a gauge family per unit, in both parsers" {
 	need_om_parser
 	for fmt in openmetrics prometheus; do
 		p=$fmt
@@ -312,32 +338,62 @@ om_check() {
 		"$PT" om-metrics "$fmt" summary >"$BATS_TEST_TMPDIR/m"
 		run om_check "$p" "$BATS_TEST_TMPDIR/m"
 		assert_success
-		assert_line 'family pstat_metric gauge -'
-		assert_line 'sample pstat_metric{metric="frontend_bound",unit="%"} 22.5'
-		assert_line 'sample pstat_metric{metric="ipc",unit=""} 1.25'
-		assert_line 'sample pstat_metric{metric="quo\"te\\",unit="insn/cycle"} 3.0'
+		if [ "$fmt" = openmetrics ]; then
+			assert_line 'family pstat_metric gauge -'
+			assert_line 'family pstat_metric_ratio gauge ratio'
+			assert_line 'family pstat_metric_insn_per_cycle gauge insn_per_cycle'
+		else
+			assert_line 'family pstat_metric_ratio gauge -'
+		fi
+		# a percentage as a fraction 0-1, the unit in the name
+		assert_line 'sample pstat_metric_ratio{metric="frontend_bound"} 0.225'
+		assert_line 'sample pstat_metric{metric="ipc"} 1.25'
+		assert_line 'sample pstat_metric_insn_per_cycle{metric="quo\"te\\"} 3.0'
+		refute_line --partial 'unit="'
 		# no value, +inf and -inf: no sample; a repeat: the first
 		[ "$(grep -c '^sample pstat_metric' <<<"$output")" = 3 ]
-		run grep -Eic '^pstat_metric\{.*\} [+-]?(nan|inf)' "$BATS_TEST_TMPDIR/m"
+		run grep -Eic '^pstat_metric[a-z_]*\{.*\} [+-]?(nan|inf)' "$BATS_TEST_TMPDIR/m"
 		assert_output 0
 		# -A: each CPU's own, none for the CPU without a value
 		"$PT" om-metrics "$fmt" percpu >"$BATS_TEST_TMPDIR/m"
 		run om_check "$p" "$BATS_TEST_TMPDIR/m"
 		assert_success
-		assert_line 'sample pstat_metric{cpu="0",metric="ipc",unit=""} 0.5'
-		assert_line 'sample pstat_metric{cpu="2",metric="ipc",unit=""} 2.0'
+		assert_line 'sample pstat_metric{cpu="0",metric="ipc"} 0.5'
+		assert_line 'sample pstat_metric{cpu="2",metric="ipc"} 2.0'
 		refute_line --partial 'cpu="1",metric='
-		# --per-core's ids and --per-thread's thread, as counters have
+		# --per-core's ids and --per-thread's comm and tid, as counters have
 		"$PT" om-metrics "$fmt" aggr >"$BATS_TEST_TMPDIR/m"
 		run om_check "$p" "$BATS_TEST_TMPDIR/m"
 		assert_success
-		assert_line 'sample pstat_metric{cluster="0",core="1",die="0",metric="retiring",socket="0",unit="%"} 60.0'
-		assert_line 'sample pstat_metric{metric="ipc",thread="app-42",unit=""} 1.0'
+		assert_line 'sample pstat_metric_ratio{cluster="0",core="1",die="0",metric="retiring",socket="0"} 0.6'
+		assert_line 'sample pstat_metric{comm="app",metric="ipc",tid="42"} 1.0'
 	done
 	# without metrics, no family
 	"$PT" print openmetrics basic >"$BATS_TEST_TMPDIR/m"
 	run grep -c pstat_metric "$BATS_TEST_TMPDIR/m"
 	assert_output 0
+}
+
+@test "openmetrics: metric units as Prometheus names them" {
+	need_om_parser
+	run "$PT" om-units '' % GHz MHz ms ns MiB/s KiB/sec insn/cycle \
+		cycles/insn MPKI CPUs walks/kinsn 'a b/c' Joules
+	assert_success
+	assert_output "'' pstat_metric x1
+'%' pstat_metric_ratio x0.01
+'GHz' pstat_metric_hertz x1000000000
+'MHz' pstat_metric_hertz x1000000
+'ms' pstat_metric_seconds x0.001
+'ns' pstat_metric_seconds x1e-09
+'MiB/s' pstat_metric_bytes_per_second x1048576
+'KiB/sec' pstat_metric_bytes_per_second x1024
+'insn/cycle' pstat_metric_insn_per_cycle x1
+'cycles/insn' pstat_metric_cycles_per_insn x1
+'MPKI' pstat_metric_mpki x1
+'CPUs' pstat_metric_cpus x1
+'walks/kinsn' pstat_metric_walks_per_kinsn x1
+'a b/c' pstat_metric_a_b_per_c x1
+'Joules' pstat_metric_joules x1"
 }
 
 @test "openmetrics: -I, each interval's metric value beside running totals" {
@@ -346,19 +402,19 @@ om_check() {
 	run om_check openmetrics-stream "$BATS_TEST_TMPDIR/m"
 	assert_success
 	assert_line '1 sample pstat_events_total{event="cycles",pmu="cpu"} 2000.0'
-	assert_line '1 sample pstat_metric{metric="ipc",unit=""} 1.5'
+	assert_line '1 sample pstat_metric{metric="ipc"} 1.5'
 	assert_line '2 sample pstat_events_total{event="cycles",pmu="cpu"} 4000.0'
 	# the second interval's metric had no value: the family, no sample
 	assert_line '2 family pstat_metric gauge -'
 	refute_line --regexp '^2 sample pstat_metric'
 	assert_line '3 sample pstat_events_total{event="cycles",pmu="cpu"} 6000.0'
-	assert_line '3 sample pstat_metric{metric="ipc",unit=""} 0.25'
+	assert_line '3 sample pstat_metric{metric="ipc"} 0.25'
 	# and nothing after the intervals
 	[ "$(grep -c '^# EOF$' "$BATS_TEST_TMPDIR/m")" = 3 ]
 	"$PT" om-metrics prometheus interval >"$BATS_TEST_TMPDIR/t"
 	run om_check text-stream "$BATS_TEST_TMPDIR/t"
 	assert_success
-	assert_line '3 sample pstat_metric{metric="ipc",unit=""} 0.25'
+	assert_line '3 sample pstat_metric{metric="ipc"} 0.25'
 }
 
 @test "openmetrics: live metrics from an exact tracepoint count, both formats" {
@@ -378,8 +434,8 @@ om_check() {
 		run om_check "$p" "$BATS_TEST_TMPDIR/om"
 		assert_success
 		assert_line 'sample pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint"} 1234.0'
-		assert_line 'sample pstat_metric{metric="kwrites",unit="kwrites"} 1.234'
-		assert_line 'sample pstat_metric{metric="half",unit="%"} 50.0'
+		assert_line 'sample pstat_metric_kwrites{metric="kwrites"} 1.234'
+		assert_line 'sample pstat_metric_ratio{metric="half"} 0.5'
 		# a division by zero: no sample
 		refute_line --partial 'metric="zero"'
 	done
@@ -408,7 +464,7 @@ om_check() {
 		}'
 }
 
-@test "openmetrics: --metric-only, the pstat_metric family alone, in both parsers" {
+@test "openmetrics: --metric-only, the pstat_metric families alone, in both parsers" {
 	need_om_parser
 	local fmt p c s want
 	for fmt in openmetrics prometheus; do
@@ -421,17 +477,17 @@ om_check() {
 			"$PT" om-metrics "$fmt" "$c" metric-only >"$BATS_TEST_TMPDIR/m"
 			run om_check "$p$s" "$BATS_TEST_TMPDIR/all"
 			assert_success
-			grep -E '(^| )sample pstat_metric\{' <<<"$output" >"$BATS_TEST_TMPDIR/want"
+			grep -E '(^| )sample pstat_metric[a-z_]*\{' <<<"$output" >"$BATS_TEST_TMPDIR/want"
 			run om_check "$p$s" "$BATS_TEST_TMPDIR/m"
 			assert_success
 			# the metrics' samples as without it, in every exposition
 			[ -s "$BATS_TEST_TMPDIR/want" ]
-			diff "$BATS_TEST_TMPDIR/want" <(grep -E '(^| )sample pstat_metric\{' <<<"$output")
+			diff "$BATS_TEST_TMPDIR/want" <(grep -E '(^| )sample pstat_metric[a-z_]*\{' <<<"$output")
 			# no counter, enabled or running family: metrics and the build
-			refute_line --regexp '(^| )sample pstat_(event|enabled|running)'
-			want="family pstat_build family pstat_metric"
-			[ "$fmt" = prometheus ] && want="family pstat_build_info family pstat_metric"
-			[ "$(grep -oE 'family [a-z_]+' <<<"$output" | sort -u | paste -sd' ')" = "$want" ]
+			refute_line --regexp '(^| )sample pstat_(event|enabled|running|counted)'
+			want="family pstat_build"
+			[ "$fmt" = prometheus ] && want="family pstat_build_info"
+			[ "$(grep -oE 'family [a-z_]+' <<<"$output" | grep -v 'family pstat_metric' | sort -u | paste -sd' ')" = "$want" ]
 		done
 	done
 }
@@ -450,7 +506,7 @@ om_check() {
 		assert_success
 		run om_check "$p" "$BATS_TEST_TMPDIR/om"
 		assert_success
-		assert_line 'sample pstat_metric{metric="kwrites",unit="kwrites"} 1.234'
+		assert_line 'sample pstat_metric_kwrites{metric="kwrites"} 1.234'
 		refute_line --partial 'pstat_events'
 		refute_line --partial 'pstat_enabled'
 		refute_line --partial 'pstat_running'

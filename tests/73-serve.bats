@@ -434,20 +434,21 @@ EOF
 		--metric 'never = task-clock / (task-clock - task-clock)'
 	for _ in $(seq 50); do
 		curl -sf -o "$BATS_TEST_TMPDIR/t" "$url/metrics"
-		grep -q '^pstat_metric{metric="tc_pct"' "$BATS_TEST_TMPDIR/t" && break
+		grep -q '^pstat_metric_ratio{metric="tc_pct"' "$BATS_TEST_TMPDIR/t" && break
 		sleep 0.1
 	done
 	run om_check text "$BATS_TEST_TMPDIR/t"
 	assert_success
-	assert_line 'family pstat_metric gauge -'
-	assert_line 'sample pstat_metric{metric="tc_pct",unit="%"} 100.0'
-	assert_line --regexp '^sample pstat_metric\{metric="cpus_utilized",unit="CPUs"\} [0-9.e+-]+$'
+	assert_line 'family pstat_metric_ratio gauge -'
+	assert_line 'sample pstat_metric_ratio{metric="tc_pct"} 1.0'
+	assert_line --regexp '^sample pstat_metric_cpus\{metric="cpus_utilized"\} [0-9.e+-]+$'
 	refute_line --partial 'metric="never"'
 	curl -sf -H 'Accept: application/openmetrics-text' \
 		-o "$BATS_TEST_TMPDIR/o" "$url/metrics"
 	run om_check openmetrics "$BATS_TEST_TMPDIR/o"
 	assert_success
-	assert_line 'sample pstat_metric{metric="tc_pct",unit="%"} 100.0'
+	assert_line 'family pstat_metric_ratio gauge ratio'
+	assert_line 'sample pstat_metric_ratio{metric="tc_pct"} 1.0'
 	refute_line --partial 'metric="never"'
 	stop_serve
 	[ "$st" = 0 ]

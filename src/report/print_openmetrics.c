@@ -18,18 +18,22 @@
  *   pstat_running_seconds_total{...}             running, added up over
  *                                                the CPUs and threads of
  *                                                the series
- *   pstat_metric{metric="...",unit="..."}        the value of each metric
- *                                                of -M and --metric, as
- *                                                the table shows it (a
- *                                                percentage 0-100, unit
- *                                                "%"), a gauge
+ *   pstat_counted{...}                           1 when the counter
+ *                                                counted, 0 when it was
+ *                                                not opened or never ran
+ *   pstat_metric{metric="..."}                   the value of each metric
+ *   pstat_metric_<unit>{metric="..."}            of -M and --metric, a
+ *                                                gauge family per unit
+ *                                                (pstat_metric_ratio for
+ *                                                percentages, as 0-1;
+ *                                                print_openmetrics_metrics.c)
  *   pstat_build_info{version="..."} 1
  *
  * The event is a label rather than part of the family name: event names
  * are the user's own text ("cpu/event=0x3c,umask=0/u", "msr/tsc/") that a
  * metric name could only hold after a lossy rewrite, where two events may
  * collide; as a label it stays what the other outputs print. Labels:
- * event and pmu always, cpu with -A, thread with --per-thread, cgroup
+ * event and pmu always, cpu with -A, comm and tid with --per-thread, cgroup
  * with -G and --for-each-cgroup, the
  * unit's ids (socket, die, cluster, cache_level and cache, core, node)
  * with --per-socket and the like, and occurrence on the repeats of a
@@ -37,7 +41,8 @@
  *
  * Every count is a counter, so an interval run prints running totals
  * (report/totals.h) rather than each interval's deltas: the scraper takes
- * rate() itself. A counter that could not be opened has no samples. A
+ * rate() itself. A counter that could not be opened has no samples but
+ * its pstat_counted 0. A
  * metric is a gauge: with intervals, its value over the last one; one
  * without a value (a division by zero, a count missing) has no sample.
  */
@@ -51,16 +56,10 @@
 #include <string.h>
 
 #include "report/print.h"
+#include "report/print_openmetrics_priv.h"
 #include "report/totals.h"
 #include "base/util.h"
 
-/* A family of value samples, from the unit of its rows. */
-struct om_family {
-	char *name;                 /* without _total */
-	char *unit;                 /* OpenMetrics UNIT: "", "seconds"... */
-	const char *help;
-	double mul, div;            /* row value -> base unit */
-};
 
 /*
  * The units pstat's rows carry (perf's "msec" for clocks, sysfs .unit
@@ -89,11 +88,21 @@ static const struct {
 	{ "GiB", "bytes", 1073741824.0, 1 },
 };
 
-/*
- * A unit as a metric name part: lower case [a-z0-9_], no leading digit,
- * no runs of '_'. Returns a new string, "" when nothing is left.
- */
-static char *om_name_part(const char *s)
+int om_base_unit(struct om_family *f, const char *unit, const char *suffix)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(om_units); i++) {
+		if (!strcmp(unit, om_units[i].unit)) {
+			f->unit = xasprintf("%s%s", om_units[i].base, suffix);
+			f->mul = om_units[i].mul;
+			f->div = om_units[i].div;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* (print_openmetrics_priv.h) */
+char *om_name_part(const char *s)
 {
 	char *out = xmalloc(strlen(s) + 1), *o = out;
 
@@ -121,13 +130,8 @@ static void om_family_init(struct om_family *f, const char *unit)
 {
 	f->mul = f->div = 1;
 	f->unit = NULL;
-	for (size_t i = 0; unit && i < ARRAY_SIZE(om_units); i++) {
-		if (!strcmp(unit, om_units[i].unit)) {
-			f->unit = xstrdup(om_units[i].base);
-			f->mul = om_units[i].mul;
-			f->div = om_units[i].div;
-		}
-	}
+	if (unit)
+		om_base_unit(f, unit, "");
 	if (!f->unit && unit)
 		f->unit = om_name_part(unit);
 	if (!f->unit || !*f->unit) {
@@ -146,7 +150,7 @@ static void om_family_init(struct om_family *f, const char *unit)
 		"were not running.";
 }
 
-static void om_family_clear(struct om_family *f)
+void om_family_clear(struct om_family *f)
 {
 	free(f->name);
 	free(f->unit);
@@ -164,11 +168,12 @@ static int om_has_value(const struct pstat_row *r)
  * are not UTF-8 (a name is whatever the user typed) become U+FFFD, as
  * both formats must be UTF-8.
  */
-static void om_escaped(FILE *out, const char *s, int quotes)
+static void om_escaped_len(FILE *out, const char *s, size_t n, int quotes)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + n;
 
-	while (*p) {
+	while (p < end) {
 		size_t len = 0;
 		unsigned cp = 0;
 
@@ -190,6 +195,8 @@ static void om_escaped(FILE *out, const char *s, int quotes)
 			len = 3, cp = *p & 0x0f;
 		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
 			len = 4, cp = *p & 0x07;
+		if (len > (size_t)(end - p))
+			len = 0;
 		for (size_t i = 1; len && i < len; i++) {
 			if ((p[i] & 0xc0) != 0x80)
 				len = 0;
@@ -211,13 +218,18 @@ static void om_escaped(FILE *out, const char *s, int quotes)
 	}
 }
 
+void om_escaped(FILE *out, const char *s, int quotes)
+{
+	om_escaped_len(out, s, strlen(s), quotes);
+}
+
 /*
  * A number in the C locale (the caller's uselocale): a whole count in
  * full, every digit of it; a fraction (seconds, joules) to 15 significant
  * digits, which is what a double holds of a decimal, so that 11.78 msec
  * is 0.01178 s and not 0.011779999999999999.
  */
-static void om_number(FILE *out, double v)
+void om_number(FILE *out, double v)
 {
 	if (v == floor(v) && fabs(v) < 1e20)
 		fprintf(out, "%.0f", v);
@@ -261,9 +273,33 @@ static void om_aggr_labels(FILE *out, const struct pstat_aggr_id *id)
 		fprintf(out, ",core=\"%d\"", id->core);
 }
 
+/*
+ * --per-thread: the thread's command and id as two labels, comm="app"
+ * and tid="42", from the rows' "comm-tid", so that a query can add up
+ * a command's threads (sum by (comm)) without label_replace. The id is
+ * what follows the last '-' (a command's name may hold '-'); a name
+ * without one is all comm.
+ */
+static void om_thread_labels(FILE *out, const char *thread)
+{
+	const char *dash = strrchr(thread, '-');
+	size_t len = strlen(thread);
+
+	if (dash && dash[1] && strspn(dash + 1, "0123456789") ==
+					       strlen(dash + 1))
+		len = (size_t)(dash - thread);
+	else
+		dash = NULL;
+	fputs(",comm=\"", out);
+	om_escaped_len(out, thread, len, 1);
+	putc('"', out);
+	if (dash)
+		fprintf(out, ",tid=\"%s\"", dash + 1);
+}
+
 /* Where a counter's or a metric's value is from: cpu, the aggregation
  * unit's labels, thread; each when there is one. */
-static void om_place_labels(FILE *out, int cpu,
+void om_place_labels(FILE *out, int cpu,
 			    const struct pstat_aggr_id *aggr,
 			    const char *thread)
 {
@@ -271,11 +307,8 @@ static void om_place_labels(FILE *out, int cpu,
 		fprintf(out, ",cpu=\"%d\"", cpu);
 	if (aggr)
 		om_aggr_labels(out, aggr);
-	if (thread) {
-		fputs(",thread=\"", out);
-		om_escaped(out, thread, 1);
-		putc('"', out);
-	}
+	if (thread)
+		om_thread_labels(out, thread);
 }
 
 /* occ: the occurrence of the label set (om_select), from 2 a label */
@@ -302,7 +335,7 @@ static void om_labels(FILE *out, const struct pstat_row *r, unsigned occ)
  * counter whose samples are "foo_total") and has UNIT; the 0.0.4 text
  * format names the samples and has no UNIT or info type.
  */
-static void om_meta(FILE *out, enum pstat_om_dialect d, const char *name,
+void om_meta(FILE *out, enum pstat_om_dialect d, const char *name,
 		    const char *type, const char *unit, const char *help)
 {
 	const char *suffix = !strcmp(type, "counter") ? "_total" :
@@ -325,8 +358,9 @@ static void om_meta(FILE *out, enum pstat_om_dialect d, const char *name,
 }
 
 /*
- * Which rows to print, and the occurrence of each row's label set: 0 for
- * a row without samples, 1 for the first row of a label set, 2 for the
+ * Which rows to print, and the occurrence of each row's label set: 1 for
+ * the first row of a label set (every row has one, opened or not, in
+ * pstat_counted; the value families print those of om_has_value), 2 for the
  * next (the same event given twice, two events given one name=, names
  * that differ only in bytes that are not UTF-8), and so on. Label sets
  * are compared as printed, after the UTF-8 repair, so no two series
@@ -354,8 +388,6 @@ static unsigned *om_select(const struct pstat_row *rows, size_t n)
 	FILE *f = open_memstream(&buf, &len);
 
 	for (size_t i = 0; i < n; i++) {
-		if (!om_has_value(&rows[i]))
-			continue;
 		occ[i] = 1;
 		if (!f)
 			continue; /* out of memory: no repeats told apart */
@@ -389,7 +421,7 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 		struct om_family f;
 		size_t k;
 
-		if (!keep[i])
+		if (!keep[i] || !om_has_value(&rows[i]))
 			continue;
 		om_family_init(&f, rows[i].unit);
 		for (k = 0; k < nfams; k++)
@@ -408,7 +440,8 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 		om_meta(out, d, fams[k].name, "counter", fams[k].unit,
 			fams[k].help);
 		for (size_t i = 0; i < n; i++) {
-			if (!keep[i] || fam_of[i] != k)
+			if (!keep[i] || !om_has_value(&rows[i]) ||
+			    fam_of[i] != k)
 				continue;
 			fprintf(out, "%s_total", fams[k].name);
 			om_labels(out, &rows[i], keep[i]);
@@ -439,7 +472,7 @@ static void om_times(FILE *out, enum pstat_om_dialect d,
 			  "Time the counters were enabled, added up over the "
 			  "CPUs and threads of the series.");
 	for (size_t i = 0; i < n; i++) {
-		if (!keep[i])
+		if (!keep[i] || !om_has_value(&rows[i]))
 			continue;
 		fprintf(out, "%s_total", name);
 		om_labels(out, &rows[i], keep[i]);
@@ -449,81 +482,33 @@ static void om_times(FILE *out, enum pstat_om_dialect d,
 	}
 }
 
-/* The order of two metric values: name, CPU, aggregation unit, thread. */
-static int om_metric_cmp(const void *a, const void *b, void *arg)
-{
-	const struct pstat_metric_value *m = arg;
-	const struct pstat_metric_value *x = &m[*(const size_t *)a];
-	const struct pstat_metric_value *y = &m[*(const size_t *)b];
-	int c = strcmp(x->name, y->name);
-
-	if (!c)
-		c = (x->cpu > y->cpu) - (x->cpu < y->cpu);
-	if (!c && (x->aggr || y->aggr))
-		c = !x->aggr || !y->aggr ? (x->aggr != NULL) - (y->aggr != NULL)
-					 : topo_aggr_cmp(x->aggr, y->aggr);
-	if (!c)
-		c = strcmp(x->thread ? x->thread : "",
-			   y->thread ? y->thread : "");
-	return c;
-}
-
-/* The same, the first given first among equals (qsort is not stable). */
-static int om_metric_sort(const void *a, const void *b, void *arg)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = om_metric_cmp(a, b, arg);
-
-	return c ? c : (x > y) - (x < y);
-}
-
-static void om_metric_labels(FILE *out, const struct pstat_metric_value *m)
-{
-	fputs("{metric=\"", out);
-	om_escaped(out, m->name, 1);
-	fputs("\",unit=\"", out);
-	om_escaped(out, m->unit ? m->unit : "", 1);
-	putc('"', out);
-	om_place_labels(out, m->cpu, m->aggr, m->thread);
-	putc('}', out);
-}
-
 /*
- * pstat_metric: the metrics' values, those that have one (never a NaN or
- * an infinity), each label set once (the first of repeats stands), in a
- * stable order. Nothing when no metric was asked for.
+ * pstat_counted: 1 for a counter that has counted (it was opened and the
+ * kernel ran it), 0 for one that could not be opened (not supported,
+ * refused) or was never scheduled. Every row has one, so an event that
+ * is missing on a machine is a series of its own to query and alert on,
+ * as node_exporter's *_scrape_collector_success is for its collectors;
+ * the counts of one that could not be opened have no samples.
  */
-static void om_metrics(FILE *out, enum pstat_om_dialect d,
-		       const struct pstat_metric_value *m, size_t n)
+static void om_counted(FILE *out, enum pstat_om_dialect d,
+		       const struct pstat_row *rows, size_t n,
+		       const unsigned *keep)
 {
-	size_t *idx, prev = (size_t)-1;
-
-	if (!n)
-		return;
-	om_meta(out, d, "pstat_metric", "gauge", "",
-		"The value of each metric (-M, --metric) as the table shows "
-		"it, in the unit of its unit label; over the last interval "
-		"with -I.");
-	idx = xmalloc(n * sizeof(*idx));
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	qsort_r(idx, n, sizeof(*idx), om_metric_sort, (void *)m);
+	om_meta(out, d, "pstat_counted", "gauge", "",
+		"1 when the counter counted, 0 when it could not be opened "
+		"or was never scheduled (then pstat_enabled_seconds_total "
+		"says how long it waited).");
 	for (size_t i = 0; i < n; i++) {
-		const struct pstat_metric_value *v = &m[idx[i]];
+		enum pstat_status st = rows[i].status;
 
-		if (!isfinite(v->value))
+		if (!keep[i])
 			continue;
-		if (prev != (size_t)-1 &&
-		    !om_metric_cmp(&idx[i], &prev, (void *)m))
-			continue;
-		prev = idx[i];
-		fputs("pstat_metric", out);
-		om_metric_labels(out, v);
-		putc(' ', out);
-		om_number(out, v->value);
-		putc('\n', out);
+		fputs("pstat_counted", out);
+		om_labels(out, &rows[i], keep[i]);
+		fputs(st == PSTAT_COUNTED || st == PSTAT_MULTIPLEXED ? " 1\n" :
+								      " 0\n",
+		      out);
 	}
-	free(idx);
 }
 
 /*
@@ -545,6 +530,7 @@ static int om_write(FILE *out, enum pstat_om_dialect d, bool counters,
 		om_values(out, d, rows, n, keep);
 		om_times(out, d, rows, n, keep, 0);
 		om_times(out, d, rows, n, keep, 1);
+		om_counted(out, d, rows, n, keep);
 	}
 	om_metrics(out, d, metrics, nmetrics);
 	om_meta(out, d, "pstat_build", "info", "", "pstat's version.");

@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "cli/serve_http.h"
 #include "report/print.h"
+#include "report/print_openmetrics_priv.h"
 #include "report/stats.h"
 #include "report/totals.h"
 #include "test-tool.h"
@@ -228,4 +229,20 @@ int t_om_metrics(int argc, char **argv)
 	r = om_metrics_case(p, argv[2]);
 	printer_free(p);
 	return r == -EINVAL ? 2 : r ? 1 : 0;
+}
+
+/*
+ * pstat-test om-units UNIT...: the family each metric unit names, and
+ * what a value is multiplied by: "'%' pstat_metric_ratio x0.01".
+ */
+int t_om_units(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		struct om_family f;
+
+		om_metric_family(&f, argv[i]);
+		printf("'%s' %s x%.10g\n", argv[i], f.name, f.mul / f.div);
+		om_family_clear(&f);
+	}
+	return 0;
 }

@@ -29,6 +29,7 @@ static const struct cmd cmds[] = {
 	{ "metric-expr", t_metric_expr },
 	{ "metrics", t_metrics },
 	{ "om-metrics", t_om_metrics },
+	{ "om-units", t_om_units },
 	{ "pfm", t_pfm },
 	{ "pmu", t_pmu },
 	{ "print", t_print },

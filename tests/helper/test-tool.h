@@ -39,6 +39,7 @@ int t_control_arg(int argc, char **argv);
 int t_cgroup_mount(int argc, char **argv);
 int t_accept(int argc, char **argv);
 int t_om_metrics(int argc, char **argv);
+int t_om_units(int argc, char **argv);
 int t_bench(int argc, char **argv);
 int t_weak(int argc, char **argv);
 int t_fixed(int argc, char **argv);

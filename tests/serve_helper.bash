@@ -1,0 +1,100 @@
+# Helpers for tests that run `pstat serve` and the tools that scrape it
+# (Prometheus, promtool): every server listens on 127.0.0.1, on a port
+# the kernel picks. Load after test_helper.
+
+OM_PYTHON=${OM_PYTHON:-/usr/bin/python3}
+
+need_om_parser() {
+	"$OM_PYTHON" -c 'import prometheus_client.openmetrics.parser' \
+		2>/dev/null ||
+		skip "python3-prometheus-client is not installed for $OM_PYTHON"
+}
+
+om_check() {
+	"$OM_PYTHON" "$ROOT/tests/lib/om-check.py" "$@"
+}
+
+need_serve() {
+	need_perf_events
+	command -v curl >/dev/null || skip "curl is not installed"
+	"$ROOT/pstat" serve --listen 127.0.0.1:0 --timeout 1 -e task-clock \
+		>/dev/null 2>"$BATS_TEST_TMPDIR/probe" ||
+		skip "pstat serve cannot run here: $(head -n1 "$BATS_TEST_TMPDIR/probe")"
+}
+
+need_prometheus() {
+	command -v prometheus >/dev/null ||
+		skip "prometheus is not installed (Debian: prometheus)"
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now.
+free_port() {
+	"$OM_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# serve_bg [-x COMMAND...] ARGS...: `pstat serve --listen 127.0.0.1:0
+# ARGS` in the background (COMMAND runs it when given, with its words
+# before pstat's: a sandbox); sets $spid, $port and $url once /metrics
+# has the first reading. "-x" words end at "--".
+serve_bg() {
+	local pre=()
+	if [ "${1:-}" = -x ]; then
+		shift
+		while [ "$1" != -- ]; do
+			pre+=("$1")
+			shift
+		done
+		shift
+	fi
+	"${pre[@]}" "$PSTAT" serve --listen 127.0.0.1:0 "$@" \
+		2>"$BATS_TEST_TMPDIR/serve.err" &
+	spid=$!
+	port=
+	for _ in $(seq 100); do
+		port=$(sed -n 's|^pstat: serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' \
+			"$BATS_TEST_TMPDIR/serve.err")
+		[ -n "$port" ] && break
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$port" ] || { cat "$BATS_TEST_TMPDIR/serve.err"; return 1; }
+	url="http://127.0.0.1:$port"
+	for _ in $(seq 100); do
+		curl -sf -o /dev/null "$url/metrics" && return 0
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/serve.err"
+	return 1
+}
+
+# stop_serve: SIGTERM, and its status in $st.
+stop_serve() {
+	kill -TERM "$spid"
+	st=0
+	wait "$spid" || st=$?
+	spid=
+}
+
+# metric FILE NAME{labels}: the value of that sample in an exposition.
+metric() {
+	awk -v s="$2" 'index($0, s " ") == 1 { print $NF }' "$1"
+}
+
+# prom_start CONFIG: Prometheus on 127.0.0.1 with CONFIG; sets $prom
+# (its pid) and $purl.
+prom_start() {
+	local pport
+	pport=$(free_port)
+	prometheus --config.file="$1" \
+		--storage.tsdb.path="$BATS_TEST_TMPDIR/tsdb" \
+		--web.listen-address="127.0.0.1:$pport" \
+		>"$BATS_TEST_TMPDIR/prometheus.log" 2>&1 &
+	prom=$!
+	purl="http://127.0.0.1:$pport"
+}
+
+# promq QUERY: the instant query's JSON answer.
+promq() {
+	curl -sf --data-urlencode "query=$1" "$purl/api/v1/query"
+}
