@@ -888,3 +888,45 @@ base_json() {
 		-e task-clock true
 	fails 125 "unknown event 'bad\\n-event'" -e $'bad\n-event' true
 }
+
+@test "bad input: --metrics-file /dev/zero and other devices are refused at once" {
+	# the attack: /dev/zero was read into memory without end
+	for f in /dev/zero /dev/null /dev/urandom; do
+		run -125 timeout 10 "$PSTAT" --metrics-file "$f" -e task-clock true
+		assert_output "pstat: cannot read metrics file '$f': not a regular file or a FIFO"
+	done
+	run -125 "$PSTAT" --metrics-file "$BATS_TEST_TMPDIR" -e task-clock true
+	assert_output "pstat: cannot read metrics file '$BATS_TEST_TMPDIR': Is a directory"
+}
+
+@test "bad input: a metrics file of 16 MiB is read, one byte more is refused" {
+	# one definition, then comment lines up to exactly 16 MiB
+	{
+		echo 'big = task-clock * 2'
+		yes '# 0123456789012345678901234567890123456789012345678901234567890' |
+			head -c $((16 * 1024 * 1024 - 21 - 1))
+		echo
+	} >m
+	[ "$(stat -c %s m)" = $((16 * 1024 * 1024)) ]
+	run -0 "$PSTAT" -x, --metrics-file m -e task-clock true
+	assert_line --partial ',big'
+	# the attack: a file without a newline grew pstat without bound
+	printf x >>m
+	run -125 "$PSTAT" --metrics-file m -e task-clock true
+	assert_output "pstat: metrics file 'm' is longer than 16 MiB"
+	head -c $((17 * 1024 * 1024)) /dev/zero | tr '\0' x >m
+	run -125 "$PSTAT" --metrics-file m -e task-clock true
+	assert_output "pstat: metrics file 'm' is longer than 16 MiB"
+}
+
+@test "bad input: a metrics file of 1,000,000 lines is read, one more is refused" {
+	{
+		echo 'lines = task-clock * 2'
+		yes '' | head -n 999999
+	} >m
+	run -0 "$PSTAT" -x, --metrics-file m -e task-clock true
+	assert_line --partial ',lines'
+	echo >>m
+	run -125 "$PSTAT" --metrics-file m -e task-clock true
+	assert_output "pstat: metrics file 'm' has more than 1000000 lines"
+}

@@ -322,3 +322,106 @@ wait_gone() {
 	[ "$status" = 0 ]
 	[ "$output" = 65534 ] || fail "the command ran as uid $output"
 }
+
+# A set-user-ID root copy of pstat in $SHARED, for user nobody.
+need_setuid_copy() {
+	need_perf_events
+	need_shared_tmp
+	cp "$ROOT/pstat" "$SHARED/pstat"
+	chmod 4755 "$SHARED/pstat"
+}
+
+# That copy run by user nobody, without the tests' PSTAT_* variables
+# (which it would warn about): suid ARGS...
+suid() {
+	nobody env -i PATH=/usr/bin:/bin "$SHARED/pstat" "$@"
+}
+
+@test "root: set-uid pstat reads no metrics file the user may not read" {
+	need_setuid_copy
+	echo 'password = hunter2' >"$SHARED/secret.metrics"
+	chmod 600 "$SHARED/secret.metrics"
+	# the attack: the contents came back in the error message
+	run suid --metrics-file "$SHARED/secret.metrics" \
+		-e task-clock true
+	[ "$status" = 125 ] || fail "$output"
+	[[ $output != *hunter2* ]] || fail "$output"
+	[ "$output" = "pstat: cannot read metrics file '$SHARED/secret.metrics': Permission denied" ] ||
+		fail "$output"
+	# nor tells whether a path only root may look into exists
+	mkdir -m 700 "$SHARED/private"
+	touch "$SHARED/private/there"
+	run suid --metrics-file "$SHARED/private/there" -e task-clock true
+	[[ $output == *"Permission denied" ]] || fail "$output"
+	run suid --metrics-file "$SHARED/private/not-there" -e task-clock true
+	[[ $output == *"Permission denied" ]] || fail "$output"
+	# serve reads it the same way
+	run suid serve --listen 127.0.0.1:0 \
+		--metrics-file "$SHARED/secret.metrics" -e task-clock --timeout 100
+	[ "$status" = 125 ] || fail "$output"
+	[[ $output != *hunter2* ]] || fail "$output"
+	[[ $output == *"'$SHARED/secret.metrics': Permission denied"* ]] || fail "$output"
+	# the user's own file is read for them
+	echo 'mine = task-clock * 2' >"$SHARED/tmp/mine.metrics"
+	chown 65534 "$SHARED/tmp/mine.metrics"
+	run suid --metrics-file "$SHARED/tmp/mine.metrics" -e task-clock true
+	[ "$status" = 0 ] || fail "$output"
+	[[ $output == *mine* ]] || fail "$output"
+}
+
+@test "root: set-uid pstat neither reads nor writes a control FIFO the user may not use" {
+	need_setuid_copy
+	mkfifo -m 600 "$SHARED/ctl" "$SHARED/ack"
+	# the attack: a root-only FIFO was read (and the ack written)
+	exec 7<>"$SHARED/ctl" 8<>"$SHARED/ack"
+	echo SECRET-TOKEN-abc123 >&7
+	run suid --control "fifo:$SHARED/ctl,$SHARED/ack" \
+		-e task-clock -- sleep 0.2
+	[ "$status" = 125 ] || fail "$output"
+	[[ $output != *SECRET-TOKEN* ]] || fail "$output"
+	[ "$output" = "pstat: cannot open the control FIFO '$SHARED/ctl': Permission denied" ] ||
+		fail "$output"
+	# the token is still there, unread; no ack was written
+	run timeout 2 head -n1 <&7
+	[ "$output" = SECRET-TOKEN-abc123 ]
+	run timeout 0.3 head -c1 <&8
+	[ -z "$output" ]
+	exec 7>&- 8>&-
+	# a root-only ack FIFO beside the user's own control FIFO
+	mkfifo "$SHARED/tmp/ctl"
+	chown 65534 "$SHARED/tmp/ctl"
+	run suid --control "fifo:$SHARED/tmp/ctl,$SHARED/ack" \
+		-e task-clock true
+	[ "$output" = "pstat: cannot open the ack FIFO '$SHARED/ack': Permission denied" ] ||
+		fail "$output"
+	# the user's own FIFO works
+	run suid --control "fifo:$SHARED/tmp/ctl" -e task-clock true
+	[ "$status" = 0 ] || fail "$output"
+}
+
+@test "root: a FIFO as --metrics-file never hangs pstat" {
+	need_perf_events
+	mkfifo m.fifo
+	# the attack: open(2) waited for a writer with INT and TERM blocked;
+	# without one, the FIFO reads as empty, at once
+	run timeout 10 "$ROOT/pstat" --metrics-file m.fifo -e task-clock true
+	[ "$status" = 125 ] || fail "$status $output"
+	[ "$output" = "pstat: metrics file 'm.fifo' defines no metric" ] || fail "$output"
+	run timeout 10 "$ROOT/pstat" serve --metrics-file m.fifo -e task-clock
+	[ "$status" = 125 ] || fail "$status $output"
+	# a writer that holds it open and never writes: SIGTERM ends the wait
+	sleep 30 >m.fifo &
+	BG+=($!)
+	pstat_bg --metrics-file m.fifo -e task-clock true
+	sleep 0.3
+	kill -TERM "$pid"
+	st=0
+	timeout 10 tail --pid="$pid" -f /dev/null || fail "pstat still runs after SIGTERM"
+	wait "$pid" 2>/dev/null || st=$?
+	[ "$st" = 125 ] || fail "exit $st"
+	# a pipe with its writer, as <(...) gives, is read
+	run "$ROOT/pstat" --metrics-file <(echo 'twice = task-clock * 2') \
+		-e task-clock true
+	[ "$status" = 0 ] || fail "$output"
+	[[ $output == *twice* ]] || fail "$output"
+}

@@ -55,8 +55,9 @@ static void compare_help(void)
  * Open a run file. Unless wait, without blocking: a FIFO no writer has
  * opened reads as empty rather than hang pstat, whose signals are
  * blocked while --baseline is read (pstat compare waits for the writer,
- * as cat would). Set-user-ID: only what the user who ran pstat may read.
- * A stream, or NULL with errno.
+ * as cat would). Set-user-ID: only what the user who ran pstat may read
+ * (secure_open_user); a regular file or a FIFO, never a device. A
+ * stream, or NULL with errno.
  */
 static FILE *open_run(const char *path, int wait)
 {
@@ -65,13 +66,10 @@ static FILE *open_run(const char *path, int wait)
 
 	if (!strcmp(path, "-"))
 		return stdin;
-	secure_user_files_begin();
-	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC |
-			      (wait ? 0 : O_NONBLOCK));
-	e = errno;
-	secure_user_files_end();
+	fd = secure_open_user(path, O_RDONLY | (wait ? 0 : O_NONBLOCK),
+			      SECURE_OPEN_REG | SECURE_OPEN_FIFO);
 	if (fd < 0) {
-		errno = e;
+		errno = -fd;
 		return NULL;
 	}
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) ||
@@ -142,6 +140,7 @@ static int load_run(const char *path, int wait,
 	if (r) {
 		msg_error("cannot read '%s': %s", path,
 			  r == -EFBIG ? "larger than 256 MiB" :
+			  r == -ENODEV ? "not a regular file or a FIFO" :
 					strerror(-r));
 		return COMPARE_EXIT_INCOMPARABLE;
 	}

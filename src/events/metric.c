@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/secure.h"
 #include "base/util.h"
 #include "events/metric.h"
 #include "events/metric_lib.h"
@@ -219,29 +220,56 @@ int metric_set_add_line(struct pstat_metric_set *set, const char *line,
 	return metric_set_add_def(set, &d, 1, err);
 }
 
+/* "cannot read metrics file 'F': why", from secure_read_user's r. */
+static int file_error(struct pstat_error *err, const char *path, int r)
+{
+	if (r == -EFBIG)
+		return error_set(err, -1,
+				 "metrics file '%s' is longer than %d MiB",
+				 path, METRIC_FILE_MAX_BYTES >> 20);
+	if (r == -ENODEV)
+		return error_set(err, -1,
+				 "cannot read metrics file '%s': not a regular file or a FIFO",
+				 path);
+	if (r == -EINTR)
+		return error_set(err, -1,
+				 "cannot read metrics file '%s': a signal came while its writer was slow",
+				 path);
+	return error_set(err, -1, "cannot read metrics file '%s': %s", path,
+			 strerror(-r));
+}
+
 int metric_set_add_file(struct pstat_metric_set *set, const char *path,
 			struct pstat_error *err)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	char *text, *line, *next;
+	size_t len;
 	unsigned long lineno = 0;
-	ssize_t len;
-	int r = 0;
+	int r;
 
-	if (!f)
-		return error_set(err, -1, "cannot read metrics file '%s': %s",
-				 path, strerror(errno));
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	r = secure_read_user(path, SECURE_OPEN_REG | SECURE_OPEN_FIFO,
+			     METRIC_FILE_MAX_BYTES, &text, &len);
+	if (r)
+		return file_error(err, path, r);
+	for (line = text; line < text + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + len - line));
 		char *s = line;
 
-		lineno++;
-		if ((size_t)len != strlen(line)) {
+		next = nl ? nl + 1 : text + len;
+		if (nl)
+			*nl = '\0';
+		if (++lineno > METRIC_FILE_MAX_LINES) {
+			r = error_set(err, -1,
+				      "metrics file '%s' has more than %d lines",
+				      path, METRIC_FILE_MAX_LINES);
+			break;
+		}
+		if (strlen(line) != (size_t)(next - line) - (nl != NULL)) {
 			r = error_set(err, -1, "%s:%lu: a NUL byte in the line",
 				      path, lineno);
 			break;
 		}
-		s[strcspn(s, "\r\n")] = '\0';
+		s[strcspn(s, "\r")] = '\0';
 		s += strspn(s, " \t");
 		if (!*s || *s == '#')
 			continue;
@@ -262,15 +290,11 @@ int metric_set_add_file(struct pstat_metric_set *set, const char *path,
 			break;
 		}
 	}
-	if (!r && ferror(f))
-		r = error_set(err, -1, "cannot read metrics file '%s': %s",
-			      path, strerror(errno));
 	if (!r && !set->n)
 		r = error_set(err, -1, "metrics file '%s' defines no metric",
 			      path);
-	free(line);
-	fclose(f);
-	return r;
+	free(text);
+	return r ? -1 : 0;
 }
 
 size_t metric_set_input(struct pstat_metric_set *set, const char *spec)

@@ -117,7 +117,16 @@ int metric_set_add_line(struct pstat_metric_set *set, const char *line,
 			struct pstat_error *err);
 
 /*
- * Read FILE's definitions into set. Returns 0, or -1 with err filled:
+ * The most a metrics file may hold: bytes, and lines (comments and
+ * blank lines count). Past either, it is refused whole.
+ */
+#define METRIC_FILE_MAX_BYTES (16 << 20)
+#define METRIC_FILE_MAX_LINES 1000000
+
+/*
+ * Read FILE's definitions into set: a regular file or a FIFO (a FIFO no
+ * writer has opened reads as empty: pstat does not wait for one),
+ * opened as the user who ran pstat (secure_open_user). Returns 0, or -1 with err filled:
  * err->msg names the line; err->offset is -1.
  */
 int metric_set_add_file(struct pstat_metric_set *set, const char *path,

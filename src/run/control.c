@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/secure.h"
 #include "base/util.h"
 #include "run/control.h"
 
@@ -126,37 +127,24 @@ void control_parse_cmd(const char *line, struct pstat_control_cmd *cmd)
 }
 
 /*
- * Open a FIFO by path without opening anything else: the path is looked
- * up with O_PATH, which opens no file, and only a FIFO is then reopened
- * for reading and writing through /proc/self/fd, so that pstat, often
- * root, never opens a device or a file the path was switched to.
+ * Open a FIFO by path without opening anything else (secure_open_user:
+ * looked up with O_PATH, which opens no file, and only a FIFO reopened),
+ * so that pstat, often root, never opens a device or a file the path
+ * was switched to, nor a FIFO the user who ran it may not use.
  */
 static int open_fifo(const char *path, const char *what,
 		     struct pstat_error *err)
 {
-	char proc[64];
-	struct stat st;
-	int pfd, fd, e;
+	int fd = secure_open_user(path, O_RDWR | O_NONBLOCK,
+				  SECURE_OPEN_FIFO);
 
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	if (pfd < 0) {
-		e = errno;
-		return error_set(err, -1, "cannot open the %s FIFO '%s': %s",
-				 what, path, strerror(e));
-	}
-	if (fstat(pfd, &st) || !S_ISFIFO(st.st_mode)) {
-		close(pfd);
+	if (fd == -ENODEV || fd == -EISDIR)
 		return error_set(err, -1,
 				 "cannot use '%s' as the %s FIFO: not a FIFO (make one with mkfifo)",
 				 path, what);
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	e = errno;
-	close(pfd);
 	if (fd < 0)
 		return error_set(err, -1, "cannot open the %s FIFO '%s': %s",
-				 what, path, strerror(e));
+				 what, path, strerror(-fd));
 	return fd;
 }
 
