@@ -30,15 +30,17 @@ _pstat_list_opts='--json --names --tracepoints -h --help -j'
 _pstat_doctor_opts='-h --help -j --json'
 # The options of `pstat bench`, as its --help shows them; those taking a
 # value in _pstat_bench_arg.
-_pstat_bench_opts='--alpha -c --cleanup -n --command-name -e --event
+_pstat_bench_opts='--alpha -c --cleanup -n --command-name --conclude -D -e --event
 --export-csv --export-json --export-markdown --fail-on-regression -h --help -i
---ignore-failure -j --json -L --parameter-list -M --max-runs -m --min-runs -N --order -o
---output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
--S --shell --show-output --threshold -w --warmup'
-_pstat_bench_arg=' --alpha -c --cleanup -n --command-name -e --event
---export-csv --export-json --export-markdown -L --parameter-list -M --max-runs -m --min-runs --order -o
---output --per --per-unit --plot -p --prepare -r --runs --seed -s --setup
--S --shell --threshold -w --warmup '
+--ignore-failure --input -j --json -L --parameter-list -M --max-runs -m --min-runs -N
+--order -o --output -P --parameter-scan --parameter-step-size --per --per-unit --plot
+-p --prepare -r --report --runs --seed -s --setup -S --shell --show-output --sort
+--style --threshold -u --time-unit -w --warmup'
+_pstat_bench_arg=' --alpha -c --cleanup -n --command-name --conclude -D -e --event
+--export-csv --export-json --export-markdown --input -L --parameter-list -M --max-runs
+-m --min-runs --order -o --output -P --parameter-scan --parameter-step-size --per
+--per-unit --plot -p --prepare -r --report --runs --seed -s --setup -S --shell --sort
+--style --threshold -u --time-unit -w --warmup '
 _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
 # The options of `pstat serve`, as its --help shows them.
 _pstat_serve_opts='-A -a -C -e -G -h -I -M -p -v --all-cpus --cgroup --cpu --event
@@ -237,7 +239,29 @@ _pstat_subcommand()
 			compgen -W 'interleave shuffle' -- "$cur"
 			return
 			;;
-		-o | --output | --export-csv | --export-json | --export-markdown | --plot)
+		--output)
+			compgen -W 'null pipe inherit' -- "$cur"
+			compgen -f -- "$cur"
+			return
+			;;
+		--input)
+			compgen -W 'null' -- "$cur"
+			compgen -f -- "$cur"
+			return
+			;;
+		--sort)
+			compgen -W 'auto command mean-time' -- "$cur"
+			return
+			;;
+		--style)
+			compgen -W 'auto full basic nocolor color none' -- "$cur"
+			return
+			;;
+		-u | --time-unit)
+			compgen -W 'microsecond millisecond second' -- "$cur"
+			return
+			;;
+		-o | --report | --export-csv | --export-json | --export-markdown | --plot)
 			compgen -f -- "$cur"
 			return
 			;;

@@ -324,9 +324,9 @@ PY
 	assert_success
 	assert_line --regexp '^Benchmark 1: one, "1"$'
 	grep -q '^| Command | Measure | Mean ± σ |' b.md
-	validate_json b.json "$ROOT/schema/pstat-bench.schema.json"
-	jq_assert '.comparisons[0].measures[] | select(.measure ==
-		"syscalls:sys_enter_write") | .ratio == 3' b.json
+	# hyperfine's document: the commands by name, their runs
+	jq_assert '[.results[].command] == ["one, \"1\"", "two"] and
+		(.results[1].times | length) == 3' b.json
 	grep -qE '^\| `two` \| syscalls:sys_enter_write \| 30 ± 0 \| 30 \| 30 \| 30 \| 3\.000x \| slower \|$' b.md
 	run python3 -c '
 import csv, sys
@@ -523,4 +523,211 @@ $(touch G)
 	# a backtick and a bar in a Markdown cell
 	run "$PSTAT" bench -r 1 -e task-clock --export-markdown c.md -n 'a`b|c' true
 	grep -qF '| ``a`b\|c`` | wall-time |' c.md
+}
+
+@test "bench: ratio intervals are Fieller's: never below 0, none to a zero mean" {
+	need_perf_events
+	# (the issue's case: a Welch interval went to -0.9x here)
+	run "$PSTAT" bench -r 2 -i -j -o f.json --export-csv f.csv \
+		-e task-clock false true
+	assert_success
+	validate_json f.json "$ROOT/schema/pstat-bench.schema.json"
+	jq_assert '[.comparisons[].measures[].ratio_interval[0] |
+		select(. != null)] | all(. >= 0)' f.json
+	# a baseline mean of 0 (sys-time often is): no ratio, no interval
+	jq_assert '[.comparisons[0].measures[] as $m | .commands[0].measures[] |
+		select(.name == $m.measure and .mean == 0) | $m] |
+		all(.ratio == null and .ratio_interval == [null, null])' f.json
+	run python3 -c '
+import csv
+for r in csv.DictReader(open("f.csv")):
+    assert r["ratio_low"] == "" or float(r["ratio_low"]) >= 0, r
+print("ok")'
+	assert_output ok
+	# the terminal says unbounded where the baseline is not surely > 0
+	run "$PSTAT" bench -r 2 -e task-clock -N true true
+	refute_output --regexp '\[-[0-9]'
+}
+
+@test "bench: failing runs are said in every format, with a warning" {
+	need_perf_events
+	run "$PSTAT" bench -r 3 -i -e task-clock --export-markdown f.md \
+		--export-csv f.csv --plot f.svg -j -o f.json -n bad 'exit 3' true
+	assert_success
+	assert_line "pstat: warning: command 1 'bad': 3 of 3 runs failed (exit status 3), counted all the same (-i)"
+	jq_assert '.commands[0].failed_runs == 3 and .commands[1].failed_runs == 0' f.json
+	grep -qxF 'Failed runs: `bad`, 3 of 3 (exit status 3).' f.md
+	run python3 -c '
+import csv
+rows = list(csv.DictReader(open("f.csv")))
+assert all(r["failed_runs"] == "3" and r["exit_statuses"] == "3"
+           for r in rows if r["command"] == "bad"), rows
+assert all(r["failed_runs"] == "0" for r in rows if r["command"] == "true")
+print("ok")'
+	assert_output ok
+	grep -q '<text class="failed"[^>]*>3 of 3 runs failed (exit status 3)</text>' f.svg
+	run "$PSTAT" bench -r 3 -i -e task-clock -n bad 'exit 3' true
+	assert_line '  failed: 3 of 3 runs (exit status 3), counted all the same'
+}
+
+@test "bench: --output is where the commands' output goes, as in hyperfine" {
+	need_perf_events
+	# null: no file named null
+	run "$PSTAT" bench -r 2 -e task-clock --output null 'echo hidden-$((6*7))'
+	assert_success
+	[ ! -e null ]
+	refute_output --partial hidden-42
+	# a file: every run's output, opened before the first run
+	run "$PSTAT" bench -r 3 -w 1 -e task-clock --output o.txt 'echo run'
+	assert_success
+	[ "$(cat o.txt)" = $'run\nrun\nrun\nrun' ]
+	run "$PSTAT" bench -r 1 -e task-clock --output /nonexistent/o 'echo A >>log'
+	assert_failure 125
+	[ ! -e log ]
+	# pipe: a pipe that pstat reads; inherit: pstat's own
+	run "$PSTAT" bench -r 2 -e task-clock --output pipe '[ -p /dev/stdout ]'
+	assert_success
+	run "$PSTAT" bench -r 2 -e task-clock '[ -p /dev/stdout ]'
+	assert_failure 1
+	run "$PSTAT" bench -r 1 -e task-clock --output inherit 'echo shown-$((6*7))'
+	assert_output --partial shown-42
+	# the report file is -o, --report
+	run "$PSTAT" bench -r 1 -e task-clock --report r.txt true
+	assert_success
+	grep -q '^Benchmark 1: true$' r.txt
+}
+
+@test "bench: --input is the commands' input, from its start at every run" {
+	need_perf_events
+	echo hello >in.txt
+	run "$PSTAT" bench -r 3 -e task-clock --input in.txt 'read l && [ "$l" = hello ]'
+	assert_success
+	run "$PSTAT" bench -r 1 -e task-clock 'read l'
+	assert_failure 1
+	mkfifo fifo
+	run timeout 10 "$PSTAT" bench -r 1 -e task-clock --input fifo true
+	assert_failure 125
+	assert_output "pstat: cannot use 'fifo' as --input: not a regular file"
+}
+
+@test "bench: one unit per row, -u to choose it, no spread after one run" {
+	need_perf_events
+	run "$PSTAT" bench -r 3 -e task-clock 'sleep 0.002' true
+	assert_success
+	# every time row: one unit in all five columns
+	while read -r line; do
+		n=$(grep -oE '[0-9] (s|ms|µs)\b' <<<"$line" | cut -d' ' -f2 |
+			sort -u | wc -l)
+		[ "$n" = 1 ] || fail "units mixed: $line"
+	done < <(grep -E '^  ((wall|user|sys)-time|task-clock) .*±' <<<"$output")
+	run "$PSTAT" bench -r 2 -u second -e task-clock 'sleep 0.002'
+	assert_line --regexp '^  wall-time +0\.00[0-9] s ± 0\.00[0-9] s +0\.00'
+	run "$PSTAT" bench -r 2 -u us -e task-clock 'sleep 0.002'
+	assert_line --regexp '^  wall-time +[0-9]+\.[0-9] µs ± '
+	run "$PSTAT" bench -r 1 -e task-clock true
+	assert_success
+	refute_output --partial '±'$' '[0-9]
+	assert_line --regexp '^  wall-time +[0-9.]+ (ms|µs) +[0-9.]+ (ms|µs) '
+	run "$PSTAT" bench -r 1 -u minute true
+	assert_failure 125
+}
+
+@test "bench: the report comes first, then --fail-on-regression's tables" {
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" bench -r 3 -e syscalls:sys_enter_write -N \
+		--fail-on-regression "$w 100" "$w 200"
+	assert_failure 3
+	report=$(grep -n '^Benchmark 2' <<<"$output" | cut -d: -f1)
+	table=$(grep -n 'regressed' <<<"$output" | head -1 | cut -d: -f1)
+	[ "$report" -lt "$table" ]
+}
+
+@test "bench: -P and -D scan a range as hyperfine's" {
+	need_perf_events
+	run "$PSTAT" bench -j -o p.json -r 1 -e task-clock -P n 1 3 'true {n}'
+	assert_success
+	jq_assert '[.commands[].command] == ["true 1", "true 2", "true 3"]' p.json
+	run "$PSTAT" bench -j -o d.json -r 1 -e task-clock -P t 0 0.5 -D 0.25 \
+		'sleep {t}'
+	assert_success
+	jq_assert '[.commands[].command] == ["sleep 0.00", "sleep 0.25", "sleep 0.50"]' d.json
+	run "$PSTAT" bench -r 1 -P n 3 1 true
+	assert_failure 125
+	assert_output --partial 'the range ends below its start'
+	run "$PSTAT" bench -r 1 -P n 1 1000 true
+	assert_failure 125
+	assert_output --partial 'makes more than 64 commands'
+	run "$PSTAT" bench -r 1 -D 2 true
+	assert_failure 125
+	assert_output --partial '-D (--parameter-step-size) needs -P'
+	run "$PSTAT" bench -r 1 -P n 1 x true
+	assert_failure 125
+}
+
+@test "bench: --style, --sort and --conclude" {
+	need_perf_events
+	run "$PSTAT" bench -r 1 -e task-clock --style none --export-csv s.csv true
+	assert_success
+	assert_output ''
+	[ -s s.csv ]
+	run script -qec "$PSTAT bench -r 2 --style basic -e task-clock true false -i" /dev/null
+	! grep -q $'\e' <<<"$output"
+	# the comparisons by mean time: the slowest last
+	run "$PSTAT" bench -r 2 -e task-clock --sort mean-time true 'sleep 0.05' 'sleep 0.01'
+	assert_success
+	a=$(grep -n '^sleep 0.01 against' <<<"$output" | cut -d: -f1)
+	b=$(grep -n '^sleep 0.05 against' <<<"$output" | cut -d: -f1)
+	[ "$a" -lt "$b" ]
+	run "$PSTAT" bench -r 2 -e task-clock --sort command true 'sleep 0.05' 'sleep 0.01'
+	a=$(grep -n '^sleep 0.01 against' <<<"$output" | cut -d: -f1)
+	b=$(grep -n '^sleep 0.05 against' <<<"$output" | cut -d: -f1)
+	[ "$a" -gt "$b" ]
+	run "$PSTAT" bench -r 2 -e task-clock --prepare 'echo p >>log' \
+		--conclude 'echo c >>log' 'echo A >>log'
+	assert_success
+	[ "$(tr '\n' ' ' <log)" = "p A c p A c " ]
+	run "$PSTAT" bench -r 2 -e task-clock --conclude 'exit 5' true
+	assert_failure 5
+	assert_output --partial 'the --conclude command failed (exit status 5)'
+}
+
+# The shape of a JSON value: objects by key, arrays by their first
+# element, numbers as "number", so that 0 and 0.5 compare alike.
+json_shape() {
+	python3 -c '
+import json, sys
+def shape(v):
+    if isinstance(v, dict):
+        return {k: shape(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [shape(v[0])] if v else []
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    return type(v).__name__
+print(json.dumps(shape(json.load(open(sys.argv[1]))), sort_keys=True))' "$1"
+}
+
+@test "bench: --export-json writes hyperfine's own document" {
+	need_perf_events
+	command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	hyperfine -r 2 -L x 1,2 --export-json h.json 'sleep 0.00{x}' \
+		true >/dev/null 2>&1 || skip "hyperfine cannot run here"
+	run "$PSTAT" bench -r 2 -L x 1,2 --export-json p.json 'sleep 0.00{x}' true
+	assert_success
+	# the same keys, types and nesting, command by command
+	[ "$(json_shape h.json)" = "$(json_shape p.json)" ] ||
+		fail "shapes differ: $(json_shape h.json) vs $(json_shape p.json)"
+	# in hyperfine's order, each command per value
+	jq_assert '[.results[].command] == ["sleep 0.001", "true", "sleep 0.002", "true"] and
+		.results[0].parameters == {"x": "1"} and
+		.results[3].parameters == {"x": "2"} and
+		(.results[0].times | length) == 2 and
+		.results[0].mean > 0.0005 and .results[0].mean < 1' p.json
+	# one run: no stddev, as hyperfine
+	run "$PSTAT" bench -r 1 --export-json one.json true
+	jq_assert '.results[0].stddev == null' one.json
 }

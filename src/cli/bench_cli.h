@@ -26,6 +26,8 @@ struct bench_cfg {
 	char ***prepare;        /* [command]: --prepare, or NULL */
 	char ***setup;          /* [command]: --setup, or NULL */
 	char ***cleanup;        /* [command]: --cleanup, or NULL */
+	char ***conclude;       /* [command]: --conclude, or NULL */
+	int input_fd;           /* --input FILE: rewound before each run; -1 */
 	size_t ncmds;
 	uint64_t runs;          /* -r: exactly; 0: chosen */
 	uint64_t min_runs, max_runs;    /* max 0: no limit */
@@ -83,8 +85,9 @@ int bench_params_add(struct bench_params *p, const char *var,
 		     const char *values, char *why, size_t len);
 
 /*
- * One command per command given and combination of the lists' values,
- * the first list varying slowest. Returns 0, or -1 with why filled when
+ * One command per command given and combination of the lists' values:
+ * the commands for the first combination, then for the next, the last
+ * list varying fastest (hyperfine's order). Returns 0, or -1 with why filled when
  * that makes more than BENCH_MAX_CMDS commands.
  */
 int bench_params_expand(const struct bench_params *p, size_t ncmds,

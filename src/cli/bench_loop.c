@@ -200,6 +200,8 @@ static int one_run(struct bench_state *st, size_t c, int record)
 		return r;
 	if ((r = signal_pending()))
 		return -r;
+	if (cfg->input_fd >= 0)
+		lseek(cfg->input_fd, 0, SEEK_SET);
 	start_ms = (double)(now_ns() - st->t0) / 1e6;
 	if (session_step(st->sess[c], record, &step))
 		return EXIT_PSTAT_FAILED;
@@ -215,6 +217,9 @@ static int one_run(struct bench_state *st, size_t c, int record)
 	}
 	if (step.interrupted)
 		return -step.interrupted;
+	if (cfg->conclude && cfg->conclude[c] &&
+	    (r = run_plain(cfg->conclude[c], "--conclude")))
+		return r;
 	if (record)
 		bench_add_run(cmd, step.elapsed_ns, step.user_ns, step.sys_ns,
 			      step.status, start_ms, st->seq - 1, step.rows,

@@ -167,18 +167,18 @@ int bench_params_expand(const struct bench_params *p, size_t ncmds,
 	}
 	out->src = xcalloc(combos * ncmds + 1, sizeof(*out->src));
 	out->pick = xcalloc(combos * ncmds + 1, sizeof(*out->pick));
-	for (size_t c = 0; c < ncmds; c++) {
-		memset(pick, 0, sizeof(pick));
-		for (size_t k = 0; k < combos; k++) {
+	/* as hyperfine: every command for a combination, then the next */
+	for (size_t k = 0; k < combos; k++) {
+		for (size_t c = 0; c < ncmds; c++) {
 			out->src[out->n] = c;
 			memcpy(out->pick[out->n], pick, sizeof(pick));
 			out->n++;
-			/* the next combination: the last list varies fastest */
-			for (size_t i = p->n; i-- > 0;) {
-				if (++pick[i] < p->nvals[i])
-					break;
-				pick[i] = 0;
-			}
+		}
+		/* the next combination: the last list varies fastest */
+		for (size_t i = p->n; i-- > 0;) {
+			if (++pick[i] < p->nvals[i])
+				break;
+			pick[i] = 0;
 		}
 	}
 	return 0;

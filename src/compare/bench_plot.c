@@ -87,12 +87,16 @@ static void plot_lane(FILE *out, const struct pstat_bench *b, size_t c,
 	const struct pstat_bench_row *row = &cmd->rows[r];
 	double *x = xcalloc(cmd->runs + 1, sizeof(*x));
 	double mid = y + PLOT_LANE_H / 2.0;
-	size_t n = 0;
+	size_t n = 0, nfail;
+	char st[128];
 
 	fprintf(out, "<g class=\"lane\" data-command=\"%zu\">\n", c);
 	fprintf(out, "<text class=\"command\" x=\"4\" y=\"%.1f\">", mid + 4);
 	xml_text(out, cmd->name);
 	fputs("</text>\n", out);
+	if ((nfail = bench_failed_runs(cmd, st, sizeof(st))))
+		fprintf(out, "<text class=\"failed\" x=\"4\" y=\"%.1f\" font-size=\"9\" fill=\"#a40000\">%zu of %zu runs failed (exit status %s)</text>\n",
+			mid + 13, nfail, cmd->runs, st);
 	for (size_t k = 0; k < cmd->runs; k++)
 		if (isfinite(row->samples[k]))
 			x[n++] = row->samples[k];
@@ -117,11 +121,11 @@ static void plot_lane(FILE *out, const struct pstat_bench *b, size_t c,
 	}
 	if (c > 0 && cmd->nrows == b->cmds[0].nrows) {
 		const struct pstat_bench_diff *d = bench_diff(b, c, r);
-		char ratio[160];
+		char ratio[160], iv[80];
 
-		if (isfinite(d->ratio) && isfinite(d->ratio_lo))
-			snprintf(ratio, sizeof(ratio), "%.3fx [%.3fx, %.3fx] %s",
-				 d->ratio, d->ratio_lo, d->ratio_hi,
+		if (isfinite(d->ratio) &&
+		    *bench_format_interval(iv, sizeof(iv), d) == '[')
+			snprintf(ratio, sizeof(ratio), "%.3fx %s %s", d->ratio, iv,
 				 bench_verdict_name(d->verdict, 0));
 		else if (isfinite(d->ratio))
 			snprintf(ratio, sizeof(ratio), "%.3fx %s", d->ratio,
@@ -198,8 +202,10 @@ int bench_plot_svg(FILE *out, const struct pstat_bench *b)
 		}
 		fputs("</text>\n", out);
 		if (isfinite(sc.lo)) {
-			bench_format_value(lo, sizeof(lo), row, sc.lo);
-			bench_format_value(hi, sizeof(hi), row, sc.hi);
+			bench_format_value(lo, sizeof(lo), row, sc.lo,
+					   bench_row_unit(b, row));
+			bench_format_value(hi, sizeof(hi), row, sc.hi,
+					   bench_row_unit(b, row));
 			fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"16\">", PLOT_LABEL_W);
 			xml_text(out, lo);
 			fprintf(out, "</text>\n<text class=\"axis\" x=\"%d\" y=\"16\" text-anchor=\"end\">",

@@ -32,6 +32,24 @@
  */
 #define BENCH_OUTLIER_Z 14.0
 
+/* -u: the unit of times; AUTO: per row, from its mean (as hyperfine). */
+enum bench_time_unit {
+	BENCH_UNIT_AUTO,
+	BENCH_UNIT_US,
+	BENCH_UNIT_MS,
+	BENCH_UNIT_S,
+};
+
+/*
+ * --sort: the order of the comparisons and of the Markdown table. AUTO:
+ * comparisons by mean wall time, tables as given (hyperfine's auto).
+ */
+enum bench_sort {
+	BENCH_SORT_AUTO,
+	BENCH_SORT_COMMAND,
+	BENCH_SORT_MEAN,
+};
+
 enum pstat_bench_verdict {
 	BENCH_UNTESTED,         /* fewer than 2 samples on a side */
 	BENCH_SAME,             /* no significant difference */
@@ -72,6 +90,9 @@ struct pstat_bench_cmd {
 				   (str_escape): for text, never raw */
 	char *label_cmd;        /* command, the same way */
 	size_t leftovers;       /* processes its runs left running (ended) */
+	char **param_names;     /* -L/-P: the lists' names and this */
+	char **param_values;    /* command's values (new) */
+	size_t nparams;
 	char **argv;            /* as run (through the shell or split) */
 	size_t runs;            /* recorded runs */
 	size_t alloc;
@@ -89,8 +110,10 @@ struct pstat_bench_cmd {
 /* One row of a command against the first command's same row. */
 struct pstat_bench_diff {
 	int tested;             /* both sides have 2 samples or more */
-	double ratio;           /* mean / first's mean; NaN when unknown */
-	double ratio_lo, ratio_hi;  /* its interval at 1 - alpha */
+	double ratio;           /* mean / first's mean; NaN when unknown or
+				   the first's mean is 0 */
+	double ratio_lo, ratio_hi;  /* its interval at 1 - alpha (Fieller's),
+				   lo >= 0, hi INFINITY when unbounded */
 	double delta;           /* mean - first's mean */
 	double ci_lo, ci_hi;    /* Welch's interval of delta at 1 - alpha */
 	double p;               /* Welch's two-sided p-value */
@@ -106,6 +129,8 @@ struct pstat_bench {
 	struct timespec started_at;
 	const char *shell;      /* "sh", or NULL with --shell=none */
 	const char *per_unit;   /* --per-unit NAME ("requests"), or NULL */
+	enum bench_time_unit time_unit;
+	enum bench_sort sort;
 	struct pstat_bench_cmd *cmds;
 	size_t ncmds;
 	struct pstat_bench_diff *diffs; /* [cmd * nrows + row]; cmd 0 none */
@@ -141,6 +166,17 @@ void bench_add_run(struct pstat_bench_cmd *cmd, uint64_t wall_ns,
  */
 void bench_analyze(struct pstat_bench *b);
 
+/* Name command c's parameter: its list's name and its value (copied). */
+void bench_cmd_param(struct pstat_bench_cmd *c, const char *name,
+		     const char *value);
+
+/*
+ * The order to show the commands in, as --sort says (for the
+ * comparisons when comparisons, else for the tables): a new array of
+ * their indexes, by mean wall time, or as given.
+ */
+size_t *bench_order(const struct pstat_bench *b, int comparisons);
+
 /* Free what b holds (not b); NULL is fine. */
 void bench_free(struct pstat_bench *b);
 
@@ -151,9 +187,35 @@ bench_diff(const struct pstat_bench *b, size_t c, size_t r)
 	return &b->diffs[c * b->cmds[0].nrows + r];
 }
 
-/* How a value of row is shown: "12.345 ms", "1,234", into buf. */
+/*
+ * How many runs of c failed (exited non-zero); their distinct exit
+ * statuses, lowest first and blank-separated ("1 3"), into buf.
+ */
+size_t bench_failed_runs(const struct pstat_bench_cmd *c, char *buf,
+			 size_t len);
+
+/*
+ * The ratio's interval of d: "[0.912x, 1.104x]", "[0.000x, unbounded]"
+ * when the first command's mean is not surely above 0, "-" when there
+ * is none; into buf.
+ */
+const char *bench_format_interval(char *buf, size_t len,
+				  const struct pstat_bench_diff *d);
+
+/*
+ * The unit of a time row: -u's, else from its mean as hyperfine
+ * chooses (s from 1 s, ms from 1 ms, else µs), one for the whole row.
+ */
+enum bench_time_unit bench_row_unit(const struct pstat_bench *b,
+				    const struct pstat_bench_row *row);
+
+/*
+ * How a value of row is shown, into buf: a time in unit ("12.345 ms"),
+ * a count grouped ("1,234").
+ */
 const char *bench_format_value(char *buf, size_t len,
-			       const struct pstat_bench_row *row, double v);
+			       const struct pstat_bench_row *row, double v,
+			       enum bench_time_unit unit);
 
 /* ---- the printers (print_bench.c, print_json_bench.c, bench_plot.c) */
 
@@ -169,6 +231,8 @@ int bench_print_table(FILE *out, const struct pstat_bench *b,
 int bench_print_markdown(FILE *out, const struct pstat_bench *b);
 /* --export-csv: a line per command and row, C locale. 0 or -errno. */
 int bench_print_csv(FILE *out, const struct pstat_bench *b);
+/* --export-json: hyperfine's JSON document. Returns 0 or -errno. */
+int print_json_hyperfine(FILE *out, const struct pstat_bench *b);
 /* -j: the pstat-bench/1 document. Returns 0 or -errno. */
 int print_json_bench(FILE *out, const struct pstat_bench *b);
 /* --plot: an SVG of every shown row's distributions. 0 or -errno. */

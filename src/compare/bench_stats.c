@@ -48,6 +48,18 @@ struct pstat_bench_cmd *bench_add_cmd(struct pstat_bench *b, const char *name,
 	return c;
 }
 
+void bench_cmd_param(struct pstat_bench_cmd *c, const char *name,
+		     const char *value)
+{
+	size_t n = c->nparams + 1;
+
+	c->param_names = xrealloc(c->param_names, n * sizeof(char *));
+	c->param_values = xrealloc(c->param_values, n * sizeof(char *));
+	c->param_names[c->nparams] = xstrdup(name);
+	c->param_values[c->nparams] = xstrdup(value);
+	c->nparams = n;
+}
+
 /* The rows of cmd at its first run: the times, then the counters. */
 static void rows_init(struct pstat_bench_cmd *cmd,
 		      const struct pstat_row *rows, size_t nrows)
@@ -236,10 +248,9 @@ static void diff_rows(const struct pstat_bench *b, size_t c, size_t i,
 	if (!base->sum.n || !new->sum.n)
 		return;
 	d->delta = new->sum.mean - m0;
-	if (m0 != 0)
+	/* a ratio to nothing has no value, not even 0 / 0 */
+	if (m0 > 0)
 		d->ratio = new->sum.mean / m0;
-	else if (new->sum.mean == 0)
-		d->ratio = 1;
 	if (base->sum.n < 2 || new->sum.n < 2)
 		return;
 	d->tested = 1;
@@ -247,10 +258,11 @@ static void diff_rows(const struct pstat_bench *b, size_t c, size_t i,
 	/* the interval of new - base, as pstat compare gives it */
 	stats_welch_ci(&new->sum, &base->sum, 1 - b->alpha, &d->ci_lo,
 		       &d->ci_hi);
-	if (m0 > 0) {
-		d->ratio_lo = (m0 + d->ci_lo) / m0;
-		d->ratio_hi = (m0 + d->ci_hi) / m0;
-	}
+	/* the ratio's own (Fieller's); every measure here is >= 0 */
+	if (!stats_fieller_ci(&base->sum, &new->sum, 1 - b->alpha,
+			      &d->ratio_lo, &d->ratio_hi) &&
+	    d->ratio_lo < 0)
+		d->ratio_lo = 0;
 	d->verdict = !(d->p < b->alpha) ? BENCH_SAME :
 		     d->delta > 0 ? BENCH_SLOWER : BENCH_FASTER;
 }
@@ -300,6 +312,12 @@ void bench_free(struct pstat_bench *b)
 		free(cmd->command);
 		free(cmd->label);
 		free(cmd->label_cmd);
+		for (size_t i = 0; i < cmd->nparams; i++) {
+			free(cmd->param_names[i]);
+			free(cmd->param_values[i]);
+		}
+		free(cmd->param_names);
+		free(cmd->param_values);
 		free(cmd->status);
 		free(cmd->start_ms);
 		free(cmd->seq);
@@ -311,22 +329,97 @@ void bench_free(struct pstat_bench *b)
 	memset(b, 0, sizeof(*b));
 }
 
+enum bench_time_unit bench_row_unit(const struct pstat_bench *b,
+				    const struct pstat_bench_row *row)
+{
+	double a = fabs(row->sum.mean);
+
+	if (b->time_unit != BENCH_UNIT_AUTO)
+		return b->time_unit;
+	return a >= 1000 ? BENCH_UNIT_S : a >= 1 || a == 0 ? BENCH_UNIT_MS :
+							      BENCH_UNIT_US;
+}
+
 const char *bench_format_value(char *buf, size_t len,
-			       const struct pstat_bench_row *row, double v)
+			       const struct pstat_bench_row *row, double v,
+			       enum bench_time_unit unit)
 {
 	double a = fabs(v);
 
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
-	else if (!strcmp(row->unit, "msec") && a >= 1000)
-		snprintf(buf, len, "%.3f s", v / 1000);
-	else if (!strcmp(row->unit, "msec") && (a >= 1 || a == 0))
-		snprintf(buf, len, "%.3f ms", v);
-	else if (!strcmp(row->unit, "msec"))
-		snprintf(buf, len, "%.1f us", v * 1000);
-	else if (a >= 1000 || v == floor(v))
+	else if (strcmp(row->unit, "msec") && (a >= 1000 || v == floor(v)))
 		print_group_digits_sep(buf, len, v, ",");
-	else
+	else if (strcmp(row->unit, "msec"))
 		snprintf(buf, len, "%.3f", v);
+	else if (unit == BENCH_UNIT_S)
+		snprintf(buf, len, "%.3f s", v / 1000);
+	else if (unit == BENCH_UNIT_US)
+		snprintf(buf, len, "%.1f µs", v * 1000);
+	else
+		snprintf(buf, len, "%.3f ms", v);
 	return buf;
+}
+
+const char *bench_format_interval(char *buf, size_t len,
+				  const struct pstat_bench_diff *d)
+{
+	if (isfinite(d->ratio_lo) && isfinite(d->ratio_hi))
+		snprintf(buf, len, "[%.3fx, %.3fx]", d->ratio_lo, d->ratio_hi);
+	else if (isfinite(d->ratio_lo) && isinf(d->ratio_hi))
+		snprintf(buf, len, "[%.3fx, unbounded]", d->ratio_lo);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+size_t bench_failed_runs(const struct pstat_bench_cmd *c, char *buf,
+			 size_t len)
+{
+	size_t n = 0, off = 0;
+
+	buf[0] = '\0';
+	/* the distinct statuses, lowest first: 0 .. 255, and 256 + signal */
+	for (int want = 1; want < 512; want++) {
+		size_t k;
+
+		for (k = 0; k < c->runs && c->status[k] != want; k++)
+			;
+		if (k == c->runs)
+			continue;
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d",
+						off ? " " : "", want);
+	}
+	for (size_t k = 0; k < c->runs; k++)
+		n += c->status[k] != 0;
+	return n;
+}
+
+/* By mean wall time, those without one last, then as given. */
+static int cmp_mean(const void *x, const void *y, void *arg)
+{
+	const struct pstat_bench *b = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct pstat_bench_cmd *a = &b->cmds[i];
+	const struct pstat_bench_cmd *c = &b->cmds[j];
+	double u = a->nrows && a->rows[BENCH_ROW_WALL].sum.n ?
+			   a->rows[BENCH_ROW_WALL].sum.mean : INFINITY;
+	double v = c->nrows && c->rows[BENCH_ROW_WALL].sum.n ?
+			   c->rows[BENCH_ROW_WALL].sum.mean : INFINITY;
+
+	return u < v ? -1 : u > v ? 1 : i < j ? -1 : i > j;
+}
+
+size_t *bench_order(const struct pstat_bench *b, int comparisons)
+{
+	size_t *o = xcalloc(b->ncmds + 1, sizeof(*o));
+	int by_mean = b->sort == BENCH_SORT_MEAN ||
+		      (comparisons && b->sort == BENCH_SORT_AUTO);
+
+	for (size_t i = 0; i < b->ncmds; i++)
+		o[i] = i;
+	if (by_mean)
+		qsort_r(o, b->ncmds, sizeof(*o), cmp_mean, (void *)b);
+	return o;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -46,32 +47,73 @@ static void histogram(char *buf, size_t len, const struct pstat_bench_cmd *c)
 	print_sparkline(buf, len, bins, HIST_BINS, 1, HIST_BINS);
 }
 
-static void print_row(FILE *out, const struct pstat_bench_row *r,
-		      size_t runs)
+/*
+ * s in a field of width columns, right-aligned (or left when width is
+ * negative), counting characters, not bytes ("µs").
+ */
+static void field(FILE *out, const char *s, int width)
+{
+	int cols = 0, w = width < 0 ? -width : width;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	if (width < 0)
+		fputs(s, out);
+	for (; cols < w; cols++)
+		fputc(' ', out);
+	if (width > 0)
+		fputs(s, out);
+}
+
+static void print_row(FILE *out, const struct pstat_bench *b,
+		      const struct pstat_bench_row *r, size_t runs)
 {
 	char mean[48], sd[48], min[48], med[48], max[48];
-	const char *name = r->name;
+	enum bench_time_unit u = bench_row_unit(b, r);
 
 	if (!r->sum.n) {
-		fprintf(out, "  %-28s %s\n", name,
+		fprintf(out, "  %-28s %s\n", r->name,
 			r->status == PSTAT_NOT_SUPPORTED ? "<not supported>" :
 			r->status == PSTAT_ERROR ? "<error>" :
 						   "<not counted>");
 		return;
 	}
-	bench_format_value(mean, sizeof(mean), r, r->sum.mean);
-	bench_format_value(sd, sizeof(sd), r, r->sum.stddev);
-	bench_format_value(min, sizeof(min), r, r->sum.min);
-	bench_format_value(med, sizeof(med), r, r->sum.median);
-	bench_format_value(max, sizeof(max), r, r->sum.max);
-	fprintf(out, "  %-28s %14s ± %-12s %14s %14s %14s", name, mean, sd,
-		min, med, max);
+	bench_format_value(mean, sizeof(mean), r, r->sum.mean, u);
+	bench_format_value(sd, sizeof(sd), r, r->sum.stddev, u);
+	bench_format_value(min, sizeof(min), r, r->sum.min, u);
+	bench_format_value(med, sizeof(med), r, r->sum.median, u);
+	bench_format_value(max, sizeof(max), r, r->sum.max, u);
+	fprintf(out, "  %-28s ", r->name);
+	field(out, mean, 14);
+	/* one run has no spread to show */
+	fputs(r->sum.n > 1 ? " ± " : "   ", out);
+	field(out, r->sum.n > 1 ? sd : "", -12);
+	fputc(' ', out);
+	field(out, min, 14);
+	fputc(' ', out);
+	field(out, med, 14);
+	fputc(' ', out);
+	field(out, max, 14);
 	if (r->sum.n < runs)
 		fprintf(out, "  (counted in %zu of %zu runs)", r->sum.n, runs);
 	else if (r->running_min < 100)
 		fprintf(out, "  (counted %.0f%% of the time at worst)",
 			r->running_min);
 	fputc('\n', out);
+}
+
+/* The line of a command whose runs failed, in the report. */
+static void print_failed(FILE *out, const struct pstat_bench_cmd *c)
+{
+	char st[128];
+	size_t n = bench_failed_runs(c, st, sizeof(st));
+
+	if (n)
+		fprintf(out, "  failed: %zu of %zu runs (exit status%s %s), counted all the same\n",
+			n, c->runs, strchr(st, ' ') ? "es" : "", st);
+	if (c->leftovers)
+		fprintf(out, "  left %zu process%s running after its runs, ended\n",
+			c->leftovers, c->leftovers == 1 ? "" : "es");
 }
 
 static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
@@ -95,19 +137,21 @@ static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
 		"± stddev", "min", "median", "max");
 	for (size_t r = 0; r < c->nrows; r++)
 		if (row_shown(&c->rows[r]))
-			print_row(out, &c->rows[r], c->runs);
+			print_row(out, b, &c->rows[r], c->runs);
 	histogram(hist, sizeof(hist), c);
 	if (hist[0] && cfg->utf8)
 		fprintf(out, "  wall times, %zu runs: %s (min to max)\n", c->runs,
 			hist);
 	else
 		fprintf(out, "  %zu run%s\n", c->runs, c->runs == 1 ? "" : "s");
+	print_failed(out, c);
 	for (size_t k = 0; k < c->noutliers; k++) {
 		const struct pstat_bench_outlier *o = &c->outliers[k];
 		char w[48];
 
 		bench_format_value(w, sizeof(w), &c->rows[BENCH_ROW_WALL],
-				   c->rows[BENCH_ROW_WALL].samples[o->run]);
+				   c->rows[BENCH_ROW_WALL].samples[o->run],
+				   bench_row_unit(b, &c->rows[BENCH_ROW_WALL]));
 		fprintf(out, "  outlier: run %zu took %s (modified z-score %.1f)%s%s\n",
 			o->run + 1, w, o->z, o->reason[0] ? ": " : "",
 			o->reason);
@@ -137,7 +181,7 @@ static void print_diffs(FILE *out, const struct pstat_bench *b, size_t c,
 		"interval", "p", "verdict");
 	for (size_t r = 0; r < cmd->nrows; r++) {
 		const struct pstat_bench_diff *d = bench_diff(b, c, r);
-		char ratio[32], lo[32], hi[32], iv[80], p[32];
+		char ratio[32], iv[80], p[32];
 		int sig = d->verdict == BENCH_SLOWER ||
 			  d->verdict == BENCH_FASTER;
 		const char *on = !cfg->color || !sig ? "" :
@@ -147,12 +191,7 @@ static void print_diffs(FILE *out, const struct pstat_bench *b, size_t c,
 		if (!row_shown(&cmd->rows[r]) || !row_shown(&base->rows[r]))
 			continue;
 		ratio_str(ratio, sizeof(ratio), d->ratio);
-		if (isfinite(d->ratio_lo) && isfinite(d->ratio_hi))
-			snprintf(iv, sizeof(iv), "[%s, %s]",
-				 ratio_str(lo, sizeof(lo), d->ratio_lo),
-				 ratio_str(hi, sizeof(hi), d->ratio_hi));
-		else
-			snprintf(iv, sizeof(iv), "-");
+		bench_format_interval(iv, sizeof(iv), d);
 		if (!d->tested)
 			snprintf(p, sizeof(p), "-");
 		else if (d->p < 0.001)
@@ -189,12 +228,20 @@ static void print_header(FILE *out, const struct pstat_bench *b)
 int bench_print_table(FILE *out, const struct pstat_bench *b,
 		      const struct pstat_bench_print_cfg *cfg)
 {
+	size_t *order;
+
 	print_header(out, b);
 	for (size_t i = 0; i < b->ncmds; i++)
 		print_cmd(out, b, i, cfg);
-	for (size_t c = 1; c < b->ncmds; c++)
-		if (b->cmds[c].nrows && b->cmds[c].nrows == b->cmds[0].nrows)
+	order = bench_order(b, 1);
+	for (size_t i = 0; i < b->ncmds; i++) {
+		size_t c = order[i];
+
+		if (c && b->cmds[c].nrows &&
+		    b->cmds[c].nrows == b->cmds[0].nrows)
 			print_diffs(out, b, c, cfg);
+	}
+	free(order);
 	return print_flush(out);
 }
 
@@ -236,21 +283,28 @@ int bench_print_markdown(FILE *out, const struct pstat_bench *b)
 {
 	fprintf(out, "| Command | Measure | Mean ± σ | Min | Median | Max | Ratio | Verdict |\n");
 	fprintf(out, "|:---|:---|---:|---:|---:|---:|---:|:---|\n");
-	for (size_t c = 0; c < b->ncmds; c++) {
+	size_t *order = bench_order(b, 0);
+
+	for (size_t i = 0; i < b->ncmds; i++) {
+		size_t c = order[i];
 		const struct pstat_bench_cmd *cmd = &b->cmds[c];
 
 		for (size_t r = 0; r < cmd->nrows; r++) {
 			const struct pstat_bench_row *row = &cmd->rows[r];
+			enum bench_time_unit u;
 			char m[48], sd[48], mn[48], md[48], mx[48], ratio[32];
 			const char *verdict = "";
 
 			if (!row_shown(row))
 				continue;
-			bench_format_value(m, sizeof(m), row, row->sum.mean);
-			bench_format_value(sd, sizeof(sd), row, row->sum.stddev);
-			bench_format_value(mn, sizeof(mn), row, row->sum.min);
-			bench_format_value(md, sizeof(md), row, row->sum.median);
-			bench_format_value(mx, sizeof(mx), row, row->sum.max);
+			u = bench_row_unit(b, row);
+			bench_format_value(m, sizeof(m), row, row->sum.mean, u);
+			bench_format_value(sd, sizeof(sd), row, row->sum.stddev,
+					   u);
+			bench_format_value(mn, sizeof(mn), row, row->sum.min, u);
+			bench_format_value(md, sizeof(md), row, row->sum.median,
+					   u);
+			bench_format_value(mx, sizeof(mx), row, row->sum.max, u);
 			if (c == 0) {
 				snprintf(ratio, sizeof(ratio), "1.000x");
 			} else if (cmd->nrows == b->cmds[0].nrows) {
@@ -266,9 +320,23 @@ int bench_print_markdown(FILE *out, const struct pstat_bench *b)
 			md_code(out, cmd->label);
 			fputs(" | ", out);
 			md_cell(out, row->name);
-			fprintf(out, " | %s ± %s | %s | %s | %s | %s | %s |\n", m,
-				sd, mn, md, mx, ratio, verdict);
+			fprintf(out, " | %s%s%s | %s | %s | %s | %s | %s |\n", m,
+				row->sum.n > 1 ? " ± " : "",
+				row->sum.n > 1 ? sd : "", mn, md, mx, ratio,
+				verdict);
 		}
+	}
+	free(order);
+	for (size_t c = 0; c < b->ncmds; c++) {
+		char st[128];
+		size_t n = bench_failed_runs(&b->cmds[c], st, sizeof(st));
+
+		if (!n)
+			continue;
+		fputs("\nFailed runs: ", out);
+		md_code(out, b->cmds[c].label);
+		fprintf(out, ", %zu of %zu (exit status%s %s).\n", n,
+			b->cmds[c].runs, strchr(st, ' ') ? "es" : "", st);
 	}
 	return print_flush(out);
 }
@@ -289,24 +357,28 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* A number as %.17g, or nothing when it is not finite. */
+/* A number as %.17g, inf (an unbounded interval), or nothing. */
 static void csv_num(FILE *out, double v)
 {
 	fputc(',', out);
 	if (isfinite(v))
 		fprintf(out, "%.17g", v);
+	else if (isinf(v))
+		fputs(v > 0 ? "inf" : "-inf", out);
 }
 
 int bench_print_csv(FILE *out, const struct pstat_bench *b)
 {
 	fprintf(out, "command,measure,unit,runs,mean,stddev,min,median,max,"
-		     "ratio,ratio_low,ratio_high,p,verdict\n");
+		     "ratio,ratio_low,ratio_high,p,verdict,failed_runs,"
+		     "exit_statuses\n");
 	for (size_t c = 0; c < b->ncmds; c++) {
 		const struct pstat_bench_cmd *cmd = &b->cmds[c];
 
 		for (size_t r = 0; r < cmd->nrows; r++) {
 			const struct pstat_bench_row *row = &cmd->rows[r];
 			const struct pstat_bench_diff *d = NULL;
+			char st[128];
 
 			if (!row_shown(row))
 				continue;
@@ -327,8 +399,9 @@ int bench_print_csv(FILE *out, const struct pstat_bench *b)
 			csv_num(out, d ? d->ratio_lo : NAN);
 			csv_num(out, d ? d->ratio_hi : NAN);
 			csv_num(out, d ? d->p : NAN);
-			fprintf(out, ",%s\n",
-				d ? bench_verdict_name(d->verdict, 1) : "");
+			fprintf(out, ",%s,%zu,%s\n",
+				d ? bench_verdict_name(d->verdict, 1) : "",
+				bench_failed_runs(cmd, st, sizeof(st)), st);
 		}
 	}
 	return print_flush(out);

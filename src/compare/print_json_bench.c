@@ -78,6 +78,15 @@ static json_t *json_cmd(const struct pstat_bench_cmd *c)
 	for (size_t k = 0; k < c->runs; k++)
 		json_array_append_new(a, json_integer(c->status[k]));
 	json_object_set_new(o, "exit", a);
+	{
+		char st[128];
+
+		json_object_set_new(o, "failed_runs",
+				    json_integer((json_int_t)bench_failed_runs(
+					    c, st, sizeof(st))));
+	}
+	json_object_set_new(o, "leftovers",
+			    json_integer((json_int_t)c->leftovers));
 	a = json_array();
 	for (size_t k = 0; k < c->runs; k++)
 		json_array_append_new(a, json_integer((json_int_t)c->seq[k]));

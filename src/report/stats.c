@@ -381,3 +381,34 @@ int stats_welch_ci(const struct pstat_summary *a, const struct pstat_summary *b,
 	*hi = diff + half;
 	return 0;
 }
+
+int stats_fieller_ci(const struct pstat_summary *a,
+		     const struct pstat_summary *b, double level, double *lo,
+		     double *hi)
+{
+	double diff, se, df, va, vb, r, t, g, half;
+
+	*lo = *hi = NAN;
+	if (!(level > 0 && level < 1) || welch(a, b, &diff, &se, &df) ||
+	    !(a->mean > 0))
+		return -EDOM;
+	r = b->mean / a->mean;
+	if (se == 0) {
+		*lo = *hi = r;
+		return 0;
+	}
+	va = a->stddev * a->stddev / (double)a->n;
+	vb = b->stddev * b->stddev / (double)b->n;
+	t = t_upper_inv((1 - level) / 2, df);
+	/* g >= 1: a's mean is not surely above 0, and nor is any bound */
+	g = t * t * va / (a->mean * a->mean);
+	if (!(g < 1)) {
+		*lo = -INFINITY;
+		*hi = INFINITY;
+		return 0;
+	}
+	half = t / a->mean * sqrt(vb + r * r * va - g * vb);
+	*lo = (r - half) / (1 - g);
+	*hi = (r + half) / (1 - g);
+	return 0;
+}

@@ -96,6 +96,20 @@ int stats_welch_ci(const struct pstat_summary *a,
 		   double *hi);
 
 /*
+ * Fieller's confidence interval at level for the ratio mean_b / mean_a
+ * of two independent samples, with Welch's degrees of freedom: the
+ * ratios r for which mean_b - r mean_a is not significantly different
+ * from 0. Unlike the difference's interval over mean_a, it is as
+ * lopsided as a ratio's uncertainty is. Both variances 0 gives [r, r];
+ * when mean_a itself is not significantly above 0, the interval is
+ * unbounded: -INFINITY and INFINITY. Returns 0, or -EDOM with NaN for
+ * n < 2 on either side, mean_a <= 0, or a level outside (0, 1).
+ */
+int stats_fieller_ci(const struct pstat_summary *a,
+		     const struct pstat_summary *b, double level, double *lo,
+		     double *hi);
+
+/*
  * Student's t cumulative distribution P(T <= t) with df > 0 degrees of
  * freedom (df may be INFINITY: the normal distribution), through the
  * regularized incomplete beta function. NaN for a NaN argument or df <= 0.

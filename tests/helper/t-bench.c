@@ -37,6 +37,8 @@ static void num(const char *name, double v)
 {
 	if (isfinite(v))
 		printf(" %s=%.4f", name, v + 0.0);
+	else if (isinf(v))
+		printf(" %s=%sinf", name, v < 0 ? "-" : "");
 	else
 		printf(" %s=nan", name);
 }
