@@ -70,3 +70,30 @@ load test_helper
 	assert_failure
 	assert_output --partial "error: usage"
 }
+
+@test "stats: a counter on one CPU is enabled at most the time that passed" {
+	# an empty cgroup's task-clock, whose kernel clock jumped by 665 s
+	# before the first reading: 1 s an interval, as the -I path saw
+	run "$PT" bound 1000000000 665000000000,0 666000000000,0 667000000000,0
+	assert_success
+	assert_output "1 ena=1000000000 run=0 total_ena=1000000000 total_run=0 bounded
+2 ena=1000000000 run=0 total_ena=2000000000 total_run=0
+3 ena=1000000000 run=0 total_ena=3000000000 total_run=0"
+	# the 3.8 s of another run, while the counter ran
+	run "$PT" bound 1000000000 3800000000,3800000000 4800000000,4800000000
+	assert_output "1 ena=1000000000 run=1000000000 total_ena=1000000000 total_run=1000000000 bounded
+2 ena=1000000000 run=1000000000 total_ena=2000000000 total_run=2000000000"
+	# sane readings pass as they are: multiplexed, idle, a little late
+	# (the CPUs are read one after another)
+	run "$PT" bound 1000000000 1000000000,500000000 2100000000,1000000000 2100000000,1000000000
+	assert_output "1 ena=1000000000 run=500000000 total_ena=1000000000 total_run=500000000
+2 ena=1100000000 run=500000000 total_ena=2100000000 total_run=1000000000
+3 ena=0 run=0 total_ena=2100000000 total_run=1000000000"
+	# a jump later on, in a counter that counted
+	run "$PT" bound 1000000000 1000000000,1000000000 9000000000,9000000000 10000000000,10000000000
+	assert_output "1 ena=1000000000 run=1000000000 total_ena=1000000000 total_run=1000000000
+2 ena=1000000000 run=1000000000 total_ena=2000000000 total_run=2000000000 bounded
+3 ena=1000000000 run=1000000000 total_ena=3000000000 total_run=3000000000"
+	run "$PT" bound 1000000000 1,2,3
+	assert_failure
+}

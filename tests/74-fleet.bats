@@ -13,6 +13,7 @@ teardown() {
 	[ -z "${spid:-}" ] || kill -KILL "$spid" 2>/dev/null || true
 	[ -z "${prom:-}" ] || kill -KILL "$prom" 2>/dev/null || true
 	[ -z "${wpid:-}" ] || kill -KILL "$wpid" 2>/dev/null || true
+	[ -z "${CG:-}" ] || [ -z "${g:-}" ] || rmdir "$CG/$g" 2>/dev/null || true
 }
 
 @test "fleet: an event the machine lacks is pstat_counted 0, not a missing series" {
@@ -63,4 +64,40 @@ teardown() {
 	assert_output 600
 	stop_serve
 	[ "$st" = 0 ]
+}
+
+@test "fleet: an empty cgroup's counters are enabled no longer than the time that passed" {
+	need_root
+	need_serve
+	need_cpu_wide
+	# the hierarchy perf events count in: v1's perf_event, else cgroup2
+	CG=$(awk '{ for (i = 7; $i != "-"; i++) ;
+		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)perf_event(,|$)/) v1 = $5
+		else if ($(i + 1) == "cgroup2" && !v2) v2 = $5 }
+		END { print (v1 != "" ? v1 : v2) }' /proc/self/mountinfo)
+	[ -n "$CG" ] || skip "no cgroup hierarchy counts perf events here"
+	g=pstat-fleet$$
+	mkdir "$CG/$g" || skip "cannot make a cgroup under $CG"
+	t0=$(date +%s%N)
+	serve_bg -A -e task-clock -G "$g" -I 100
+	sleep 0.5
+	curl -sf -o "$BATS_TEST_TMPDIR/m" "$url/metrics"
+	t1=$(date +%s%N)
+	stop_serve
+	# and -I's intervals, each CPU's at most its interval's (and the
+	# slack of reading the CPUs one after another)
+	"$PSTAT" -a -A -e task-clock -G "$g" -I 100 --interval-count 5 -j \
+		-o "$BATS_TEST_TMPDIR/j"
+	rmdir "$CG/$g"
+	jq -s '[.[] | select(.type == "interval")] | length' "$BATS_TEST_TMPDIR/j" >"$BATS_TEST_TMPDIR/n"
+	[ "$(cat "$BATS_TEST_TMPDIR/n")" -ge 4 ]
+	jq_assert -s 'all(.[] | select(.type == "interval");
+		(.interval.end_ns - .interval.start_ns) as $w
+		| all(.counters[]; .time_enabled_ns <= $w * 1.125 + 1e7))' "$BATS_TEST_TMPDIR/j"
+	grep "^pstat_enabled_seconds_total{.*cgroup=\"$g\"" "$BATS_TEST_TMPDIR/m" >"$BATS_TEST_TMPDIR/e"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/e")" -ge 1 ]
+	# each CPU's time enabled at most the time serve ran
+	awk -v lim="$(((t1 - t0) / 1000))" '{ if ($NF * 1e6 > lim) { print "too long: " $0; bad = 1 } }
+		END { exit bad }' "$BATS_TEST_TMPDIR/e"
+	grep -q "^pstat_counted{.*cgroup=\"$g\"} 0$" "$BATS_TEST_TMPDIR/m"
 }

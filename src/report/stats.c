@@ -72,6 +72,33 @@ struct pstat_reading stats_reading_sub(const struct pstat_reading *a,
 	return d;
 }
 
+int stats_reading_bound(struct pstat_reading *cur,
+			const struct pstat_reading *prev,
+			struct pstat_reading *skew, uint64_t wall_ns)
+{
+	uint64_t slack = wall_ns / 8 + 10000000, d;
+	int bounded = 0;
+
+	cur->ena = floor_sub(cur->ena, skew->ena);
+	cur->run = floor_sub(cur->run, skew->run);
+	d = floor_sub(cur->ena, prev->ena);
+	if (d > wall_ns + slack) {
+		/* at most the wall time: what the counter could have had */
+		skew->ena += d - wall_ns;
+		cur->ena -= d - wall_ns;
+		bounded = 1;
+	}
+	d = floor_sub(cur->run, prev->run);
+	if (d > floor_sub(cur->ena, prev->ena)) {
+		uint64_t over = d - floor_sub(cur->ena, prev->ena);
+
+		skew->run += over;
+		cur->run -= over;
+		bounded = 1;
+	}
+	return bounded;
+}
+
 static int cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;

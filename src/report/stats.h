@@ -39,6 +39,22 @@ void stats_reading_add(struct pstat_reading *a, const struct pstat_reading *b);
 struct pstat_reading stats_reading_sub(const struct pstat_reading *a,
 				       const struct pstat_reading *b);
 
+/*
+ * Bound a reading of a counter tied to one CPU (-a, -C, -G), taken
+ * wall_ns after prev: its time enabled cannot have grown by more than
+ * the time that passed, nor its time running by more than its time
+ * enabled. The kernel's cgroup clock can jump (a counter of an empty
+ * cgroup read 665 s enabled after 1 s of counting); such a jump is taken
+ * off cur, and added to skew, what was taken off this counter's readings
+ * so far (zero at first), which is taken off every later reading before
+ * it is compared. A growth up to wall_ns / 8 + 10 ms beyond wall_ns
+ * passes: the CPUs are read one after the other, not at the instant the
+ * clock was. Returns 1 when this reading was bounded, else 0.
+ */
+int stats_reading_bound(struct pstat_reading *cur,
+			const struct pstat_reading *prev,
+			struct pstat_reading *skew, uint64_t wall_ns);
+
 /* Summary of n samples. With n == 1 the spreads are 0. */
 struct pstat_summary {
 	size_t n;

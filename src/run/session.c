@@ -391,6 +391,7 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	s->nslots = s->evl->n * s->ncpus * s->ntids;
 	s->cur = xcalloc(s->nslots, sizeof(*s->cur));
 	s->prev = xcalloc(s->nslots, sizeof(*s->prev));
+	s->skew = xcalloc(s->nslots, sizeof(*s->skew));
 	s->base = xcalloc(s->nslots, sizeof(*s->base));
 	s->row_event = xmalloc(((size_t)s->evl->nrows + 1) *
 			       sizeof(*s->row_event));
@@ -427,6 +428,7 @@ void session_free(struct session *s)
 	free(s->thread_names);
 	free(s->cur);
 	free(s->prev);
+	free(s->skew);
 	metrics_index_free(&s->mix);
 	free(s->base);
 	free(s->row_event);

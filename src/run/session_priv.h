@@ -81,6 +81,12 @@ struct session {
 	struct pstat_counters ctr;
 	size_t nslots;
 	struct pstat_reading *cur, *prev;
+	/*
+	 * -a, -C, -G with -I: what stats_reading_bound took off each
+	 * counter's times, and whether it said so
+	 */
+	struct pstat_reading *skew;
+	int said_bounded;
 	struct metrics_index mix;    /* metrics_compute's, kept across intervals */
 	int *row_event;              /* evlist row -> first event */
 	/*

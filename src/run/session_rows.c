@@ -352,6 +352,25 @@ int session_print_failed(struct session *s, int r)
 	return -1;
 }
 
+/* stats_reading_bound over every counter of a -a/-C/-G session. */
+static void bound_cpu_times(struct session *s, const struct pstat_reading *last,
+			    uint64_t wall_ns)
+{
+	for (size_t i = 0; i < s->nslots; i++) {
+		uint64_t said = s->cur[i].ena - s->skew[i].ena - last[i].ena;
+
+		if (!stats_reading_bound(&s->cur[i], &last[i], &s->skew[i],
+					 wall_ns) ||
+		    s->said_bounded)
+			continue;
+		/* (said: the kernel's growth, which was more than cur's) */
+		s->said_bounded = 1;
+		msg_debug(1, "the kernel says a counter on one CPU was enabled %.3f s in an interval of %.3f s: counted as %.3f s",
+			  (double)said / 1e9, (double)wall_ns / 1e9,
+			  (double)(s->cur[i].ena - last[i].ena) / 1e9);
+	}
+}
+
 int session_print_interval(struct session *s, unsigned long index,
 			  uint64_t start_ns, uint64_t end_ns, int partial)
 {
@@ -361,6 +380,13 @@ int session_print_interval(struct session *s, unsigned long index,
 	struct pstat_report rep;
 	int r;
 
+	/*
+	 * A counter on one CPU is enabled at most the interval's time; the
+	 * kernel's cgroup clock has been seen to jump by minutes (an empty
+	 * cgroup's first reading of task-clock: 665 s enabled)
+	 */
+	if (s->system_wide)
+		bound_cpu_times(s, last, end_ns - start_ns);
 	session_report_init(s, &rep);
 	rep.is_interval = 1;
 	rep.nrows = build_rows(s, &src, end_ns - start_ns);

@@ -251,3 +251,37 @@ out:
 	words_free(&ws);
 	return ret;
 }
+
+/*
+ * pstat-test bound WALL_NS ENA,RUN...: the kernel's cumulative readings
+ * of a counter on one CPU, one every WALL_NS, through
+ * stats_reading_bound: each interval's time enabled and running as the
+ * session counts them, their running totals, and whether it was bounded.
+ */
+int t_bound(int argc, char **argv)
+{
+	struct pstat_reading prev = { 0, 0, 0 }, skew = { 0, 0, 0 };
+	uint64_t wall;
+
+	if (argc < 3 || parse_u64(argv[1], UINT64_MAX, &wall))
+		return fail("expected WALL_NS ENA,RUN...", NULL);
+	for (int i = 2; i < argc; i++) {
+		struct pstat_reading cur = { 0, 0, 0 };
+		char *comma = strchr(argv[i], ',');
+		int b;
+
+		if (!comma)
+			return fail("expected ENA,RUN", argv[i]);
+		*comma = '\0';
+		if (parse_u64(argv[i], UINT64_MAX, &cur.ena) ||
+		    parse_u64(comma + 1, UINT64_MAX, &cur.run))
+			return fail("bad number", argv[i]);
+		b = stats_reading_bound(&cur, &prev, &skew, wall);
+		printf("%d ena=%" PRIu64 " run=%" PRIu64 " total_ena=%" PRIu64
+		       " total_run=%" PRIu64 "%s\n", i - 1, cur.ena - prev.ena,
+		       cur.run - prev.run, cur.ena, cur.run,
+		       b ? " bounded" : "");
+		prev = cur;
+	}
+	return 0;
+}

@@ -16,6 +16,7 @@ static const struct cmd cmds[] = {
 	{ "accept", t_accept },
 	{ "aggr", t_aggr },
 	{ "bench", t_bench },
+	{ "bound", t_bound },
 	{ "cgroup-mount", t_cgroup_mount },
 	{ "control", t_control },
 	{ "control-arg", t_control_arg },

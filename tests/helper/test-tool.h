@@ -15,6 +15,7 @@
 
 int t_evspec(int argc, char **argv);
 int t_scale(int argc, char **argv);
+int t_bound(int argc, char **argv);
 int t_read(int argc, char **argv);
 int t_stats(int argc, char **argv);
 int t_pmu(int argc, char **argv);
