@@ -45,7 +45,7 @@ _pstat_bench_arg=${_pstat_bench_arg//$'\n'/ }
 # The options of `pstat serve`, as its --help shows them.
 _pstat_serve_opts='-A -a -C -e -G -h -I -M -p -v --all-cpus --cgroup --cpu --event
 --for-each-cgroup --help --interval --listen --metric --metrics --metrics-file
---no-aggr --per-thread --pid --timeout --verbose'
+--no-aggr --per-thread --pid --timeout --verbose --web.config.file'
 # The short options that take a value, as getopt reads a cluster.
 _pstat_short_arg='CDeGIMoprtx'
 
@@ -284,7 +284,7 @@ _pstat_subcommand()
 			_pstat_list_words "$(pstat list --names metrics 2>/dev/null)" "$cur"
 			return
 			;;
-		--metrics-file)
+		--metrics-file | --web.config.file)
 			compgen -f -- "$cur"
 			return
 			;;

@@ -313,7 +313,7 @@ complete -c pstat -f -n '__fish_pstat_sub serve' -s G -l cgroup -x -d 'The event
 complete -c pstat -f -n '__fish_pstat_sub serve' -l for-each-cgroup -x -d 'Every event once per cgroup'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s h -l help -d 'Show the usage'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s I -l interval -x -d 'Read the counters every MS milliseconds'
-complete -c pstat -f -n '__fish_pstat_sub serve' -l listen -x -d 'Where to answer, ADDR:PORT'
+complete -c pstat -f -n '__fish_pstat_sub serve' -l listen -x -d 'Where to answer, ADDR:PORT or :PORT'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s M -l metrics -x -a '(pstat list --names metrics 2>/dev/null)' -d 'Built-in metrics or metric groups'
 complete -c pstat -f -n '__fish_pstat_sub serve' -l metric -x -d 'A metric of your own, NAME = EXPR'
 complete -c pstat -n '__fish_pstat_sub serve' -l metrics-file -r -F -d 'Metrics of your own, one a line'
@@ -322,3 +322,4 @@ complete -c pstat -f -n '__fish_pstat_sub serve' -l per-thread -d 'One series pe
 complete -c pstat -f -n '__fish_pstat_sub serve' -s p -l pid -x -a '(__fish_pstat_pids)' -d 'Count these processes'
 complete -c pstat -f -n '__fish_pstat_sub serve' -l timeout -x -d 'Stop after MS milliseconds'
 complete -c pstat -f -n '__fish_pstat_sub serve' -s v -l verbose -d 'Say how events were resolved'
+complete -c pstat -n '__fish_pstat_sub serve' -l web.config.file -r -F -d 'TLS and basic authentication'

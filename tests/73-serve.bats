@@ -6,70 +6,10 @@
 
 load test_helper
 
-OM_PYTHON=${OM_PYTHON:-/usr/bin/python3}
-
-need_om_parser() {
-	"$OM_PYTHON" -c 'import prometheus_client.openmetrics.parser' \
-		2>/dev/null ||
-		skip "python3-prometheus-client is not installed for $OM_PYTHON"
-}
-
-om_check() {
-	"$OM_PYTHON" "$ROOT/tests/lib/om-check.py" "$@"
-}
-
-need_serve() {
-	need_perf_events
-	command -v curl >/dev/null || skip "curl is not installed"
-	"$ROOT/pstat" serve --listen 127.0.0.1:0 --timeout 1 -e task-clock \
-		>/dev/null 2>"$BATS_TEST_TMPDIR/probe" ||
-		skip "pstat serve cannot run here: $(head -n1 "$BATS_TEST_TMPDIR/probe")"
-}
-
-# serve_bg ARGS...: pstat serve --listen 127.0.0.1:0 ARGS in the
-# background; sets $spid and $port (from the line it says where it
-# listens), and $url; returns once /metrics has the first reading.
-serve_bg() {
-	"$PSTAT" serve --listen 127.0.0.1:0 "$@" 2>"$BATS_TEST_TMPDIR/serve.err" &
-	spid=$!
-	port=
-	for _ in $(seq 100); do
-		port=$(sed -n 's|^pstat: serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' \
-			"$BATS_TEST_TMPDIR/serve.err")
-		[ -n "$port" ] && break
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.1
-	done
-	[ -n "$port" ] || { cat "$BATS_TEST_TMPDIR/serve.err"; return 1; }
-	url="http://127.0.0.1:$port"
-	# ready when the first reading is published (503 until then)
-	for _ in $(seq 100); do
-		curl -sf -o /dev/null "$url/metrics" && return 0
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$BATS_TEST_TMPDIR/serve.err"
-	return 1
-}
-
-# stop_serve: SIGTERM, and its status in $st.
-stop_serve() {
-	kill -TERM "$spid"
-	st=0
-	wait "$spid" || st=$?
-	spid=
-}
+load serve_helper
 
 teardown() {
-	[ -z "${spid:-}" ] || kill -KILL "$spid" 2>/dev/null || true
-	[ -z "${prom:-}" ] || kill -KILL "$prom" 2>/dev/null || true
-	[ -z "${wpid:-}" ] || kill -KILL "$wpid" 2>/dev/null || true
-	[ -z "${spid1:-}" ] || kill -KILL "$spid1" 2>/dev/null || true
-}
-
-# metric FILE NAME{labels}: the value of that sample in an exposition.
-metric() {
-	awk -v s="$2" 'index($0, s " ") == 1 { print $NF }' "$1"
+	serve_teardown
 }
 
 @test "serve: /metrics in the text format 0.0.4, or OpenMetrics when asked" {
@@ -242,7 +182,7 @@ metric() {
 	stop_serve
 	run "$PSTAT" serve --listen 9456 -e task-clock
 	assert_failure 125
-	assert_line "pstat: invalid --listen '9456': give ADDR:PORT"
+	assert_line "pstat: invalid --listen '9456': give ADDR:PORT or :PORT"
 	run "$PSTAT" serve --listen 127.0.0.1:notaport -e task-clock
 	assert_failure 125
 	assert_output --partial "pstat: invalid --listen '127.0.0.1:notaport'"

@@ -153,18 +153,18 @@ same_set() {
 sub_set() {
 	local sub=$1 section=$2 help man bash zsh fish
 	help=$("$PSTAT" "$sub" --help |
-		grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
-		grep -oE -- '--?[A-Za-z][a-z-]*' | sort -u)
+		grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z.-]*' |
+		grep -oE -- '--?[A-Za-z][a-z.-]*' | sort -u)
 	man=$(sed -n "/^\.Sh $section\$/,/^\.Sh /p" "$ROOT/man/pstat.1" |
-		grep '^\.It Fl' | grep -oE 'Fl (\\-[a-z][a-z-]*|[A-Za-z])( |$)' |
+		grep '^\.It Fl' | grep -oE 'Fl (\\-[a-z][a-z.-]*|[A-Za-z])( |$)' |
 		sed 's/^Fl \\-/--/; s/^Fl /-/; s/ $//' | sort -u)
 	bash=$(bash -c '. "$1"; v=_pstat_$2_opts; printf "%s\n" ${!v}' _ \
 		"$ROOT/completions/pstat.bash" "$sub" | sort -u)
 	zsh=$(sed -n "/^\t$sub)\$/,/;;\$/p" "$ROOT/completions/_pstat" |
-		grep -v '_arguments' | grep -oE -- "[{,(' ]--?[A-Za-z][A-Za-z-]*" | cut -c2- | sort -u)
+		grep -v '_arguments' | grep -oE -- "[{,(' ]--?[A-Za-z][A-Za-z.-]*" | cut -c2- | sort -u)
 	fish=$(grep -- "-n '__fish_pstat_sub $sub'" \
 		"$ROOT/completions/pstat.fish" |
-		grep -oE -- ' -[sl] [A-Za-z][a-z-]*' |
+		grep -oE -- ' -[sl] [A-Za-z][a-z.-]*' |
 		sed 's/^ -s /-/; s/^ -l /--/' | sort -u)
 	same_set "man/pstat.1 $section" "$help" "$man"
 	same_set "completions/pstat.bash ($sub)" "$help" "$bash"
@@ -203,13 +203,13 @@ sub_set() {
 	assert_success
 	assert_line --regexp '^usage: pstat serve '
 	sub_set serve SERVE
-	[ "$(sub_set_help serve | tr '\n' ' ')" = "--all-cpus --cgroup --cpu --event --for-each-cgroup --help --interval --listen --metric --metrics --metrics-file --no-aggr --per-thread --pid --timeout --verbose -A -C -G -I -M -a -e -h -p -v " ]
+	[ "$(sub_set_help serve | tr '\n' ' ')" = "--all-cpus --cgroup --cpu --event --for-each-cgroup --help --interval --listen --metric --metrics --metrics-file --no-aggr --per-thread --pid --timeout --verbose --web.config.file -A -C -G -I -M -a -e -h -p -v " ]
 }
 
 # The options of `pstat SUB --help`, as sub_set reads them.
 sub_set_help() {
-	"$PSTAT" "$1" --help | grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*' |
-		grep -oE -- '--?[A-Za-z][a-z-]*' | sort -u
+	"$PSTAT" "$1" --help | grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z.-]*' |
+		grep -oE -- '--?[A-Za-z][a-z.-]*' | sort -u
 }
 
 # Text with runs of blanks as one space and none around '|', on one line.

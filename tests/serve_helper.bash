@@ -3,6 +3,8 @@
 # the kernel picks. Load after test_helper.
 
 OM_PYTHON=${OM_PYTHON:-/usr/bin/python3}
+# curl's options for serve_bg's readiness check (TLS, a password)
+SERVE_CURL=()
 
 need_om_parser() {
 	"$OM_PYTHON" -c 'import prometheus_client.openmetrics.parser' \
@@ -34,8 +36,9 @@ free_port() {
 
 # serve_bg [-x COMMAND...] ARGS...: `pstat serve --listen 127.0.0.1:0
 # ARGS` in the background (COMMAND runs it when given, with its words
-# before pstat's: a sandbox); sets $spid, $port and $url once /metrics
-# has the first reading. "-x" words end at "--".
+# before pstat's: a sandbox); sets $spid, $port and $url (https with
+# TLS) once /metrics has the first reading, asked by curl with the
+# options of array SERVE_CURL. "-x" words end at "--".
 serve_bg() {
 	local pre=()
 	if [ "${1:-}" = -x ]; then
@@ -51,16 +54,18 @@ serve_bg() {
 	spid=$!
 	port=
 	for _ in $(seq 100); do
-		port=$(sed -n 's|^pstat: serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' \
-			"$BATS_TEST_TMPDIR/serve.err")
+		port=$(sed -n 's|^pstat: serving https\{0,1\}://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' \
+			"$BATS_TEST_TMPDIR/serve.err" 2>/dev/null) || true
 		[ -n "$port" ] && break
 		kill -0 "$spid" 2>/dev/null || break
 		sleep 0.1
 	done
 	[ -n "$port" ] || { cat "$BATS_TEST_TMPDIR/serve.err"; return 1; }
 	url="http://127.0.0.1:$port"
+	grep -q '^pstat: serving https:' "$BATS_TEST_TMPDIR/serve.err" &&
+		url="https://127.0.0.1:$port"
 	for _ in $(seq 100); do
-		curl -sf -o /dev/null "$url/metrics" && return 0
+		curl -sf "${SERVE_CURL[@]}" -o /dev/null "$url/metrics" && return 0
 		kill -0 "$spid" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -97,4 +102,13 @@ prom_start() {
 # promq QUERY: the instant query's JSON answer.
 promq() {
 	curl -sf --data-urlencode "query=$1" "$purl/api/v1/query"
+}
+
+# serve_teardown: kill what a test of serve left running ($spid, $prom,
+# $wpid, $spid1).
+serve_teardown() {
+	[ -z "${spid:-}" ] || kill -KILL "$spid" 2>/dev/null || true
+	[ -z "${prom:-}" ] || kill -KILL "$prom" 2>/dev/null || true
+	[ -z "${wpid:-}" ] || kill -KILL "$wpid" 2>/dev/null || true
+	[ -z "${spid1:-}" ] || kill -KILL "$spid1" 2>/dev/null || true
 }

@@ -126,7 +126,7 @@ void options_usage(void)
 	      "       pstat list [--tracepoints] [--names] [-j] [GLOB]\n"
 	      "       pstat compare [--threshold SPEC]... [--alpha A] [--format table|json|markdown] [-o FILE] BASE.json NEW.json\n"
 	      "       pstat doctor [-j]\n"
-	      "       pstat serve [--listen ADDR:PORT] [-e LIST [-G CGROUPS]]... [-a | -C LIST | -p PID]\n"
+	      "       pstat serve [--listen ADDR:PORT] [--web.config.file FILE] [-e LIST [-G CGROUPS]]... [-a | -C LIST | -p PID]\n"
 	      "\n"
 	      "Count performance events while a command runs.\n"
 	      "\n"

@@ -12,12 +12,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,12 +24,16 @@
 #include "cli/options.h"
 #include "cli/serve.h"
 #include "cli/serve_http.h"
+#include "cli/serve_listen.h"
+#include "cli/serve_web.h"
 #include "report/print.h"
 #include "report/totals.h"
 #include "run/session.h"
 
 struct serve {
 	const char *listen;         /* --listen, as given */
+	const char *web_config;     /* --web.config.file, or NULL */
+	struct serve_web *web;
 	char **argv;                /* what options_parse read */
 	int fd;                     /* the listening socket, until started */
 	struct serve_http *http;
@@ -42,7 +44,7 @@ struct serve {
 };
 
 static const char SERVE_USAGE[] =
-	"usage: pstat serve [--listen ADDR:PORT] [-e LIST [-G CGROUPS]]... [-a | -C LIST | -p PID] [-A] [--per-thread] [-I MS] [--timeout MS] [-M METRICS] [--metric NAME=EXPR]... [--metrics-file FILE]";
+	"usage: pstat serve [--listen ADDR:PORT] [--web.config.file FILE] [-e LIST [-G CGROUPS]]... [-a | -C LIST | -p PID] [-A] [--per-thread] [-I MS] [--timeout MS] [-M METRICS] [--metric NAME=EXPR]... [--metrics-file FILE]";
 
 static void serve_help(void)
 {
@@ -54,7 +56,10 @@ static void serve_help(void)
 	       "header prefers), for Prometheus to scrape.\n"
 	       "\n"
 	       "      --listen ADDR:PORT   where to answer (default " SERVE_DEFAULT_LISTEN ");\n"
-	       "                           0.0.0.0:PORT or [::]:PORT for every address\n"
+	       "                           :PORT (or 0.0.0.0:PORT, [::]:PORT) for every\n"
+	       "                           address\n"
+	       "      --web.config.file FILE  TLS and basic authentication, in the\n"
+	       "                           Prometheus exporters' web configuration format\n"
 	       "  -e, --event LIST         events to count (repeatable)\n"
 	       "  -G, --cgroup LIST        the events before it count only tasks in\n"
 	       "                           these cgroups, in order\n"
@@ -97,6 +102,7 @@ static const struct option serve_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "timeout", required_argument, NULL, 'O' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "web.config.file", required_argument, NULL, 'W' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -161,6 +167,9 @@ int serve_options_parse(int argc, char **argv, struct pstat_opts *o,
 		case 'L':
 			s->listen = optarg;
 			continue;
+		case 'W':
+			s->web_config = optarg;
+			continue;
 		case ':':
 		case '?':
 			msg_bad_option(c, optopt, argv[optind - 1],
@@ -206,74 +215,6 @@ fail:
 	return -1;
 }
 
-/*
- * ADDR:PORT, [ADDR6]:PORT or HOST:PORT: a bound, listening socket, or
- * -1 after saying why.
- */
-static int serve_listen(const char *spec)
-{
-	struct addrinfo hints = { 0 }, *ai = NULL, *a;
-	const char *colon = strrchr(spec, ':');
-	char *host;
-	int fd = -1, one = 1, r, err = 0;
-
-	if (!colon || colon == spec || !colon[1]) {
-		msg_error("invalid --listen '%s': give ADDR:PORT", spec);
-		msg_hint("0.0.0.0:PORT or [::]:PORT listens on every address");
-		return -1;
-	}
-	if (spec[0] == '[' && colon[-1] == ']')
-		host = xstrndup(spec + 1, (size_t)(colon - spec - 2));
-	else
-		host = xstrndup(spec, (size_t)(colon - spec));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	r = getaddrinfo(host, colon + 1, &hints, &ai);
-	free(host);
-	if (r) {
-		msg_error("invalid --listen '%s': %s", spec,
-			  r == EAI_SYSTEM ? strerror(errno) : gai_strerror(r));
-		return -1;
-	}
-	for (a = ai; a; a = a->ai_next) {
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC,
-			    a->ai_protocol);
-		if (fd < 0) {
-			err = errno;
-			continue;
-		}
-		/* a restart must not wait for the old connections to time out */
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 128))
-			break;
-		err = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(ai);
-	if (fd < 0)
-		msg_error("cannot listen on %s: %s", spec, strerror(err));
-	return fd;
-}
-
-/* "127.0.0.1:9456", "[::1]:9456": where fd really listens. */
-static void serve_say_where(int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	char host[NI_MAXHOST], port[NI_MAXSERV];
-	int v6;
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &len) ||
-	    getnameinfo((struct sockaddr *)&ss, len, host, sizeof(host), port,
-			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
-		return;
-	v6 = ss.ss_family == AF_INET6;
-	msg_debug(0, "serving http://%s%s%s:%s/metrics", v6 ? "[" : "", host,
-		  v6 ? "]" : "", port);
-}
-
 /* Render rows in both formats and hand them to the HTTP side. */
 static int serve_publish(struct serve *s, const struct pstat_row *rows,
 			 size_t n, const struct pstat_metric_value *m,
@@ -309,15 +250,29 @@ static int serve_publish(struct serve *s, const struct pstat_row *rows,
 
 int serve_start(struct serve *s)
 {
+	struct serve_http_cfg cfg = { 0 };
 	char why[512];
-	int r;
+	int r, every;
 
 	s->started_ns = now_ns();
-	s->fd = serve_listen(s->listen);
+	if (s->web_config &&
+	    serve_web_load(s->web_config, &s->web, why, sizeof(why))) {
+		msg_error("invalid --web.config.file '%s': %s", s->web_config,
+			  why);
+		return -1;
+	}
+	s->fd = serve_listen(s->listen, &every);
 	if (s->fd < 0)
 		return -1;
-	serve_say_where(s->fd);
-	r = serve_http_start(&s->http, s->fd, why, sizeof(why));
+	if (every && !(s->web && s->web->nusers))
+		msg_warn("listening on every address (%s): whoever can reach this machine can read its counters",
+			 s->listen);
+	if (s->web && s->web->nusers && !s->web->cert)
+		msg_warn("basic authentication without TLS: passwords cross the network in clear");
+	serve_say_where(s->fd, s->web && s->web->cert);
+	cfg.fd = s->fd;
+	cfg.web = s->web;
+	r = serve_http_start(&s->http, &cfg, why, sizeof(why));
 	s->fd = -1;
 	if (r) {
 		msg_error("cannot serve: %s", why);
@@ -426,6 +381,7 @@ void serve_free(struct serve *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	totals_free(s->totals);
+	serve_web_free(s->web);
 	free(s->argv);
 	free(s);
 }

@@ -6,8 +6,22 @@
  * libmicrohttpd is loaded with dlopen when serve starts rather than
  * linked, so that a plain `pstat` run does not pay for loading it (and
  * does not need it installed). Its thread answers every request from the
- * latest exposition the counting loop published, a copy taken under a
- * mutex: a scrape never waits for the counters to be read.
+ * latest exposition the counting loop published: a scrape never waits
+ * for the counters to be read.
+ *
+ * Memory: an exposition is rendered once per interval into a "rendering"
+ * whose libmicrohttpd responses every connection shares (they count
+ * their references; nothing is copied per request), gzip'd once when a
+ * client first asks for that. A client that never reads keeps the
+ * rendering it was answered from alive, so at most SERVE_OLD_RENDERINGS
+ * older ones are kept: the connections still on an older one are closed.
+ * What is left per connection is libmicrohttpd's own bounded buffer.
+ *
+ * Time: libmicrohttpd's timeout is of idleness only, which a client
+ * sending a byte now and then never reaches; a watchdog thread here
+ * closes (shutdown(2), for libmicrohttpd to notice) each connection whose
+ * request has not arrived in full SERVE_REQUEST_SECONDS after it began
+ * waiting for one.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -16,12 +30,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
 
+#include "cli/serve_gzip.h"
 #include "cli/serve_http.h"
+#include "cli/serve_web.h"
 #include "base/util.h"
 
 #define CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
@@ -36,6 +54,8 @@ static struct {
 	void (*stop_daemon)(struct MHD_Daemon *);
 	struct MHD_Response *(*create_response_from_buffer)(
 		size_t, void *, enum MHD_ResponseMemoryMode);
+	struct MHD_Response *(*create_response_free_cls)(
+		size_t, void *, MHD_ContentReaderFreeCallback, void *);
 	enum MHD_Result (*add_response_header)(struct MHD_Response *,
 					       const char *, const char *);
 	enum MHD_Result (*queue_response)(struct MHD_Connection *,
@@ -45,13 +65,57 @@ static struct {
 	const char *(*lookup_connection_value)(struct MHD_Connection *,
 					       enum MHD_ValueKind,
 					       const char *);
+	const union MHD_ConnectionInfo *(*get_connection_info)(
+		struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
+	enum MHD_Result (*is_feature_supported)(enum MHD_FEATURE);
+	char *(*basic_auth_get)(struct MHD_Connection *, char **);
+	enum MHD_Result (*basic_auth_fail)(struct MHD_Connection *,
+					   const char *,
+					   struct MHD_Response *);
+	void (*free)(void *);
 } mhd;
+
+/* A format's index in a rendering, and an encoding's. */
+enum { FMT_TEXT, FMT_OM };
+enum { ENC_IDENTITY, ENC_GZIP };
+
+/*
+ * One exposition in both formats, and its responses. It lives while
+ * libmicrohttpd holds any of its responses (live), and is current until
+ * the next is published.
+ */
+struct rendering {
+	struct serve_http *h;
+	struct rendering *next;      /* h's list of them, newest first */
+	char *body[2][2];
+	size_t len[2][2];
+	struct MHD_Response *resp[2][2];
+	unsigned live;              /* responses not yet freed */
+	unsigned pins;              /* connections being answered from it */
+	int gzip_tried[2];
+	int current;
+};
+
+/* A connection: libmicrohttpd's socket context. */
+struct conn {
+	struct conn *prev, *next;
+	int fd;
+	uint64_t deadline;          /* for its request to arrive (ms); 0: none */
+	struct rendering *serving;  /* the rendering it is being sent */
+};
 
 struct serve_http {
 	struct MHD_Daemon *daemon;
-	pthread_mutex_t lock;
-	char *om, *text;            /* the latest exposition, or NULL */
-	size_t om_len, text_len;
+	struct serve_web *web;
+	pthread_mutex_t lock;       /* everything below */
+	struct rendering *renderings;
+	struct conn *conns;
+	unsigned int nconns, max_conns;
+	int want_gzip;              /* a client asked for it: gzip eagerly */
+	rlim_t fd_limit;
+	pthread_t watchdog;
+	pthread_cond_t wake;
+	int stopping, have_watchdog;
 };
 
 static const char page[] =
@@ -59,14 +123,37 @@ static const char page[] =
 	"<h1>pstat</h1>\n<p>Counters of this machine, for Prometheus: "
 	"<a href=\"/metrics\">/metrics</a></p>\n</body></html>\n";
 
+#define SYM(field, name) { (void **)&mhd.field, name }
+
 /*
  * PSTAT_LIBMICROHTTPD names the file to load instead of the soname: a
  * test points it at a file that does not exist.
  */
 static int mhd_load(char *why, size_t len)
 {
+	const struct {
+		void **p;
+		const char *name;
+	} syms[] = {
+		SYM(start_daemon, "MHD_start_daemon"),
+		SYM(stop_daemon, "MHD_stop_daemon"),
+		SYM(create_response_from_buffer,
+		    "MHD_create_response_from_buffer"),
+		SYM(create_response_free_cls,
+		    "MHD_create_response_from_buffer_with_free_callback_cls"),
+		SYM(add_response_header, "MHD_add_response_header"),
+		SYM(queue_response, "MHD_queue_response"),
+		SYM(destroy_response, "MHD_destroy_response"),
+		SYM(lookup_connection_value, "MHD_lookup_connection_value"),
+		SYM(get_connection_info, "MHD_get_connection_info"),
+		SYM(is_feature_supported, "MHD_is_feature_supported"),
+		SYM(basic_auth_get, "MHD_basic_auth_get_username_password"),
+		SYM(basic_auth_fail, "MHD_queue_basic_auth_fail_response"),
+		SYM(free, "MHD_free"),
+	};
 	const char *path = getenv("PSTAT_LIBMICROHTTPD");
 	const char *e;
+	size_t i;
 
 	if (mhd.handle)
 		return 0;
@@ -78,90 +165,213 @@ static int mhd_load(char *why, size_t len)
 		snprintf(why, len, "%s", e ? e : "cannot be loaded");
 		return -1;
 	}
-	*(void **)&mhd.start_daemon = dlsym(mhd.handle, "MHD_start_daemon");
-	*(void **)&mhd.stop_daemon = dlsym(mhd.handle, "MHD_stop_daemon");
-	*(void **)&mhd.create_response_from_buffer =
-		dlsym(mhd.handle, "MHD_create_response_from_buffer");
-	*(void **)&mhd.add_response_header =
-		dlsym(mhd.handle, "MHD_add_response_header");
-	*(void **)&mhd.queue_response = dlsym(mhd.handle, "MHD_queue_response");
-	*(void **)&mhd.destroy_response =
-		dlsym(mhd.handle, "MHD_destroy_response");
-	*(void **)&mhd.lookup_connection_value =
-		dlsym(mhd.handle, "MHD_lookup_connection_value");
-	if (!mhd.start_daemon || !mhd.stop_daemon ||
-	    !mhd.create_response_from_buffer || !mhd.add_response_header ||
-	    !mhd.queue_response || !mhd.destroy_response ||
-	    !mhd.lookup_connection_value) {
-		snprintf(why, len, "%s lacks libmicrohttpd's functions", path);
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		*syms[i].p = dlsym(mhd.handle, syms[i].name);
+		if (*syms[i].p)
+			continue;
+		/* 0.9.73 and later have all of them */
+		snprintf(why, len, "%s lacks %s (libmicrohttpd 0.9.73 or later needed)",
+			 path, syms[i].name);
 		dlclose(mhd.handle);
-		mhd.handle = NULL;
+		memset(&mhd, 0, sizeof(mhd));
 		return -1;
 	}
 	return 0;
 }
 
-/* The q of one media range's parameters (";q=0.5"), 1 when absent. */
-static double accept_q(const char *params, size_t len)
+static uint64_t mono_ms(void)
 {
-	const char *p = params, *end = params + len;
+	struct timespec ts;
 
-	while (p < end) {
-		const char *semi = memchr(p, ';', (size_t)(end - p));
-		const char *next = semi ? semi + 1 : end;
-
-		while (p < next && (*p == ' ' || *p == '\t' || *p == ';'))
-			p++;
-		if (next - p > 2 && (p[0] == 'q' || p[0] == 'Q') &&
-		    p[1] == '=') {
-			char buf[16];
-			size_t n = (size_t)(next - p - 2);
-			char *stop;
-			double q;
-
-			if (semi)
-				n--;
-			if (n >= sizeof(buf))
-				return 0;
-			memcpy(buf, p + 2, n);
-			buf[n] = '\0';
-			q = strtod(buf, &stop);
-			while (*stop == ' ' || *stop == '\t')
-				stop++;
-			return *stop || q < 0 ? 0 : q > 1 ? 1 : q;
-		}
-		p = next;
-	}
-	return 1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-bool serve_wants_openmetrics(const char *accept)
+static struct conn *conn_of(struct MHD_Connection *c)
 {
-	double om = 0, text = 0;
-	const char *p = accept;
+	const union MHD_ConnectionInfo *ci =
+		mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
-	while (p && *p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		const char *semi = memchr(p, ';', len);
-		size_t tlen = semi ? (size_t)(semi - p) : len;
-		double q;
+	return ci ? ci->socket_context : NULL;
+}
 
-		while (tlen && (*p == ' ' || *p == '\t'))
-			p++, tlen--, len--;
-		while (tlen && (p[tlen - 1] == ' ' || p[tlen - 1] == '\t'))
-			tlen--;
-		q = semi ? accept_q(semi, len - (size_t)(semi - p)) : 1;
-		if (tlen == 28 && !strncasecmp(p, "application/openmetrics-text",
-					       tlen))
-			om = q > om ? q : om;
-		else if ((tlen == 10 && !strncasecmp(p, "text/plain", tlen)) ||
-			 (tlen == 6 && !strncasecmp(p, "text/*", tlen)) ||
-			 (tlen == 3 && !strncmp(p, "*/*", tlen)))
-			text = q > text ? q : text;
-		p = comma ? comma + 1 : NULL;
+/* Under h->lock: c is not (or no longer) answered from a rendering. */
+static void conn_unpin(struct conn *c)
+{
+	if (c->serving)
+		c->serving->pins--;
+	c->serving = NULL;
+}
+
+/*
+ * A connection starts or ends. One too close to the descriptor limit is
+ * closed at once: a server whose accept(2) fails for want of descriptors
+ * stops answering until a connection ends (libmicrohttpd waits for one
+ * to time out), and the counters need their descriptors too.
+ */
+static void on_connection(void *cls, struct MHD_Connection *mc,
+			  void **ctx, enum MHD_ConnectionNotificationCode what)
+{
+	struct serve_http *h = cls;
+	struct conn *c = *ctx;
+	const union MHD_ConnectionInfo *ci;
+
+	pthread_mutex_lock(&h->lock);
+	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		c = xcalloc(1, sizeof(*c));
+		ci = mhd.get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+		c->fd = ci ? ci->connect_fd : -1;
+		c->deadline = mono_ms() + SERVE_REQUEST_SECONDS * 1000;
+		c->next = h->conns;
+		if (h->conns)
+			h->conns->prev = c;
+		h->conns = c;
+		*ctx = c;
+		if (++h->nconns > h->max_conns ||
+		    (c->fd >= 0 && h->fd_limit != RLIM_INFINITY &&
+		     (rlim_t)c->fd + SERVE_FD_RESERVE >= h->fd_limit)) {
+			shutdown(c->fd, SHUT_RDWR);
+			c->deadline = 0;
+		}
+	} else if (c) {
+		conn_unpin(c);
+		h->nconns--;
+		if (c->prev)
+			c->prev->next = c->next;
+		else
+			h->conns = c->next;
+		if (c->next)
+			c->next->prev = c->prev;
+		free(c);
+		*ctx = NULL;
 	}
-	return om > 0 && om >= text;
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* A request is answered (or abandoned): the next one's time starts. */
+static void on_completed(void *cls, struct MHD_Connection *mc, void **req,
+			 enum MHD_RequestTerminationCode why)
+{
+	struct serve_http *h = cls;
+	struct conn *c = conn_of(mc);
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&h->lock);
+	conn_unpin(c);
+	c->deadline = mono_ms() + SERVE_REQUEST_SECONDS * 1000;
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* Close the connections whose request is late; four times a second. */
+static void *watchdog(void *arg)
+{
+	struct serve_http *h = arg;
+	struct timespec ts;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stopping) {
+		uint64_t now = mono_ms();
+		struct conn *c;
+
+		for (c = h->conns; c; c = c->next) {
+			if (!c->deadline || now < c->deadline || c->fd < 0)
+				continue;
+			shutdown(c->fd, SHUT_RDWR);
+			c->deadline = 0;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 250000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&h->wake, &h->lock, &ts);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+/* Under h->lock: r is no longer current. */
+static void rendering_retire(struct rendering *r,
+			     struct MHD_Response *drop[4])
+{
+	int f, e;
+
+	r->current = 0;
+	for (f = 0; f < 2; f++)
+		for (e = 0; e < 2; e++) {
+			drop[f * 2 + e] = r->resp[f][e];
+			r->resp[f][e] = NULL;
+		}
+}
+
+/*
+ * libmicrohttpd freed one of r's responses (the last connection that
+ * held it is done): r goes with its last.
+ */
+static void rendering_release(void *cls)
+{
+	struct rendering *r = cls;
+	struct serve_http *h = r->h;
+	struct rendering **pp;
+	int f, e, gone;
+
+	pthread_mutex_lock(&h->lock);
+	gone = !--r->live && !r->current;
+	if (gone)
+		for (pp = &h->renderings; *pp; pp = &(*pp)->next)
+			if (*pp == r) {
+				*pp = r->next;
+				break;
+			}
+	pthread_mutex_unlock(&h->lock);
+	if (!gone)
+		return;
+	for (f = 0; f < 2; f++)
+		for (e = 0; e < 2; e++)
+			free(r->body[f][e]);
+	free(r);
+}
+
+/* Under h->lock (or before r is published): r's response for f and e. */
+static int rendering_respond(struct rendering *r, int f, int e)
+{
+	struct MHD_Response *resp;
+
+	resp = mhd.create_response_free_cls(r->len[f][e], r->body[f][e],
+					    rendering_release, r);
+	if (!resp)
+		return -ENOMEM;
+	r->live++;
+	mhd.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+				f == FMT_OM ? CT_OPENMETRICS : CT_TEXT);
+	mhd.add_response_header(resp, MHD_HTTP_HEADER_VARY,
+				"Accept, Accept-Encoding");
+	if (e == ENC_GZIP)
+		mhd.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING,
+					"gzip");
+	r->resp[f][e] = resp;
+	return 0;
+}
+
+/*
+ * r's gzip'd response for f, made the first time it is asked for; NULL
+ * when it cannot be (no zlib): the identity then. Under h->lock.
+ */
+static struct MHD_Response *rendering_gzip(struct rendering *r, int f)
+{
+	if (r->resp[f][ENC_GZIP] || r->gzip_tried[f])
+		return r->resp[f][ENC_GZIP];
+	r->gzip_tried[f] = 1;
+	r->body[f][ENC_GZIP] = serve_gzip(r->body[f][ENC_IDENTITY],
+					  r->len[f][ENC_IDENTITY],
+					  &r->len[f][ENC_GZIP]);
+	if (r->body[f][ENC_GZIP] && rendering_respond(r, f, ENC_GZIP)) {
+		free(r->body[f][ENC_GZIP]);
+		r->body[f][ENC_GZIP] = NULL;
+	}
+	return r->resp[f][ENC_GZIP];
 }
 
 static enum MHD_Result respond(struct MHD_Connection *c, unsigned int status,
@@ -171,14 +381,18 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned int status,
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
+	/* bodies here are constants: nothing to copy */
 	r = mhd.create_response_from_buffer(len, (void *)body,
-					    MHD_RESPMEM_MUST_COPY);
+					    MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (hname)
 		mhd.add_response_header(r, hname, hvalue);
-	ret = mhd.queue_response(c, status, r);
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		ret = mhd.basic_auth_fail(c, "pstat", r);
+	else
+		ret = mhd.queue_response(c, status, r);
 	mhd.destroy_response(r);
 	return ret;
 }
@@ -191,36 +405,70 @@ static enum MHD_Result respond_text(struct MHD_Connection *c,
 		       strlen(body), hname, hvalue);
 }
 
-/* GET /metrics: the latest exposition, in the format the client asked. */
+/* GET /metrics: the latest exposition, as the client asked. */
 static enum MHD_Result respond_metrics(struct serve_http *h,
 				       struct MHD_Connection *c)
 {
 	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
 							 "Accept");
-	bool om = serve_wants_openmetrics(accept);
+	const char *ae = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
+						     "Accept-Encoding");
+	int f = serve_wants_openmetrics(accept) ? FMT_OM : FMT_TEXT;
+	int gz = serve_wants_gzip(ae);
+	struct conn *cn = conn_of(c);
+	struct rendering *r;
+	struct MHD_Response *resp = NULL;
 	enum MHD_Result ret;
 
 	pthread_mutex_lock(&h->lock);
-	if (!h->om) {
+	r = h->renderings && h->renderings->current ? h->renderings : NULL;
+	if (!r) {
 		pthread_mutex_unlock(&h->lock);
 		return respond_text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
 				    "the counters have not been read yet\n",
 				    MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	}
-	ret = respond(c, MHD_HTTP_OK, om ? CT_OPENMETRICS : CT_TEXT,
-		      om ? h->om : h->text, om ? h->om_len : h->text_len,
-		      MHD_HTTP_HEADER_VARY, "Accept");
+	if (gz) {
+		h->want_gzip = 1;
+		resp = rendering_gzip(r, f);
+	}
+	if (!resp)
+		resp = r->resp[f][ENC_IDENTITY];
+	ret = mhd.queue_response(c, MHD_HTTP_OK, resp);
+	if (ret == MHD_YES && cn) {
+		conn_unpin(cn);
+		cn->serving = r;
+		r->pins++;
+	}
 	pthread_mutex_unlock(&h->lock);
 	return ret;
 }
 
+/* Whether the request carries one of the users' names and passwords. */
+static int authorized(struct serve_http *h, struct MHD_Connection *c)
+{
+	char *user, *pass = NULL;
+	int ok;
+
+	if (!h->web || !h->web->nusers)
+		return 1;
+	user = mhd.basic_auth_get(c, &pass);
+	ok = user && serve_web_check(h->web, user, pass);
+	mhd.free(user);
+	mhd.free(pass);
+	return ok;
+}
+
 /*
  * Each request. libmicrohttpd calls this first when the headers are in,
- * then again for the body, if any, and once more at its end: answering
- * at the first call would close the connection (it cannot tell whether
- * a body follows), so a GET is answered at the second, and the
- * connection kept for the next scrape (HEAD too). A request with a body (a POST)
- * is answered at once: libmicrohttpd then discards the body and closes.
+ * then again for each piece of a body, if any, and once more at its end:
+ * answering at the first call would close the connection (it cannot
+ * tell whether a body follows), so a GET is answered at the last, and
+ * the connection kept for the next scrape (HEAD too). A body (a GET may
+ * have one, chunked too) is read and dropped; only then, after
+ * "100 Continue" where the client expects it, is the answer sent. Any
+ * other method is answered at once: libmicrohttpd then discards the
+ * body and closes.
  */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
@@ -229,15 +477,30 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 {
 	static int seen;
 	struct serve_http *h = cls;
+	struct conn *cn;
 
 	if (!*req_cls && (!strcmp(method, "GET") || !strcmp(method, "HEAD"))) {
 		*req_cls = &seen;
 		return MHD_YES;
 	}
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	/* arrived in full: from now on only the idle timeout applies */
+	cn = conn_of(c);
+	if (cn) {
+		pthread_mutex_lock(&h->lock);
+		cn->deadline = 0;
+		pthread_mutex_unlock(&h->lock);
+	}
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return respond_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				    "method not allowed\n",
 				    MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (!authorized(h, c))
+		return respond_text(c, MHD_HTTP_UNAUTHORIZED,
+				    "unauthorized\n", NULL, NULL);
 	if (!strcmp(url, "/metrics"))
 		return respond_metrics(h, c);
 	if (!strcmp(url, "/"))
@@ -247,35 +510,91 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			    NULL);
 }
 
-int serve_http_start(struct serve_http **out, int fd, char *why,
-		     size_t len)
+static size_t on_unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	return serve_unescape(s);
+}
+
+/* The connection limit: SERVE_MAX_CONNECTIONS, fewer where descriptors are. */
+static unsigned int connection_limit(rlim_t limit)
+{
+	if (limit == RLIM_INFINITY ||
+	    limit > SERVE_MAX_CONNECTIONS + 2 * SERVE_FD_RESERVE)
+		return SERVE_MAX_CONNECTIONS;
+	return limit > 3 * SERVE_FD_RESERVE / 2 ?
+		       (unsigned int)(limit - SERVE_FD_RESERVE) :
+		       SERVE_FD_RESERVE / 2;
+}
+
+int serve_http_start(struct serve_http **out,
+		     const struct serve_http_cfg *cfg, char *why, size_t len)
 {
 	struct serve_http *h;
+	struct serve_web *web = cfg->web;
+	int tls = web && web->cert;
+	unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	struct rlimit rl;
+	pthread_condattr_t ca;
 	sigset_t all, old;
+	struct MHD_OptionItem no_opts[] = { { MHD_OPTION_END, 0, NULL } };
+	struct MHD_OptionItem tls_opts[] = {
+		{ MHD_OPTION_HTTPS_MEM_KEY, 0, web ? web->key : NULL },
+		{ MHD_OPTION_HTTPS_MEM_CERT, 0, web ? web->cert : NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
 
 	if (mhd_load(why, len)) {
-		close(fd);
+		close(cfg->fd);
 		return -ENOENT;
 	}
+	if (tls && mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		close(cfg->fd);
+		snprintf(why, len, "this libmicrohttpd was built without TLS");
+		return -ENOTSUP;
+	}
 	h = xcalloc(1, sizeof(*h));
+	h->web = web;
 	pthread_mutex_init(&h->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	h->fd_limit = getrlimit(RLIMIT_NOFILE, &rl) ? RLIM_INFINITY
+						      : rl.rlim_cur;
+	/*
+	 * A connection past the limit is closed here at once: at its own
+	 * limit libmicrohttpd stops accepting, and the client waits unanswered
+	 * in the backlog until a connection ends. Its limit is above ours,
+	 * for the moment those closed here still take.
+	 */
+	h->max_conns = connection_limit(h->fd_limit);
+	if (tls)
+		flags |= MHD_USE_TLS;
 	/*
 	 * The daemon's threads take no signals: SIGTERM, SIGINT and
 	 * SIGCHLD are the counting loop's, which waits for them.
 	 */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	h->have_watchdog = !pthread_create(&h->watchdog, NULL, watchdog, h);
 	h->daemon = mhd.start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL,
-		NULL, on_request, h, MHD_OPTION_LISTEN_SOCKET, fd,
-		MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-		MHD_OPTION_CONNECTION_LIMIT, 512u, MHD_OPTION_END);
+		flags, 0, NULL, NULL, on_request, h,
+		MHD_OPTION_LISTEN_SOCKET, cfg->fd,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)SERVE_REQUEST_SECONDS,
+		MHD_OPTION_CONNECTION_LIMIT, h->max_conns + SERVE_FD_RESERVE,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned int)SERVE_MAX_PER_CLIENT,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+		MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, h,
+		MHD_OPTION_ARRAY, tls ? tls_opts : no_opts, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!h->daemon) {
-		close(fd);
-		snprintf(why, len, "libmicrohttpd could not start");
-		pthread_mutex_destroy(&h->lock);
-		free(h);
+		close(cfg->fd);
+		snprintf(why, len, tls ? "libmicrohttpd could not start (is the key the certificate's?)"
+				       : "libmicrohttpd could not start");
+		h->daemon = NULL;
+		serve_http_stop(h);
 		return -EIO;
 	}
 	*out = h;
@@ -285,27 +604,79 @@ int serve_http_start(struct serve_http **out, int fd, char *why,
 void serve_http_publish(struct serve_http *h, char *om, size_t om_len,
 			char *text, size_t text_len)
 {
-	char *old_om, *old_text;
+	struct rendering *r = xcalloc(1, sizeof(*r)), *old, *p;
+	struct MHD_Response *drop[4] = { NULL };
+	unsigned int kept = 0;
+	int f;
 
+	r->h = h;
+	r->current = 1;
+	r->body[FMT_OM][ENC_IDENTITY] = om;
+	r->len[FMT_OM][ENC_IDENTITY] = om_len;
+	r->body[FMT_TEXT][ENC_IDENTITY] = text;
+	r->len[FMT_TEXT][ENC_IDENTITY] = text_len;
+	for (f = 0; f < 2; f++)
+		if (rendering_respond(r, f, ENC_IDENTITY)) {
+			/* out of memory: the last exposition stays */
+			r->current = 0;
+			if (r->resp[FMT_TEXT][ENC_IDENTITY]) {
+				/* its release frees the rest */
+				mhd.destroy_response(r->resp[FMT_TEXT][ENC_IDENTITY]);
+				return;
+			}
+			free(om);
+			free(text);
+			free(r);
+			return;
+		}
 	pthread_mutex_lock(&h->lock);
-	old_om = h->om;
-	old_text = h->text;
-	h->om = om;
-	h->om_len = om_len;
-	h->text = text;
-	h->text_len = text_len;
+	/* compressed here, not by a scrape, once a client wants it */
+	if (h->want_gzip)
+		for (f = 0; f < 2; f++)
+			rendering_gzip(r, f);
+	old = h->renderings && h->renderings->current ? h->renderings : NULL;
+	if (old)
+		rendering_retire(old, drop);
+	r->next = h->renderings;
+	h->renderings = r;
+	/* too many kept alive by slow readers: close theirs */
+	for (p = r->next; p; p = p->next) {
+		struct conn *c;
+
+		if (++kept <= SERVE_OLD_RENDERINGS || !p->pins)
+			continue;
+		for (c = h->conns; c; c = c->next)
+			if (c->serving == p && c->fd >= 0)
+				shutdown(c->fd, SHUT_RDWR);
+	}
 	pthread_mutex_unlock(&h->lock);
-	free(old_om);
-	free(old_text);
+	for (f = 0; f < 4; f++)
+		if (drop[f])
+			mhd.destroy_response(drop[f]);
 }
 
 void serve_http_stop(struct serve_http *h)
 {
+	struct MHD_Response *drop[4] = { NULL };
+	int f;
+
 	if (!h)
 		return;
-	mhd.stop_daemon(h->daemon);
+	if (h->daemon)
+		mhd.stop_daemon(h->daemon);
+	pthread_mutex_lock(&h->lock);
+	h->stopping = 1;
+	pthread_cond_signal(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	if (h->have_watchdog)
+		pthread_join(h->watchdog, NULL);
+	if (h->renderings && h->renderings->current)
+		rendering_retire(h->renderings, drop);
+	/* the daemon is gone: these were the last references */
+	for (f = 0; f < 4; f++)
+		if (drop[f])
+			mhd.destroy_response(drop[f]);
+	pthread_cond_destroy(&h->wake);
 	pthread_mutex_destroy(&h->lock);
-	free(h->om);
-	free(h->text);
 	free(h);
 }

@@ -125,6 +125,40 @@ int t_accept(int argc, char **argv)
 }
 
 /*
+ * pstat-test accept-encoding HEADER: whether pstat serve gzips its answer
+ * to a request with this Accept-Encoding header ("" for none): "gzip" or
+ * "identity".
+ */
+int t_accept_encoding(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: pstat-test accept-encoding HEADER\n");
+		return 2;
+	}
+	puts(serve_wants_gzip(*argv[1] ? argv[1] : NULL) ? "gzip" : "identity");
+	return 0;
+}
+
+/*
+ * pstat-test unescape PATH: the path pstat serve compares, its bytes
+ * written out as str_escape does.
+ */
+int t_unescape(int argc, char **argv)
+{
+	char *e;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: pstat-test unescape PATH\n");
+		return 2;
+	}
+	serve_unescape(argv[1]);
+	e = str_escape(argv[1]);
+	puts(e);
+	free(e);
+	return 0;
+}
+
+/*
  * pstat-test om-metrics FORMAT CASE [metric-only]: metric values through
  * the OpenMetrics printer (FORMAT openmetrics or prometheus), with
  * --metric-only when asked.

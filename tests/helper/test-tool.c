@@ -14,6 +14,7 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "accept", t_accept },
+	{ "accept-encoding", t_accept_encoding },
 	{ "aggr", t_aggr },
 	{ "bench", t_bench },
 	{ "bound", t_bound },
@@ -43,6 +44,7 @@ static const struct cmd cmds[] = {
 	{ "topo", t_topo },
 	{ "totals", t_totals },
 	{ "tracepoint", t_tracepoint },
+	{ "unescape", t_unescape },
 	{ "weak", t_weak },
 };
 

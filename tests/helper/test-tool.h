@@ -39,6 +39,8 @@ int t_control(int argc, char **argv);
 int t_control_arg(int argc, char **argv);
 int t_cgroup_mount(int argc, char **argv);
 int t_accept(int argc, char **argv);
+int t_accept_encoding(int argc, char **argv);
+int t_unescape(int argc, char **argv);
 int t_om_metrics(int argc, char **argv);
 int t_om_units(int argc, char **argv);
 int t_bench(int argc, char **argv);
