@@ -11,7 +11,8 @@ _pstat_opts_long='--all-cpus --append --big-num --cgroup --compare-output --cont
 --json --keep-on-exit --metric --metric-no-group --metric-only --metrics --metrics-file --no-aggr --no-big-num
 --no-csv-summary --no-inherit --no-merge --null --openmetrics --output --per-cache
 --per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
---post --pre --prometheus --quiet --repeat --summary --sync --td-level --tid --timeout
+--post --pre --prometheus --quiet --repeat --sim --sim-cache --sim-simulate --sim-toggle-collect
+--summary --sync --td-level --tid --timeout
 --topdown --verbose --version --wait-close --warmup'
 # Run, then compare with a baseline as `pstat compare` does.
 _pstat_opts_compare='--alpha --baseline --compare-format --format
@@ -20,7 +21,8 @@ _pstat_opts_short='-A -a -B -C -D -d -e -G -h -I -i -j -M -n -o -p -r -S -t -V -
 _pstat_opts_arg=' --alpha --baseline --cgroup --compare-format --compare-output --control --cpu
 --delay --event --fail-on --field-separator --for-each-cgroup --format --interval --interval-count
 --metric --metrics --metrics-file --output --pid
---post --pre --repeat --td-level --threshold --tid --timeout --warmup -C -D -e -G -I -M -o -p -r -t -x '
+--post --pre --repeat --sim-cache --sim-simulate --sim-toggle-collect
+--td-level --threshold --tid --timeout --warmup -C -D -e -G -I -M -o -p -r -t -x '
 _pstat_opts_arg=${_pstat_opts_arg//$'\n'/ }
 # The options of `pstat compare`, as its --help shows them.
 _pstat_compare_opts='--alpha --format -h --help -o --output --threshold'

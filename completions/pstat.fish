@@ -7,7 +7,8 @@ set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
     --compare-output --control -C --cpu -D --delay -e --event --fail-on \
     -x --field-separator --for-each-cgroup -G --cgroup --format -I --interval --interval-count \
     -M --metrics --metric --metrics-file --td-level \
-    -o --output -p --pid --post --pre -r --repeat --threshold -t --tid --timeout --warmup
+    -o --output -p --pid --post --pre -r --repeat --sim-cache --sim-simulate \
+    --sim-toggle-collect --threshold -t --tid --timeout --warmup
 
 # Where the cursor is: "options" (among pstat's options), "sub NAME"
 # (after a subcommand), "command-name" (right after --) or "command"
@@ -232,6 +233,10 @@ complete -c pstat -n __fish_pstat_in_options -l prometheus -d 'The Prometheus te
 complete -c pstat -n __fish_pstat_in_options -l quiet -d 'Print no report, only the exit status'
 complete -c pstat -n __fish_pstat_in_options -s r -l repeat -x -d 'Run the command N times'
 complete -c pstat -n __fish_pstat_in_options -s S -l sync -d 'Sync before each run'
+complete -c pstat -n __fish_pstat_in_options -l sim -d 'The default events with the hardware ones on sim'
+complete -c pstat -n __fish_pstat_in_options -l sim-cache -x -a 'I1= D1= LL=' -d 'Simulated cache geometry: LEVEL=SIZE,ASSOC,LINE'
+complete -c pstat -n __fish_pstat_in_options -l sim-simulate -x -a 'cache branch cache,branch none' -d 'What sim simulates'
+complete -c pstat -n __fish_pstat_in_options -l sim-toggle-collect -x -d 'Count sim events only while FUNCTION runs'
 complete -c pstat -n __fish_pstat_in_options -l summary -d 'The summary after the intervals (always printed)'
 complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_tids)' -d 'Attach to threads'
 complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change per event, with --baseline'
@@ -246,7 +251,7 @@ complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs fir
 # The command pstat runs, then that command's own completion.
 complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
 complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
-complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -M --metrics --metric --metrics-file --td-level -o --output -p --pid -r --repeat -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -M --metrics --metric --metrics-file --td-level -o --output -p --pid -r --repeat --sim-cache --sim-simulate --sim-toggle-collect -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
 
 # pstat list [--tracepoints] [--names] [-j] [GLOB]
 complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'

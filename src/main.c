@@ -25,6 +25,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/serve.h"
+#include "cli/sim_cli.h"
 #include "cli/targets.h"
 #include "cli/tracefs.h"
 #include "compare/compare_cli.h"
@@ -73,9 +74,11 @@ static const char **event_lists(const struct pstat_opts *o, size_t *n)
 		lists[(*n)++] = o->events[i];
 	/* metrics without -e: their events alone, as perf -M */
 	if (!o->nevents && !o->null_run && !metrics_cli_wanted(o))
-		lists[(*n)++] = DEFAULT_EVENTS;
-	for (size_t i = 0; i < detailed; i++)
-		lists[(*n)++] = DETAILED_EVENTS[i];
+		lists[(*n)++] = o->sim ? SIM_DEFAULT_EVENTS : DEFAULT_EVENTS;
+	/* sim has none of the TLB and prefetch events of -dd and -ddd */
+	for (size_t i = 0; i < detailed && (!o->sim || !i); i++)
+		lists[(*n)++] = o->sim ? SIM_DETAILED_EVENTS
+				       : DETAILED_EVENTS[i];
 	return lists;
 }
 
@@ -318,6 +321,7 @@ int main(int argc, char **argv)
 	struct pstat_baseline baseline = { 0 };
 	struct serve *serve = NULL;
 	struct metrics_cli mc = { 0 };
+	struct sim_cli sim = { 0 };
 	bool report_ok = false;
 	int r, status = EXIT_PSTAT_FAILED;
 
@@ -361,7 +365,8 @@ int main(int argc, char **argv)
 	    metrics_cli_build(&mc, &o, &ctx, env_root("PSTAT_SYSFS_ROOT"),
 			      &evl))
 		goto out;
-	if (!o.dry_run && targets_build(&o, &t))
+	if (!o.dry_run && (sim_cli_build(&sim, &o, &evl) ||
+			   targets_build(&o, &t)))
 		goto out;
 	if ((r = open_output(&o, &out))) {
 		status = r;
@@ -390,6 +395,7 @@ int main(int argc, char **argv)
 	if (o.baseline)
 		printer = printer_capture_new(printer);
 	session_cfg_fill(&cfg, &o, &t, &evl, &mc, printer);
+	cfg.sim = sim.active ? &sim.cfg : NULL;
 	if (o.aggr)
 		cfg.topo = topo = load_topology();
 	if (o.start_disabled && !o.have_control)
@@ -411,6 +417,7 @@ out:
 	targets_free(&t);
 	evlist_free(&evl);
 	metrics_cli_free(&mc);
+	sim_cli_free(&sim);
 	pmus_free(ctx.pmus);
 	pfm_cleanup();
 	options_free(&o);

@@ -22,6 +22,7 @@
 #include "cli/event_lists.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/sim_cli.h"
 #include "compare/compare.h"
 #include "compare/print_compare.h"
 #include "events/evspec.h"
@@ -389,6 +390,7 @@ int bench_main(int argc, char **argv)
 	struct pstat_encode_ctx ctx = { 0 };
 	struct pstat_evlist evl = { 0 };
 	struct pstat_bench b = { 0 };
+	struct sim_cli sim = { 0 };
 	struct output out = { 0 }, ex[NEXPORTS];
 	struct bench_stdio io;
 	int r, status = EXIT_PSTAT_FAILED, io_open = 0;
@@ -406,8 +408,9 @@ int bench_main(int argc, char **argv)
 	ctx.tracefs_root = v && *v ? v : NULL;
 	if ((o.nevents ? bench_events(&o, &ctx, &evl) :
 			 bench_default_events(&o, &ctx, &evl)) ||
-	    bench_cfg_fill(&o, &cfg, &evl))
+	    bench_cfg_fill(&o, &cfg, &evl) || sim_cli_build(&sim, NULL, &evl))
 		goto out;
+	cfg.sim = sim.active ? &sim.cfg : NULL;
 	/* every file, the report's first, opened before anything runs */
 	if (o.report && output_open(&out, o.report, 0, 0, 0))
 		goto out;
@@ -474,6 +477,7 @@ out:
 	free(cmp);
 	bench_free(&b);
 	bench_cfg_free(&cfg);
+	sim_cli_free(&sim);
 	evlist_free(&evl);
 	pmus_free(ctx.pmus);
 	pfm_cleanup();

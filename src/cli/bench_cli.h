@@ -8,6 +8,7 @@
 
 #include "compare/bench_results.h"
 #include "events/encode.h"
+#include "run/sim_valgrind.h"
 
 /*
  * `pstat bench`: several commands run interleaved, counted, compared.
@@ -36,6 +37,7 @@ struct bench_cfg {
 	uint64_t seed;
 	int ignore_failure;
 	int progress;           /* draw the progress bar on stderr */
+	const struct pstat_sim_cfg *sim;  /* sim events: cli/sim_cli.h */
 };
 
 /*

@@ -297,6 +297,7 @@ static void state_init(struct bench_state *st, const struct bench_cfg *cfg,
 		s->argv = cfg->argv[c];
 		s->kind = TARGET_COMMAND;
 		s->inherit = 1;
+		s->sim = cfg->sim;
 		s->repeat = pc.repeat > 1 ? pc.repeat : 2;
 		s->printer = st->printers[c];
 		s->sysfs_root = env_root("PSTAT_SYSFS_ROOT");

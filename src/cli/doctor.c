@@ -23,6 +23,7 @@
 #include "cli/cpuid.h"
 #include "cli/doctor.h"
 #include "cli/doctor_priv.h"
+#include "cli/sim_cli.h"
 #include "events/encode.h"
 #include "events/evspec.h"
 #include "events/hybrid.h"
@@ -445,6 +446,25 @@ static void check_rlimit(struct doctor *d)
 	    soft, hard);
 }
 
+/*
+ * The simulated PMU: whether valgrind is there to run it, and what it
+ * costs (the man page's SIMULATED PMU has the measurements).
+ */
+static void check_sim(struct doctor *d)
+{
+	char *valgrind = sim_find_valgrind();
+
+	if (valgrind)
+		doctor_add(d, "sim", DOCTOR_OK,
+		    "sim: %s runs the simulated PMU (sim/instructions/, --sim): exact counts without a PMU, at 4 to 15 times the command's native run time",
+		    valgrind);
+	else
+		doctor_fix(doctor_add(d, "sim", DOCTOR_WARN,
+		    "sim: valgrind is not installed: the simulated PMU (sim/instructions/, --sim) cannot count"),
+		    "install valgrind: apt-get install valgrind (Debian, Ubuntu), dnf install valgrind (Fedora)");
+	free(valgrind);
+}
+
 /* The verdict sentence, shared by the text report and the JSON. */
 static const char *verdict_result(bool sw, bool hw)
 {
@@ -511,6 +531,7 @@ int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 	check_tracefs(&d);
 	check_seccomp(&d);
 	check_rlimit(&d);
+	check_sim(&d);
 	sw = probe_task_clock(&d);
 	if (sw)
 		paranoid_follow_probe(&d);

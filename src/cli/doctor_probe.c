@@ -269,7 +269,7 @@ bool probe_instructions(struct doctor *d)
 			"%s: not supported (%s): hardware events cannot be counted here",
 			ev, strerror(p.err));
 		if (d->hypervisor)
-			doctor_fix(c, "this is %s: enable its virtual PMU, or count on bare metal",
+			doctor_fix(c, "this is %s: enable its virtual PMU, count on bare metal, or count instructions exactly on the simulated PMU (sim/instructions/)",
 			    d->hypervisor);
 		else
 			doctor_fix(c, "the kernel has no PMU driver for this CPU: try a newer kernel; software events still work");

@@ -13,9 +13,11 @@
 #include "cli/cpuid.h"
 #include "cli/list.h"
 #include "cli/list_priv.h"
+#include "cli/sim_cli.h"
 #include "events/legacy.h"
 #include "events/pfm.h"
 #include "events/pmu.h"
+#include "events/sim_events.h"
 #include "events/tracepoint.h"
 #include "report/print.h"
 
@@ -87,6 +89,7 @@ static const struct {
 	{ "hwcache", LIST_CACHE },
 	{ "pmu", LIST_PMU },
 	{ "tracepoint", LIST_TRACEPOINT },
+	{ "sim", LIST_SIM },
 	{ "sdt", 0 },
 	{ "metric", 0 },
 	{ "metrics", 0 },
@@ -308,6 +311,47 @@ static void list_sysfs_aliases(struct list_ctx *c, struct pstat_pmus *pmus)
 		}
 	}
 	free(all);
+}
+
+/*
+ * The simulated PMU's events (events/sim_events.h), listed whether or
+ * not valgrind is installed: the heading says which.
+ */
+static void list_sim(struct list_ctx *c)
+{
+	struct pstat_list_pmu *lp;
+	const struct pstat_sim_event *t;
+	size_t n;
+	char *valgrind = sim_find_valgrind();
+
+	c->have_valgrind = valgrind != NULL;
+	free(valgrind);
+	if (!(c->sections & LIST_SIM))
+		return;
+	lp = list_add_pmu(c, "simulated by Valgrind");
+	lp->name = PSTAT_SIM_PMU;
+	lp->source = "sim";
+	lp->type = -1;
+	t = sim_events(&n);
+	for (size_t i = 0; i < n; i++) {
+		char *full = xasprintf("sim/%s/", t[i].name);
+		struct list_item *it;
+
+		if (!list_match(c, full) && !list_match(c, PSTAT_SIM_PMU)) {
+			free(full);
+			continue;
+		}
+		it = list_add(c, "sim");
+		it->e.pmu = PSTAT_SIM_PMU;
+		it->e.name = list_own(c, full);
+		it->e.desc = list_own(c, xasprintf("%s%s", t[i].desc,
+			t[i].needs & SIM_NEEDS_CACHE ?
+				"; simulates the caches" :
+			t[i].needs & SIM_NEEDS_BRANCH ?
+				"; simulates branch prediction" : ""));
+		it->display = full;
+		it->tag = "Simulated PMU event";
+	}
 }
 
 /*
@@ -566,6 +610,7 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 	list_descriptors(&c);
 	ntps = list_tracepoints(&c, &tps);
 	list_pfm(&c);
+	list_sim(&c);
 
 	if (o->json) {
 		ret = list_print_json(&c, out);

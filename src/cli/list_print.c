@@ -74,6 +74,10 @@ static void list_heading(const struct list_ctx *c,
 		fputs("Raw hardware event descriptors:\n", out);
 	else if (!strcmp(s, "breakpoint"))
 		fputs("Hardware breakpoints:\n", out);
+	else if (!strcmp(s, "sim"))
+		fprintf(out, "Simulated PMU sim (the command runs under Valgrind, 4 to 15 times slower%s):\n",
+			c->have_valgrind ? "" :
+			"; valgrind is not installed here");
 	else if (!strcmp(s, "pmu")) {
 		lp = list_find_pmu(c, "sysfs", it->e.pmu);
 		fprintf(out, "Kernel PMU %s (type %d%s):\n", it->e.pmu,

@@ -52,7 +52,8 @@ enum {
 	LIST_PMU = 1 << 3,
 	LIST_TRACEPOINT = 1 << 4,
 	LIST_OTHER = 1 << 5,        /* descriptors, libpfm4 */
-	LIST_ALL = (1 << 6) - 1,
+	LIST_SIM = 1 << 6,          /* the simulated PMU */
+	LIST_ALL = (1 << 7) - 1,
 };
 
 struct list_ctx {
@@ -74,6 +75,7 @@ struct list_ctx {
 	bool core_exposed;
 	bool pfm_loaded;            /* libpfm4 initialised */
 	bool pfm_core;              /* and detected a core PMU */
+	bool have_valgrind;         /* sim can count here */
 };
 
 /*

@@ -44,6 +44,10 @@ enum {
 	OPT_PRE,
 	OPT_PROMETHEUS,
 	OPT_QUIET,
+	OPT_SIM,
+	OPT_SIM_CACHE,
+	OPT_SIM_SIMULATE,
+	OPT_SIM_TOGGLE_COLLECT,
 	OPT_SUMMARY,
 	OPT_TD_LEVEL,
 	OPT_THRESHOLD,
@@ -104,6 +108,11 @@ static const struct option long_opts[] = {
 	{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "repeat", required_argument, NULL, 'r' },
+	{ "sim", no_argument, NULL, OPT_SIM },
+	{ "sim-cache", required_argument, NULL, OPT_SIM_CACHE },
+	{ "sim-simulate", required_argument, NULL, OPT_SIM_SIMULATE },
+	{ "sim-toggle-collect", required_argument, NULL,
+	  OPT_SIM_TOGGLE_COLLECT },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "sync", no_argument, NULL, 'S' },
 	{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
@@ -205,6 +214,14 @@ void options_usage(void)
 	      "      --keep-on-exit       should pstat be killed, let the command run\n"
 	      "                           on (by default it gets SIGKILL too)\n"
 	      "      --dry-run            print the encoded events, run nothing\n"
+	      "      --sim                count the default events' hardware ones\n"
+	      "                           on sim, the simulated PMU (valgrind)\n"
+	      "      --sim-cache LEVEL=SIZE,ASSOC,LINE  sim's cache geometry for\n"
+	      "                           I1, D1 or LL (repeatable)\n"
+	      "      --sim-simulate LIST  what sim simulates: cache, branch, both\n"
+	      "                           or none (default: what the events need)\n"
+	      "      --sim-toggle-collect FUNCTION  count sim events only while\n"
+	      "                           FUNCTION runs (repeatable)\n"
 	      "  -v, --verbose            say how events were resolved\n"
 	      "  -h, --help               this help\n"
 	      "  -V, --version            print the version, and jansson's and\n"
@@ -295,6 +312,7 @@ static int parse_fail_on(const char *arg, unsigned *out)
 /* Growable arrays of repeated options. */
 struct repeated {
 	size_t events, thresholds, cgroups, metrics, metric_defs, metric_files;
+	size_t sim_caches, sim_toggles;
 };
 
 /*
@@ -557,6 +575,22 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_QUIET:
 		o->quiet = 1;
 		break;
+	case OPT_SIM:
+		o->sim = 1;
+		break;
+	case OPT_SIM_CACHE:
+		xgrow((void **)&o->sim_caches, &alloc->sim_caches,
+		      o->nsim_caches + 1, sizeof(*o->sim_caches));
+		o->sim_caches[o->nsim_caches++] = optarg;
+		break;
+	case OPT_SIM_SIMULATE:
+		o->sim_simulate = optarg;
+		break;
+	case OPT_SIM_TOGGLE_COLLECT:
+		xgrow((void **)&o->sim_toggles, &alloc->sim_toggles,
+		      o->nsim_toggles + 1, sizeof(*o->sim_toggles));
+		o->sim_toggles[o->nsim_toggles++] = optarg;
+		break;
 	case OPT_SUMMARY:
 		/* perf's, for -I: pstat prints the summary anyway */
 		o->summary = 1;
@@ -730,4 +764,8 @@ void options_free(struct pstat_opts *o)
 	o->metric_defs = NULL;
 	free(o->metric_files);
 	o->metric_files = NULL;
+	free(o->sim_caches);
+	o->sim_caches = NULL;
+	free(o->sim_toggles);
+	o->sim_toggles = NULL;
 }

@@ -75,6 +75,13 @@ struct pstat_opts {
 	const char *compare_format; /* --format (--compare-format) FMT */
 	const char *compare_format_opt; /* which of the two, for messages */
 	const char *compare_output; /* --compare-output FILE */
+	/* the simulated PMU (cli/sim_cli.h checks the values) */
+	int sim;                 /* --sim: the default events on sim */
+	char **sim_caches;       /* each --sim-cache LEVEL=SIZE,ASSOC,LINE */
+	size_t nsim_caches;
+	const char *sim_simulate;    /* --sim-simulate LIST */
+	char **sim_toggles;      /* each --sim-toggle-collect FUNCTION */
+	size_t nsim_toggles;
 	char **argv;             /* the command, NULL-terminated, or NULL */
 	int argc;
 };

@@ -10,6 +10,7 @@
 #include "events/encode_priv.h"
 #include "events/legacy.h"
 #include "events/pfm.h"
+#include "events/sim_events.h"
 #include "events/tracepoint.h"
 
 /*
@@ -539,6 +540,9 @@ static int encode_event(struct encoder *e, const struct pstat_evspec *sp,
 		r = encode_name(e, &named, named.name, gmods);
 		return r == 1 ? unknown_event(e, sp) : r;
 	}
+	/* the simulated PMU, unless a real one is called so */
+	if (sp->pmu && !strcmp(sp->pmu, PSTAT_SIM_PMU) && !pmu_known(e, sp->pmu))
+		return encode_sim_event(e, sp, gmods);
 	if (sp->pmu)
 		return encode_pmu_event(e, sp, gmods);
 	r = encode_name(e, sp, sp->name, gmods);

@@ -83,6 +83,15 @@ bool encode_alias_known(struct encoder *e, const char *name);
 int encode_split_instances(struct encoder *e, size_t first, long off,
 			   size_t **bounds);
 
+/* ---- encode_sim.c */
+
+/*
+ * sim/NAME/ (or sim/NAME,name=X/): an event of the simulated PMU. Returns
+ * 0 or -1 with e->err filled.
+ */
+int encode_sim_event(struct encoder *e, const struct pstat_evspec *sp,
+		     const char *gmods);
+
 /* ---- encode_hybrid.c */
 
 /*

@@ -10,6 +10,7 @@
 
 #include "base/cpumap.h"
 #include "base/util.h"
+#include "events/sim_events.h"
 #include "run/counter.h"
 
 static const struct counter_kernel *fake_kernel;
@@ -563,6 +564,9 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 	}
 	evs = xmalloc(evl->n * sizeof(*evs));
 	taken = xcalloc(evl->n, sizeof(*taken));
+	/* sim events: Valgrind counts them (run/session_sim.c) */
+	for (size_t i = 0; i < evl->n; i++)
+		taken[i] = evl->ev[i].attr.type == PSTAT_SIM_TYPE;
 	for (size_t first = 0; first < evl->n && !r; first++) {
 		size_t nev;
 		bool weak;

@@ -112,7 +112,9 @@ static inline size_t counter_slot(const struct pstat_counters *c, size_t ev,
  * CPUs of its own (ev->cpus, uncore) is opened on those of them that are
  * columns, with pid -1 in row 0, never inherited nor enabled on exec (a
  * per-task session adds its CPUs as columns after -1); it is not
- * supported when none is a column.
+ * supported when none is a column. Events of the simulated PMU
+ * (events/sim_events.h) are marked open and open nothing: they read as
+ * zeros, and the run stage fills in what Valgrind counted.
  */
 int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 		  const int *cpus, size_t ncpus, const pid_t *tids,

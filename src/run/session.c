@@ -186,6 +186,8 @@ static int finish_run(struct session *s, struct pstat_child *ch,
 	}
 	for (size_t i = 0; i < s->nslots; i++)
 		s->cur[i] = stats_reading_sub(&s->cur[i], &s->base[i]);
+	if (s->cfg->sim)
+		session_sim_fill(s);
 	if (ch && !res->have_status) {
 		/* measurement ended first (--interval-count) */
 		while ((r = target_wait(ch, &res->status, &res->ru)) == -EINTR)
@@ -206,7 +208,13 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	if (open_self_counters(s))
 		return -1;
 	if (cfg->argv) {
-		r = target_fork(cfg->argv, cfg->keep_on_exit, &child);
+		char *const *argv = cfg->argv;
+
+		if (cfg->sim && session_sim_begin(s, res, &argv))
+			return -1;
+		if (!argv)
+			return 0; /* res->exec_err: it cannot be run */
+		r = target_fork(argv, cfg->keep_on_exit, &child);
 		if (r) {
 			msg_error("cannot start '%s': %s", cfg->argv[0],
 				  strerror(-r));
@@ -254,6 +262,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		}
 		return -1;
 	}
+	if (cfg->sim && ch)
+		session_sim_finish(s, res);
 	return finish_run(s, ch, res);
 }
 
@@ -416,6 +426,7 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	s->row_states = xcalloc(s->nrows + 1, sizeof(*s->row_states));
 	s->ev_on = xcalloc(s->evl->n + 1, sizeof(*s->ev_on));
 	s->ctl.fd = s->ctl.ack_fd = -1;
+	s->sim_run.dfd = -1;
 	return 0;
 }
 
@@ -447,6 +458,8 @@ void session_free(struct session *s)
 	free(s->ev_on);
 	control_close(&s->ctl);
 	cgroup_close_events(s->evl, s->cgroup_fds);
+	sim_run_end(&s->sim_run);
+	free(s->sim_val);
 }
 
 /*
@@ -598,7 +611,8 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 		}
 		if (res.exec_err) {
 			msg_error("cannot run '%s': %s", cfg->argv[0],
-				  strerror(res.exec_err));
+				  s.sim_why[0] ? s.sim_why :
+						 strerror(res.exec_err));
 			counters_close(&s.ctr);
 			ret = res.exec_err == ENOENT ? 127 : 126;
 			goto out;

@@ -13,6 +13,7 @@
 #include "events/metric.h"
 #include "report/print.h"
 #include "run/control.h"
+#include "run/sim_valgrind.h"
 
 /* Exit statuses of pstat itself. */
 #define EXIT_TIMEOUT       124
@@ -64,6 +65,11 @@ struct pstat_session_cfg {
 	const int *metric_input_row;       /* evlist row of each input */
 	const struct pstat_metric_consts *metric_consts;
 	const char *sysfs_root;            /* PSTAT_SYSFS_ROOT, or NULL */
+	/*
+	 * The command runs under Valgrind, which counts the sim events
+	 * (run/sim_valgrind.h); NULL when none is counted.
+	 */
+	const struct pstat_sim_cfg *sim;
 };
 
 /*

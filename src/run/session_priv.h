@@ -138,6 +138,14 @@ struct session {
 	 */
 	int self;
 	struct pstat_reading *base;
+	/*
+	 * sim: the run under Valgrind, what it said (session_sim.c), and
+	 * its counts (per event, NULL until a run has some) over sim_ns
+	 */
+	struct pstat_sim_run sim_run;
+	char sim_why[256];
+	uint64_t *sim_val;
+	uint64_t sim_ns;
 };
 
 static inline uint64_t timeval_ns(const struct timeval *tv)
@@ -232,6 +240,30 @@ void session_warn_failed_runs(const struct session *s);
 
 /* One hint when hardware events failed for want of a core PMU. */
 void session_hint_no_core_pmu(const struct session *s);
+
+/* ---- session_sim.c */
+
+/*
+ * Before a run with cfg->sim: the command's argument vector under
+ * Valgrind into *argv (borrowed from s until the next run). When the
+ * command cannot be run, res->exec_err is set instead (no run then).
+ * Returns 0, or -1 (reported).
+ */
+int session_sim_begin(struct session *s, struct run_result *res,
+		      char *const **argv);
+
+/*
+ * After the run: the sim events' values, read from Valgrind's files
+ * (which are removed), kept in s for session_sim_fill. When Valgrind wrote none for the
+ * command, res->exec_err is ENOEXEC and s->sim_why says why.
+ */
+void session_sim_finish(struct session *s, struct run_result *res);
+
+/*
+ * The sim events' readings of the run into s->cur: (value, the run's
+ * elapsed time as enabled and running), never scaled.
+ */
+void session_sim_fill(struct session *s);
 
 /* ---- session_wait.c */
 

@@ -518,6 +518,12 @@ void session_say_killed(const struct session *s,
 {
 	if (msg_quiet || !res->have_status || !WIFSIGNALED(res->status))
 		return;
+	/* what Valgrind said of it: an instruction it cannot emulate */
+	if (s->sim_why[0]) {
+		msg_error("'%s' died of %s: %s", s->cfg->argv[0],
+			  strsignal(WTERMSIG(res->status)), s->sim_why);
+		return;
+	}
 	fprintf(stderr, "%s: %s\n", s->cfg->argv[0],
 		strsignal(WTERMSIG(res->status)));
 	fflush(stderr);
