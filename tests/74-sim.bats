@@ -42,6 +42,11 @@ csv_value() { # FILE EVENT
 	awk -F, -v e="$2" '$3 == e { print $1 }' "$1"
 }
 
+@test "sim: Valgrind's output files and --sim-cache, parsed (pure)" {
+	run_table sim-out sim.test
+	run_table sim-cache sim-cache.test
+}
+
 @test "sim: the static program's exact count, 2N + 4, on every run" {
 	need_sim
 	for i in 1 2 3; do

@@ -39,6 +39,8 @@ static const struct cmd cmds[] = {
 	{ "read", t_read },
 	{ "rows", t_rows },
 	{ "scale", t_scale },
+	{ "sim-cache", t_sim_cache },
+	{ "sim-out", t_sim_out },
 	{ "sparkline", t_sparkline },
 	{ "stats", t_stats },
 	{ "topo", t_topo },

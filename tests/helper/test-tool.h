@@ -37,6 +37,8 @@ int t_rows(int argc, char **argv);
 int t_totals(int argc, char **argv);
 int t_control(int argc, char **argv);
 int t_control_arg(int argc, char **argv);
+int t_sim_out(int argc, char **argv);
+int t_sim_cache(int argc, char **argv);
 int t_cgroup_mount(int argc, char **argv);
 int t_accept(int argc, char **argv);
 int t_accept_encoding(int argc, char **argv);
