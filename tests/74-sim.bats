@@ -163,6 +163,11 @@ assert c[0]["value"] == 2000004 and c[0]["pmu"] == "sim", c' "$BATS_TEST_TMPDIR/
 	assert_line --regexp ',,sim/branch-misses/,'
 	assert_line --regexp ',msec,task-clock,'
 	refute_line --regexp ',cycles,'
+	# no rate beside the sim rows: it would be Valgrind's speed
+	run "$PSTAT" --sim -- "$LOOP"
+	assert_success
+	assert_line --regexp '^ +2000004 +sim/instructions/ *$'
+	assert_line --regexp 'task-clock +# +[0-9.]+ CPUs utilized'
 }
 
 @test "sim: the command's exit status, 128+N for a signal, 126 and 127" {

@@ -254,6 +254,11 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 			if (o && o->value > 0)
 				set(r, "of all cache refs", "%",
 				    100.0 * r->value / o->value, 0);
+		} else if (r->pmu && !strcmp(r->pmu, "sim")) {
+			/*
+			 * The simulated PMU's counts over task-clock would be
+			 * Valgrind's speed, not the program's: no rate.
+			 */
 		} else {
 			/*
 			 * Everything else gets a rate per second of task
