@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/msg.h"
@@ -35,22 +34,16 @@ static void *drain(void *arg)
  */
 static int open_input(struct bench_stdio *s, const char *path)
 {
-	struct stat st;
-	int fd, e;
+	int fd = secure_open_user(path, O_RDONLY | O_NONBLOCK, SECURE_OPEN_REG);
 
-	secure_user_files_begin();
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	e = errno;
-	secure_user_files_end();
-	if (fd < 0) {
-		msg_error("cannot open the input file '%s': %s", path,
-			  strerror(e));
-		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fd == -ENODEV || fd == -EISDIR) {
 		msg_error("cannot use '%s' as --input: not a regular file",
 			  path);
-		close(fd);
+		return -1;
+	}
+	if (fd < 0) {
+		msg_error("cannot open the input file '%s': %s", path,
+			  strerror(-fd));
 		return -1;
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
