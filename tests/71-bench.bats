@@ -53,8 +53,9 @@ writer_pair() {
 	assert_success
 	[ "$(tr -d '\n' <log)" = ABABABAB ]
 	# the document says so: places in the sequence, and start times
-	jq_assert '.commands[0].sequence == [0, 2, 4, 6] and
-		.commands[1].sequence == [1, 3, 5, 7]' order.json
+	# (the third run of each round: the shell's start-up, measured)
+	jq_assert '.commands[0].sequence == [0, 3, 6, 9] and
+		.commands[1].sequence == [1, 4, 7, 10]' order.json
 	jq_assert '[.commands[0].start_ms, .commands[1].start_ms] |
 		transpose | flatten | . == sort' order.json
 }
@@ -184,8 +185,9 @@ writer_pair() {
 	run "$PSTAT" bench -j -o w.json -r 3 -w 2 -e task-clock 'echo A >>log'
 	assert_success
 	[ "$(wc -l <log)" -eq 5 ]
+	# (each round: the command, then the shell's start-up)
 	jq_assert '.commands[0].runs == 3 and .warmup == 2 and
-		.commands[0].sequence == [2, 3, 4]' w.json
+		.commands[0].sequence == [4, 6, 8]' w.json
 }
 
 @test "bench: a failing command ends the bench with its status and name" {
@@ -399,8 +401,8 @@ print("ok")'
 	assert_success
 	jq_assert '.commands[0].argv == ["printf", "%s|", "a b", "c\"d", "e f"]
 		and .shell == null' n.json
-	run "$PSTAT" bench -j -o s.json -r 1 -e task-clock true
-	jq_assert '.commands[0].argv == ["sh", "-c", "true"] and
+	run "$PSTAT" bench -j -o s.json -r 1 -e task-clock 'true && true'
+	jq_assert '.commands[0].argv == ["sh", "-c", "true && true"] and
 		.shell == "sh"' s.json
 }
 
@@ -730,4 +732,85 @@ print(json.dumps(shape(json.load(open(sys.argv[1]))), sort_keys=True))' "$1"
 	# one run: no stddev, as hyperfine
 	run "$PSTAT" bench -r 1 --export-json one.json true
 	jq_assert '.results[0].stddev == null' one.json
+}
+
+@test "bench: a command runs without a shell unless it needs one" {
+	need_perf_events
+	run "$PSTAT" bench -j -o a.json -r 2 -e task-clock 'sleep 0.001' \
+		"printf '%s' 'a b'" 'echo a | cat' 'exit 0' 'X=1 env' \
+		'no-such-program-here' -i
+	assert_success
+	jq_assert '[.commands[] | .via_shell] ==
+		[false, false, true, true, true, true]' a.json
+	jq_assert '.commands[0].argv == ["sleep", "0.001"] and
+		.commands[1].argv == ["printf", "%s", "a b"] and
+		.commands[2].argv == ["sh", "-c", "echo a | cat"]' a.json
+	# -L placeholders do not call for a shell; their values are words
+	run "$PSTAT" bench -j -o l.json -r 1 -e task-clock -L x 'a;b' 'printf {x}'
+	jq_assert '.commands[0].argv == ["printf", "a;b"] and
+		.shell_startup == null' l.json
+	# -S: every command through it
+	run "$PSTAT" bench -j -o s.json -r 1 -S sh -e task-clock 'sleep 0.001'
+	jq_assert '.commands[0].argv == ["sh", "-c", "sleep 0.001"] and
+		.commands[0].via_shell' s.json
+}
+
+@test "bench: the shell's start-up is measured in the rounds and taken out" {
+	need_perf_events
+	run "$PSTAT" bench -j -o s.json -r 4 -e task-clock 'sleep 0.001;' true
+	assert_success
+	validate_json s.json "$ROOT/schema/pstat-bench.schema.json"
+	jq_assert '.shell_startup.argv == ["sh", "-c", ""] and
+		.shell_startup.runs == 4 and
+		.shell_startup.subtracted_from == ["wall-time", "user-time",
+			"sys-time", "task-clock"] and
+		(.shell_startup.measures[0].mean > 0) and
+		[.commands[].via_shell] == [true, false]' s.json
+	# in the rounds: 4 rounds of 3 runs, the probe's among them
+	jq_assert '([.commands[].sequence[]] + [range(12)] | unique | length)
+		== 12 and .rounds == 4' s.json
+	run "$PSTAT" bench -r 3 -e task-clock 'sleep 0.001;' true
+	assert_line --regexp '^shell start-up \('"'"'sh -c ""'"'"', in every round\): [0-9.]+ (ms|µs) ± '
+	assert_line '  taken out of the times and task-clock of command 1, run by run'
+	# a shell that does not start ends the bench, said
+	run -127 "$PSTAT" bench -r 1 -S /nonexistent/sh -e task-clock true
+	assert_output --partial "pstat: cannot run '/nonexistent/sh'"
+}
+
+# ratio_pair TOOLARGS...: the wall-time ratio of sleep 0.02 to sleep
+# 0.01 and its interval from pstat bench (ARGS), then hyperfine's ratio
+# of the means (-N when ARGS hold -N), as "lo ratio hi hyperfine".
+ratio_pair() {
+	local hf=()
+
+	[[ " $* " == *" -N "* ]] && hf=(-N)
+	"$PSTAT" bench -r 30 -j -o r.json -e task-clock "$@" \
+		'sleep 0.01' 'sleep 0.02' || return 1
+	hyperfine "${hf[@]}" -r 30 --export-json h.json 'sleep 0.01' \
+		'sleep 0.02' >/dev/null 2>&1 || return 1
+	echo "$(jq -r '.comparisons[0].measures[] |
+		select(.measure == "wall-time") |
+		"\(.ratio_interval[0]) \(.ratio) \(.ratio_interval[1])"' r.json) $(
+		jq -r '.results[1].mean / .results[0].mean' h.json)"
+}
+
+@test "bench: sleep 0.01 against 0.02: an interval holding hyperfine's ratio" {
+	need_perf_events
+	command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+	# (both tools measure a shared, noisy machine: each way gets three
+	# tries, and one whose interval holds hyperfine's ratio passes)
+	for args in "" "-N" "-S sh"; do
+		ok=
+		for try in 1 2 3; do
+			read -r lo ratio hi h < <(ratio_pair $args) ||
+				fail "the pair failed to run ($args)"
+			echo "# pstat $args: $ratio [$lo, $hi], hyperfine $h" >&3
+			if awk -v lo="$lo" -v hi="$hi" -v h="$h" \
+				'BEGIN { exit !(lo <= h && h <= hi) }'; then
+				ok=1
+				break
+			fi
+		done
+		[ -n "$ok" ] || fail "pstat $args: [$lo, $hi] misses hyperfine's $h"
+	done
 }

@@ -104,13 +104,13 @@ static int bench_default_events(const struct bench_opts *o,
  * s, or s split into words. NULL: reported.
  */
 static char **command_argv(const struct bench_opts *o, size_t c,
-			   const char *s, const char *what)
+			   const char *shell, const char *s, const char *what)
 {
 	const size_t *pick = o->exp.pick[c];
 	char **w, *text;
 	size_t n = 0;
 
-	if (!o->shell) {
+	if (!shell) {
 		w = bench_split_words(s);
 		if (!w || !w[0]) {
 			char *e = str_escape(s);
@@ -130,9 +130,9 @@ static char **command_argv(const struct bench_opts *o, size_t c,
 		}
 		return w;
 	}
-	w = bench_split_words(o->shell);
+	w = bench_split_words(shell);
 	if (!w || !w[0]) {
-		msg_error("invalid value '%s' for --shell: %s", o->shell,
+		msg_error("invalid value '%s' for --shell: %s", shell,
 			  w ? "it is empty" : "a quote is not closed");
 		bench_words_free(w);
 		return NULL;
@@ -165,7 +165,7 @@ static char ***per_command(const struct bench_opts *o, const char *const *list,
 	for (size_t c = 0; c < o->ncmds; c++) {
 		if (once && c > 0)
 			break;
-		v[c] = command_argv(o, c, list[n == 1 ? 0 : c], what);
+		v[c] = command_argv(o, c, o->shell, list[n == 1 ? 0 : c], what);
 		if (!v[c])
 			*err = 1;
 	}
@@ -190,8 +190,15 @@ static int bench_commands(struct bench_opts *o)
 	for (size_t c = 0; c < o->ncmds; c++) {
 		size_t src = o->exp.src[c];
 
+		/* -S or -N: as said; else a shell only where one is needed */
+		o->cmd_shell[c] = o->shell_given || !o->shell ||
+						  bench_needs_shell(&o->params,
+								    o->tmpl[src]) ?
+					  o->shell :
+					  NULL;
 		o->cmds[c] = bench_params_subst(&o->params, o->exp.pick[c],
-						o->tmpl[src], o->shell != NULL);
+						o->tmpl[src],
+						o->cmd_shell[c] != NULL);
 		if (strlen(o->cmds[c]) > BENCH_MAX_CMD_LEN) {
 			msg_error("command %zu is longer than %d bytes with its -L values",
 				  c + 1, BENCH_MAX_CMD_LEN);
@@ -344,6 +351,7 @@ static void bench_cfg_free(struct bench_cfg *cfg)
 	free_per_command(cfg->setup, cfg->ncmds);
 	free_per_command(cfg->cleanup, cfg->ncmds);
 	free_per_command(cfg->conclude, cfg->ncmds);
+	bench_words_free(cfg->probe_argv);
 }
 
 /* cfg from o: the commands' argv and the options of the runs. */
@@ -358,9 +366,15 @@ static int bench_cfg_fill(const struct bench_opts *o, struct bench_cfg *cfg,
 	cfg->ncmds = o->ncmds;
 	cfg->argv = xcalloc(o->ncmds, sizeof(*cfg->argv));
 	for (size_t c = 0; c < o->ncmds; c++)
-		if (!(cfg->argv[c] = command_argv(o, c, o->tmpl[o->exp.src[c]],
+		if (!(cfg->argv[c] = command_argv(o, c, o->cmd_shell[c],
+						  o->tmpl[o->exp.src[c]],
 						  "command")))
 			err = 1;
+	/* the shell's start-up, measured when a command pays it */
+	for (size_t c = 0; c < o->ncmds && !cfg->probe_argv; c++)
+		if (o->cmd_shell[c])
+			cfg->probe_argv = command_argv(o, c, o->cmd_shell[c], "",
+						       "--shell");
 	cfg->prepare = per_command(o, o->prepare, o->nprepare, "--prepare",
 				   &err);
 	cfg->setup = per_command(o, o->setup, o->nsetup, "--setup", &err);
@@ -438,11 +452,14 @@ int bench_main(int argc, char **argv)
 	b.per_unit = o.per_unit;
 	b.time_unit = o.time_unit;
 	b.sort = o.sort;
+	if (cfg.probe_argv)
+		bench_set_shell_probe(&b, cfg.probe_argv[0], cfg.probe_argv);
 	for (size_t c = 0; c < o.ncmds; c++) {
 		struct pstat_bench_cmd *cmd =
 			bench_add_cmd(&b, o.cmd_names[c], o.cmds[c],
 				      cfg.argv[c]);
 
+		cmd->via_shell = o.cmd_shell[c] != NULL;
 		cmd->per = o.nper ? o.per[o.nper == 1 ? 0 : c] : 0;
 		for (size_t i = 0; i < o.params.n; i++)
 			bench_cmd_param(cmd, o.params.var[i],

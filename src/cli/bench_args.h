@@ -22,6 +22,8 @@ struct bench_opts {
 	size_t nprepare, nsetup, ncleanup, nconclude;
 	const char *shell;          /* NULL: none */
 	int shell_given;            /* -S or -N: no choice of pstat's */
+	const char *cmd_shell[BENCH_MAX_CMDS];  /* [command]: its shell, or
+						   NULL: none */
 	uint64_t runs, min_runs, max_runs, warmup, seed;
 	int have_seed, shuffle, json, ignore_failure;
 	int fail_on_regression;

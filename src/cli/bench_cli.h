@@ -24,6 +24,9 @@ struct bench_cfg {
 	const struct pstat_evlist *evl;   /* borrowed */
 	int default_events;     /* no -e: hide what the machine lacks */
 	char ***argv;           /* [command]: as run */
+	char **probe_argv;      /* the shell with nothing to do, run in
+				   every round into b->shell_probe, when a
+				   command runs through it; else NULL */
 	char ***prepare;        /* [command]: --prepare, or NULL */
 	char ***setup;          /* [command]: --setup, or NULL */
 	char ***cleanup;        /* [command]: --cleanup, or NULL */
@@ -103,6 +106,16 @@ int bench_params_expand(const struct bench_params *p, size_t ncmds,
  */
 char *bench_params_subst(const struct bench_params *p, const size_t *pick,
 			 const char *s, int quote);
+
+/*
+ * Whether the command s needs a shell: it holds what only a shell reads
+ * (| & ; < > ( ) $ ` \ * ? [ ] # ~ { } ! or a line break, outside the
+ * lists' placeholders), or its first word is an assignment, a shell
+ * keyword or built-in (cd, exit, read ...), or no program found in
+ * PATH. Otherwise split into words (quotes as a shell reads them) it
+ * runs the same without one, and sooner.
+ */
+int bench_needs_shell(const struct bench_params *p, const char *s);
 
 /* Whether s (NULL: no) holds a placeholder of the lists. */
 int bench_params_used(const struct bench_params *p, const char *s);

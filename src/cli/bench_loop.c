@@ -35,6 +35,7 @@ struct bench_state {
 	char **buf;
 	size_t *len;
 	size_t *order;
+	size_t n;               /* sessions: the commands, then the probe */
 	uint64_t rng;
 	uint64_t t0;            /* now_ns at the start */
 	size_t seq;             /* runs done, warm-up ones included */
@@ -55,7 +56,7 @@ static uint64_t rng_next(uint64_t *s)
 
 static void round_order(struct bench_state *st)
 {
-	size_t n = st->cfg->ncmds;
+	size_t n = st->n;
 
 	for (size_t i = 0; i < n; i++)
 		st->order[i] = i;
@@ -186,6 +187,36 @@ static void ended_leftovers(struct bench_state *st, size_t c)
 	cmd->leftovers += n;
 }
 
+/*
+ * One run of the shell with nothing to do (`sh -c ''`), in the round
+ * as a command is: what starting the shell costs the commands run
+ * through it at this point of the bench. 0 or the exit status.
+ */
+static int probe_run(struct bench_state *st, int record)
+{
+	struct pstat_bench_cmd *probe = st->b->shell_probe;
+	struct pstat_step step;
+	double start_ms = (double)(now_ns() - st->t0) / 1e6;
+
+	if (session_step(st->sess[st->cfg->ncmds], record, &step))
+		return EXIT_PSTAT_FAILED;
+	st->seq++;
+	target_end_group();
+	if (step.interrupted)
+		return -step.interrupted;
+	if (step.status) {
+		msg_error("the shell '%s' does not start: %s (exit status %d)",
+			  probe->label, step.exec_err ? strerror(step.exec_err) :
+			  "it failed", step.status);
+		msg_hint("-N runs the commands without one");
+		return step.status;
+	}
+	if (record)
+		bench_add_run(probe, step.elapsed_ns, step.user_ns, step.sys_ns,
+			      0, start_ms, st->seq - 1, step.rows, step.nrows);
+	return 0;
+}
+
 /* One run of command c; record: not a warm-up. 0 or the exit status. */
 static int one_run(struct bench_state *st, size_t c, int record)
 {
@@ -195,6 +226,8 @@ static int one_run(struct bench_state *st, size_t c, int record)
 	double start_ms;
 	int r;
 
+	if (c == cfg->ncmds)
+		return probe_run(st, record);
 	if (cfg->prepare && cfg->prepare[c] &&
 	    (r = run_plain(cfg->prepare[c], "--prepare")))
 		return r;
@@ -241,7 +274,7 @@ static int one_round(struct bench_state *st, size_t round, int record)
 	int r;
 
 	round_order(st);
-	for (size_t i = 0; i < st->cfg->ncmds; i++)
+	for (size_t i = 0; i < st->n; i++)
 		if ((r = one_run(st, st->order[i], record)))
 			return r;
 	if (record) {
@@ -268,9 +301,10 @@ static size_t rounds_wanted(const struct bench_cfg *cfg, double round_ms)
 static void state_init(struct bench_state *st, const struct bench_cfg *cfg,
 		       struct pstat_bench *b)
 {
-	size_t n = cfg->ncmds;
+	size_t n = cfg->ncmds + (cfg->probe_argv != NULL);
 
 	memset(st, 0, sizeof(*st));
+	st->n = n;
 	st->cfg = cfg;
 	st->b = b;
 	st->rng = cfg->seed;
@@ -294,7 +328,7 @@ static void state_init(struct bench_state *st, const struct bench_cfg *cfg,
 		pc.repeat = (unsigned)(cfg->runs ? cfg->runs : cfg->min_runs);
 		st->printers[c] = printer_new(&pc, st->mem[c]);
 		s->evl = cfg->evl;
-		s->argv = cfg->argv[c];
+		s->argv = c < cfg->ncmds ? cfg->argv[c] : cfg->probe_argv;
 		s->kind = TARGET_COMMAND;
 		s->inherit = 1;
 		s->sim = cfg->sim;
@@ -308,14 +342,17 @@ static void state_init(struct bench_state *st, const struct bench_cfg *cfg,
 /* Each command's pstat/1 document, then the sessions' end. */
 static void state_finish(struct bench_state *st, int status)
 {
-	for (size_t c = 0; c < st->cfg->ncmds; c++) {
-		struct pstat_bench_cmd *cmd = &st->b->cmds[c];
-		int r = cmd->runs ? session_step_report(st->sess[c], status) :
-				    -ENODATA;
+	for (size_t c = 0; c < st->n; c++) {
+		struct pstat_bench_cmd *cmd = c < st->cfg->ncmds ?
+						      &st->b->cmds[c] :
+						      NULL;
+		int r = cmd && cmd->runs ?
+				session_step_report(st->sess[c], status) :
+				-ENODATA;
 
 		session_step_free(st->sess[c]);
 		printer_free(st->printers[c]);
-		if (fclose(st->mem[c]) == 0 && !r && st->len[c]) {
+		if (fclose(st->mem[c]) == 0 && cmd && !r && st->len[c]) {
 			cmd->doc = st->buf[c];
 			st->buf[c] = NULL;
 		}

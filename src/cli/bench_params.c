@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "cli/bench_cli.h"
@@ -194,4 +196,78 @@ void bench_params_free(struct bench_params *p, struct bench_expanded *e)
 		free(e->src);
 		free(e->pick);
 	}
+}
+
+/* A word the shell reads itself: a keyword, or a built-in no program is. */
+static int shell_word(const char *w)
+{
+	static const char *const words[] = {
+		"!", ".", ":", "[[", "]]", "{", "}", "alias", "bg", "break",
+		"case", "cd", "command", "continue", "do", "done", "elif",
+		"else", "esac", "eval", "exec", "exit", "export", "fc", "fg",
+		"fi", "for", "function", "getopts", "hash", "if", "jobs",
+		"local", "read", "readonly", "return", "select", "set",
+		"shift", "source", "then", "times", "trap", "type", "ulimit",
+		"umask", "unalias", "unset", "until", "wait", "while",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(w, words[i]))
+			return 1;
+	return 0;
+}
+
+/* Whether execvp would find the program w, as the shell would. */
+static int program_found(const char *w)
+{
+	const char *path = getenv("PATH");
+	int found = 0;
+
+	if (strchr(w, '/'))
+		return access(w, X_OK) == 0;
+	if (!path || !*path)
+		path = "/bin:/usr/bin";
+	while (!found && path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		char *f = xasprintf("%.*s%s%s", (int)len, path, len ? "/" : "",
+				    w);
+		struct stat st;
+
+		found = !stat(f, &st) && S_ISREG(st.st_mode) &&
+			!access(f, X_OK);
+		free(f);
+		path = colon ? colon + 1 : NULL;
+	}
+	return found;
+}
+
+int bench_needs_shell(const struct bench_params *p, const char *s)
+{
+	struct text t = { 0 };
+	char **w;
+	int need = 0;
+
+	/* the text without its placeholders: a value is one word anyway */
+	while (*s) {
+		const char *close;
+
+		if (*s == '{' && (close = strchr(s + 1, '}')) &&
+		    find_var(p, s + 1, (size_t)(close - s - 1)) >= 0) {
+			text_add(&t, "x", 1);
+			s = close + 1;
+			continue;
+		}
+		text_add(&t, s++, 1);
+	}
+	if (!t.s || strpbrk(t.s, "|&;<>()$`\\*?[]#~{}!\n")) {
+		free(t.s);
+		return 1;
+	}
+	w = bench_split_words(t.s);
+	need = !w || !w[0] || strchr(w[0], '=') || shell_word(w[0]) ||
+	       !program_found(w[0]);
+	bench_words_free(w);
+	free(t.s);
+	return need;
 }

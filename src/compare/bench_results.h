@@ -90,6 +90,8 @@ struct pstat_bench_cmd {
 				   (str_escape): for text, never raw */
 	char *label_cmd;        /* command, the same way */
 	size_t leftovers;       /* processes its runs left running (ended) */
+	int via_shell;          /* run through the shell: its start-up is
+				   subtracted (b->shell_probe) */
 	char **param_names;     /* -L/-P: the lists' names and this */
 	char **param_values;    /* command's values (new) */
 	size_t nparams;
@@ -133,6 +135,8 @@ struct pstat_bench {
 	enum bench_sort sort;
 	struct pstat_bench_cmd *cmds;
 	size_t ncmds;
+	struct pstat_bench_cmd *shell_probe;   /* `sh -c ''` in every round,
+						  or NULL */
 	struct pstat_bench_diff *diffs; /* [cmd * nrows + row]; cmd 0 none */
 	int exit_status;        /* what pstat bench exits with */
 	const char *failed_cmd; /* the command whose failure ended it */
@@ -162,9 +166,28 @@ void bench_add_run(struct pstat_bench_cmd *cmd, uint64_t wall_ns,
 /*
  * The statistics: each row's summary, the outliers of each command,
  * and every command's rows against the first's (Welch's test at alpha).
- * A command with per divides its counters (not times) by it first.
+ * First the shell's start-up out of the commands run through it (when
+ * b->shell_probe measured it), then a command with per divides its
+ * counters (not times) by it.
  */
 void bench_analyze(struct pstat_bench *b);
+
+/*
+ * Measure the shell's start-up: argv (borrowed) runs in every round as
+ * a command, into b->shell_probe, which bench_analyze subtracts from
+ * the commands with via_shell.
+ */
+struct pstat_bench_cmd *bench_set_shell_probe(struct pstat_bench *b,
+					      const char *name, char **argv);
+
+/*
+ * Whether row r (the i-th) has the shell's start-up taken out of it:
+ * the wall, user and sys times, and task-clock and cpu-clock, which
+ * count the same time as user + sys. Not the counts of events (page
+ * faults, instructions): how much of them is the shell's depends on
+ * whether it forks or execs the command in its place.
+ */
+int bench_row_less_shell(const struct pstat_bench_row *r, size_t i);
 
 /* Name command c's parameter: its list's name and its value (copied). */
 void bench_cmd_param(struct pstat_bench_cmd *c, const char *name,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/libm.h"
 #include "base/util.h"
 #include "compare/bench_results.h"
 #include "report/stats.h"
@@ -267,9 +268,64 @@ static void diff_rows(const struct pstat_bench *b, size_t c, size_t i,
 		     d->delta > 0 ? BENCH_SLOWER : BENCH_FASTER;
 }
 
+struct pstat_bench_cmd *bench_set_shell_probe(struct pstat_bench *b,
+					      const char *name, char **argv)
+{
+	struct pstat_bench_cmd *c = xcalloc(1, sizeof(*c));
+
+	c->name = xstrdup(name);
+	c->command = xstrdup(name);
+	c->label = str_escape(name);
+	c->label_cmd = str_escape(name);
+	c->argv = argv;
+	b->shell_probe = c;
+	return c;
+}
+
+int bench_row_less_shell(const struct pstat_bench_row *r, size_t i)
+{
+	return i < BENCH_TIME_ROWS || !strcmp(r->name, "task-clock") ||
+	       !strcmp(r->name, "cpu-clock");
+}
+
+/*
+ * The shell's start-up out of cmd's times: each run less the probe's
+ * run of the same round (its mean for a round it did not finish), at
+ * least 0, as hyperfine subtracts it. Subtracting run by run carries the
+ * probe's own spread into the samples, and so into the intervals.
+ */
+static void subtract_shell(const struct pstat_bench_cmd *probe,
+			   struct pstat_bench_cmd *cmd)
+{
+	for (size_t i = 0; i < cmd->nrows && i < probe->nrows; i++) {
+		struct pstat_bench_row *r = &cmd->rows[i];
+		const struct pstat_bench_row *p = &probe->rows[i];
+
+		if (!bench_row_less_shell(r, i) || !p->sum.n ||
+		    strcmp(r->name, p->name))
+			continue;
+		for (size_t k = 0; k < cmd->runs; k++) {
+			double v = k < probe->runs && isfinite(p->samples[k]) ?
+					   p->samples[k] : p->sum.mean;
+
+			if (isfinite(r->samples[k]))
+				r->samples[k] = libm_fmax(r->samples[k] - v, 0);
+		}
+	}
+}
+
 void bench_analyze(struct pstat_bench *b)
 {
 	size_t nrows = b->ncmds ? b->cmds[0].nrows : 0;
+	struct pstat_bench_cmd *probe = b->shell_probe;
+
+	if (probe && probe->nrows) {
+		for (size_t i = 0; i < probe->nrows; i++)
+			row_summarize(&probe->rows[i], probe->runs);
+		for (size_t c = 0; c < b->ncmds; c++)
+			if (b->cmds[c].via_shell)
+				subtract_shell(probe, &b->cmds[c]);
+	}
 
 	for (size_t c = 0; c < b->ncmds; c++) {
 		struct pstat_bench_cmd *cmd = &b->cmds[c];
@@ -294,36 +350,41 @@ void bench_analyze(struct pstat_bench *b)
 	}
 }
 
+static void cmd_free(struct pstat_bench_cmd *cmd)
+{
+	for (size_t i = 0; i < cmd->nrows; i++) {
+		free(cmd->rows[i].name);
+		free(cmd->rows[i].unit);
+		free(cmd->rows[i].samples);
+		free(cmd->rows[i].running_pct);
+	}
+	free(cmd->rows);
+	free(cmd->name);
+	free(cmd->command);
+	free(cmd->label);
+	free(cmd->label_cmd);
+	for (size_t i = 0; i < cmd->nparams; i++) {
+		free(cmd->param_names[i]);
+		free(cmd->param_values[i]);
+	}
+	free(cmd->param_names);
+	free(cmd->param_values);
+	free(cmd->status);
+	free(cmd->start_ms);
+	free(cmd->seq);
+	free(cmd->doc);
+	free(cmd->outliers);
+}
+
 void bench_free(struct pstat_bench *b)
 {
 	if (!b)
 		return;
-	for (size_t c = 0; c < b->ncmds; c++) {
-		struct pstat_bench_cmd *cmd = &b->cmds[c];
-
-		for (size_t i = 0; i < cmd->nrows; i++) {
-			free(cmd->rows[i].name);
-			free(cmd->rows[i].unit);
-			free(cmd->rows[i].samples);
-			free(cmd->rows[i].running_pct);
-		}
-		free(cmd->rows);
-		free(cmd->name);
-		free(cmd->command);
-		free(cmd->label);
-		free(cmd->label_cmd);
-		for (size_t i = 0; i < cmd->nparams; i++) {
-			free(cmd->param_names[i]);
-			free(cmd->param_values[i]);
-		}
-		free(cmd->param_names);
-		free(cmd->param_values);
-		free(cmd->status);
-		free(cmd->start_ms);
-		free(cmd->seq);
-		free(cmd->doc);
-		free(cmd->outliers);
-	}
+	for (size_t c = 0; c < b->ncmds; c++)
+		cmd_free(&b->cmds[c]);
+	if (b->shell_probe)
+		cmd_free(b->shell_probe);
+	free(b->shell_probe);
 	free(b->cmds);
 	free(b->diffs);
 	memset(b, 0, sizeof(*b));

@@ -206,6 +206,39 @@ static void print_diffs(FILE *out, const struct pstat_bench *b, size_t c,
 	fputc('\n', out);
 }
 
+/*
+ * The shell's start-up, when measured: what it took, and what it was
+ * taken out of.
+ */
+static void print_probe(FILE *out, const struct pstat_bench *b)
+{
+	const struct pstat_bench_cmd *p = b->shell_probe;
+	char w[48], sd[48], u[48], s[48], list[4 * 64] = "";
+	size_t off = 0;
+
+	if (!p || !p->nrows || !p->rows[BENCH_ROW_WALL].sum.n)
+		return;
+	for (size_t c = 0; c < b->ncmds; c++)
+		if (b->cmds[c].via_shell && off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off,
+						"%s%zu", off ? ", " : "", c + 1);
+	bench_format_value(w, sizeof(w), &p->rows[BENCH_ROW_WALL],
+			   p->rows[BENCH_ROW_WALL].sum.mean,
+			   bench_row_unit(b, &p->rows[BENCH_ROW_WALL]));
+	bench_format_value(sd, sizeof(sd), &p->rows[BENCH_ROW_WALL],
+			   p->rows[BENCH_ROW_WALL].sum.stddev,
+			   bench_row_unit(b, &p->rows[BENCH_ROW_WALL]));
+	bench_format_value(u, sizeof(u), &p->rows[BENCH_ROW_USER],
+			   p->rows[BENCH_ROW_USER].sum.mean,
+			   bench_row_unit(b, &p->rows[BENCH_ROW_USER]));
+	bench_format_value(s, sizeof(s), &p->rows[BENCH_ROW_SYS],
+			   p->rows[BENCH_ROW_SYS].sum.mean,
+			   bench_row_unit(b, &p->rows[BENCH_ROW_SYS]));
+	fprintf(out, "shell start-up ('%s -c \"\"', in every round): %s ± %s wall, %s user, %s sys;\n"
+		"  taken out of the times and task-clock of command%s %s, run by run\n",
+		p->label, w, sd, u, s, strchr(list, ',') ? "s" : "", list);
+}
+
 /* What was run: rounds, order, warm-up, and an early end. */
 static void print_header(FILE *out, const struct pstat_bench *b)
 {
@@ -222,7 +255,9 @@ static void print_header(FILE *out, const struct pstat_bench *b)
 	if (b->interrupted)
 		fprintf(out, "; ended early by signal %d (%s)", b->interrupted,
 			strsignal(b->interrupted));
-	fputs("\n\n", out);
+	fputs("\n", out);
+	print_probe(out, b);
+	fputc('\n', out);
 }
 
 int bench_print_table(FILE *out, const struct pstat_bench *b,

@@ -73,6 +73,7 @@ static json_t *json_cmd(const struct pstat_bench_cmd *c)
 	for (size_t i = 0; c->argv && c->argv[i]; i++)
 		json_array_append_new(a, jstr(c->argv[i]));
 	json_object_set_new(o, "argv", a);
+	json_object_set_new(o, "via_shell", json_boolean(c->via_shell));
 	json_object_set_new(o, "runs", json_integer((json_int_t)c->runs));
 	a = json_array();
 	for (size_t k = 0; k < c->runs; k++)
@@ -118,6 +119,32 @@ static json_t *json_cmd(const struct pstat_bench_cmd *c)
 	return o;
 }
 
+/* The shell's start-up and what it was taken out of, or null. */
+static json_t *json_probe(const struct pstat_bench *b)
+{
+	const struct pstat_bench_cmd *p = b->shell_probe;
+	json_t *o, *a;
+
+	if (!p)
+		return json_null();
+	o = json_object();
+	a = json_array();
+	for (size_t i = 0; p->argv && p->argv[i]; i++)
+		json_array_append_new(a, jstr(p->argv[i]));
+	json_object_set_new(o, "argv", a);
+	json_object_set_new(o, "runs", json_integer((json_int_t)p->runs));
+	a = json_array();
+	for (size_t i = 0; i < p->nrows; i++)
+		json_array_append_new(a, json_row(&p->rows[i], p->runs));
+	json_object_set_new(o, "measures", a);
+	a = json_array();
+	for (size_t i = 0; i < p->nrows; i++)
+		if (bench_row_less_shell(&p->rows[i], i) && !p->rows[i].hidden)
+			json_array_append_new(a, jstr(p->rows[i].name));
+	json_object_set_new(o, "subtracted_from", a);
+	return o;
+}
+
 static json_t *json_diff(const struct pstat_bench *b, size_t c, size_t r)
 {
 	const struct pstat_bench_diff *d = bench_diff(b, c, r);
@@ -156,6 +183,7 @@ int print_json_bench(FILE *out, const struct pstat_bench *b)
 	json_object_set_new(doc, "warmup", json_integer(b->warmup));
 	json_object_set_new(doc, "rounds", json_integer((json_int_t)b->rounds));
 	json_object_set_new(doc, "shell", jstr(b->shell));
+	json_object_set_new(doc, "shell_startup", json_probe(b));
 	json_object_set_new(doc, "alpha", jreal(b->alpha));
 	if (b->ncmds && b->cmds[0].per > 0) {
 		json_t *p = json_object(), *v = json_array();

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pstat-test bench "A ; B [; alpha]": two commands' wall times (ms, one
- * run each number) through compare/bench_stats.c, the way pstat bench
- * records and analyses them: B against A (ratio, its interval, Welch's
- * p, the verdict) and each command's outliers.
+ * pstat-test bench "A ; B [; alpha [; S]]": two commands' wall times
+ * (ms, one run each number) through compare/bench_stats.c, the way
+ * pstat bench records and analyses them: B against A (ratio, its
+ * interval, Welch's p, the verdict) and each command's outliers. With
+ * S, both ran through a shell whose start-up took S (a run per round),
+ * taken out of them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +48,7 @@ static void num(const char *name, double v)
 int t_bench(int argc, char **argv)
 {
 	struct pstat_bench b = { 0 };
-	char *in, *part[3] = { NULL, NULL, NULL }, *save = NULL;
+	char *in, *part[4] = { NULL, NULL, NULL, NULL }, *save = NULL;
 	const struct pstat_bench_diff *d;
 	size_t n = 0;
 	int r = 0;
@@ -56,14 +58,17 @@ int t_bench(int argc, char **argv)
 		return 1;
 	}
 	in = xstrdup(argv[1]);
-	for (char *p = strtok_r(in, ";", &save); p && n < 3;
+	for (char *p = strtok_r(in, ";", &save); p && n < 4;
 	     p = strtok_r(NULL, ";", &save))
 		part[n++] = p;
-	b.alpha = n == 3 ? strtod(part[2], NULL) : 0.05;
-	bench_add_cmd(&b, "a", "a", NULL);
-	bench_add_cmd(&b, "b", "b", NULL);
+	b.alpha = n >= 3 ? strtod(part[2], NULL) : 0.05;
+	bench_add_cmd(&b, "a", "a", NULL)->via_shell = n == 4;
+	bench_add_cmd(&b, "b", "b", NULL)->via_shell = n == 4;
+	if (n == 4)
+		bench_set_shell_probe(&b, "sh", NULL);
 	if (n < 2 || add_runs(&b.cmds[0], part[0]) ||
-	    add_runs(&b.cmds[1], part[1])) {
+	    add_runs(&b.cmds[1], part[1]) ||
+	    (n == 4 && add_runs(b.shell_probe, part[3]))) {
 		printf("error: bad samples\n");
 		r = 1;
 		goto out;
@@ -76,6 +81,10 @@ int t_bench(int argc, char **argv)
 	num("hi", d->ratio_hi);
 	num("p", d->tested ? d->p : NAN);
 	printf("\n");
+	if (n == 4)
+		printf("a mean=%.4f b mean=%.4f\n",
+		       b.cmds[0].rows[BENCH_ROW_WALL].sum.mean,
+		       b.cmds[1].rows[BENCH_ROW_WALL].sum.mean);
 	for (size_t c = 0; c < 2; c++)
 		for (size_t k = 0; k < b.cmds[c].noutliers; k++)
 			printf("outlier %s run %zu%s%s\n", b.cmds[c].name,
