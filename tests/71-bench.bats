@@ -797,20 +797,28 @@ ratio_pair() {
 @test "bench: sleep 0.01 against 0.02: an interval holding hyperfine's ratio" {
 	need_perf_events
 	command -v hyperfine >/dev/null || skip "hyperfine is not installed"
-	# (both tools measure a shared, noisy machine: each way gets three
-	# tries, and one whose interval holds hyperfine's ratio passes)
+	# Both tools measure a shared machine: each way gets up to four
+	# tries, and one whose interval holds hyperfine's ratio passes. When
+	# none does and hyperfine's own ratios spread wider than 0.1, the
+	# machine is too loaded for either to be the reference: skip.
 	for args in "" "-N" "-S sh"; do
-		ok=
-		for try in 1 2 3; do
+		ok= hs=
+		for try in 1 2 3 4; do
 			read -r lo ratio hi h < <(ratio_pair $args) ||
 				fail "the pair failed to run ($args)"
 			echo "# pstat $args: $ratio [$lo, $hi], hyperfine $h" >&3
+			hs="$hs $h"
 			if awk -v lo="$lo" -v hi="$hi" -v h="$h" \
 				'BEGIN { exit !(lo <= h && h <= hi) }'; then
 				ok=1
 				break
 			fi
 		done
-		[ -n "$ok" ] || fail "pstat $args: [$lo, $hi] misses hyperfine's $h"
+		[ -n "$ok" ] && continue
+		if echo "$hs" | tr ' ' '\n' | sort -g | awk 'NF { a[++n] = $1 }
+			END { exit !(a[n] - a[1] > 0.1) }'; then
+			skip "too loaded to compare: hyperfine's ratios were$hs"
+		fi
+		fail "pstat $args: [$lo, $hi] misses hyperfine's $h (all:$hs)"
 	done
 }

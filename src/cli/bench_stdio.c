@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,7 +55,8 @@ static int open_input(struct bench_stdio *s, const char *path)
 
 static int open_output(struct bench_stdio *s, const char *where)
 {
-	int p[2];
+	sigset_t all, old;
+	int p[2], r;
 
 	if (!strcmp(where, "null"))
 		return 0;
@@ -70,8 +72,18 @@ static int open_output(struct bench_stdio *s, const char *where)
 		}
 		s->pipe_rd = p[0];
 		s->pipe_wr = p[1];
-		if (pthread_create(&s->drain, NULL, drain, s)) {
-			msg_error("cannot start reading --output pipe");
+		/*
+		 * With every signal blocked, which it keeps: pstat's
+		 * waits take SIGCHLD and the ending signals in ppoll's
+		 * mask, and one taken by this thread would never wake them.
+		 */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		r = pthread_create(&s->drain, NULL, drain, s);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (r) {
+			msg_error("cannot start reading --output pipe: %s",
+				  strerror(r));
 			return -1;
 		}
 		s->draining = 1;
