@@ -226,11 +226,13 @@ EOF
 		curl -sf --data-urlencode "query=$1" \
 			"http://127.0.0.1:$ppor/api/v1/query"
 	}
-	val=
+	val= wrong=
 	for _ in $(seq 120); do
 		val=$(q 'pstat_event_seconds_total{job="pstat",event="task-clock"}' |
 			jq -r '.data.result[0].value[1] // empty' 2>/dev/null) || true
-		[ -n "$val" ] && break
+		wrong=$(q 'up{job="wrong-password"}' |
+			jq -r '.data.result[0].value[1] // empty' 2>/dev/null) || true
+		[ -n "$val" ] && [ -n "$wrong" ] && break
 		sleep 0.5
 	done
 	[ -n "$val" ] || { tail -n 20 "$BATS_TEST_TMPDIR/prometheus.log"; false; }
@@ -238,7 +240,7 @@ EOF
 	run q 'up{job="pstat"}'
 	assert_output --partial '"value":['
 	[ "$(q 'up{job="pstat"}' | jq -r '.data.result[0].value[1]')" = 1 ]
-	[ "$(q 'up{job="wrong-password"}' | jq -r '.data.result[0].value[1]')" = 0 ]
+	[ "$wrong" = 0 ]
 	run curl -sf "http://127.0.0.1:$ppor/api/v1/targets"
 	assert_output --partial '401 Unauthorized'
 	kill -TERM "$prom"

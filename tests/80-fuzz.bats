@@ -79,3 +79,7 @@ replay() {
 @test "fuzz: run documents of 20,000 counters given to pstat compare (3 s)" {
 	fuzz fuzz_compare_scale
 }
+
+@test "fuzz: HTTP requests to pstat serve, on 127.0.0.1 (3 s)" {
+	fuzz fuzz_serve_http
+}

@@ -532,7 +532,7 @@ int serve_http_start(struct serve_http **out,
 	struct serve_http *h;
 	struct serve_web *web = cfg->web;
 	int tls = web && web->cert;
-	unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD;
 	struct rlimit rl;
 	pthread_condattr_t ca;
 	sigset_t all, old;
@@ -568,6 +568,12 @@ int serve_http_start(struct serve_http **out,
 	 * for the moment those closed here still take.
 	 */
 	h->max_conns = connection_limit(h->fd_limit);
+	/*
+	 * poll(2), not libmicrohttpd's default of edge-triggered epoll, with
+	 * which (0.9.75) a request and the client's FIN read in one go leave
+	 * the end of the stream unseen: the connection then waits out its
+	 * timeout. 512 descriptors are nothing to poll.
+	 */
 	if (tls)
 		flags |= MHD_USE_TLS;
 	/*
