@@ -12,7 +12,9 @@
  * Memory: an exposition is rendered once per interval into a "rendering"
  * whose libmicrohttpd responses every connection shares (they count
  * their references; nothing is copied per request), gzip'd once when a
- * client first asks for that. A client that never reads keeps the
+ * client first asks for that: not when it is published, since
+ * Prometheus scrapes far less often than serve reads (15 s against 1 s
+ * by default), and a 4 MB exposition takes some 25 ms to compress. A client that never reads keeps the
  * rendering it was answered from alive, so at most SERVE_OLD_RENDERINGS
  * older ones are kept: the connections still on an older one are closed.
  * What is left per connection is libmicrohttpd's own bounded buffer.
@@ -111,7 +113,6 @@ struct serve_http {
 	struct rendering *renderings;
 	struct conn *conns;
 	unsigned int nconns, max_conns;
-	int want_gzip;              /* a client asked for it: gzip eagerly */
 	rlim_t fd_limit;
 	pthread_t watchdog;
 	pthread_cond_t wake;
@@ -428,10 +429,8 @@ static enum MHD_Result respond_metrics(struct serve_http *h,
 				    "the counters have not been read yet\n",
 				    MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	}
-	if (gz) {
-		h->want_gzip = 1;
+	if (gz)
 		resp = rendering_gzip(r, f);
-	}
 	if (!resp)
 		resp = r->resp[f][ENC_IDENTITY];
 	ret = mhd.queue_response(c, MHD_HTTP_OK, resp);
@@ -636,10 +635,6 @@ void serve_http_publish(struct serve_http *h, char *om, size_t om_len,
 			return;
 		}
 	pthread_mutex_lock(&h->lock);
-	/* compressed here, not by a scrape, once a client wants it */
-	if (h->want_gzip)
-		for (f = 0; f < 2; f++)
-			rendering_gzip(r, f);
 	old = h->renderings && h->renderings->current ? h->renderings : NULL;
 	if (old)
 		rendering_retire(old, drop);
