@@ -196,12 +196,39 @@ static struct conn *conn_of(struct MHD_Connection *c)
 	return ci ? ci->socket_context : NULL;
 }
 
-/* Under h->lock: c is not (or no longer) answered from a rendering. */
-static void conn_unpin(struct conn *c)
+/*
+ * Under h->lock: free r when nothing holds it any more: not current, no
+ * response of it alive in libmicrohttpd, no connection being sent it
+ * (whichever of these libmicrohttpd lets go of last).
+ */
+static void rendering_gc(struct serve_http *h, struct rendering *r)
 {
-	if (c->serving)
-		c->serving->pins--;
+	struct rendering **pp;
+	int f, e;
+
+	if (r->current || r->live || r->pins)
+		return;
+	for (pp = &h->renderings; *pp; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	for (f = 0; f < 2; f++)
+		for (e = 0; e < 2; e++)
+			free(r->body[f][e]);
+	free(r);
+}
+
+/* Under h->lock: c is not (or no longer) answered from a rendering. */
+static void conn_unpin(struct serve_http *h, struct conn *c)
+{
+	struct rendering *r = c->serving;
+
 	c->serving = NULL;
+	if (r) {
+		r->pins--;
+		rendering_gc(h, r);
+	}
 }
 
 /*
@@ -235,7 +262,7 @@ static void on_connection(void *cls, struct MHD_Connection *mc,
 			c->deadline = 0;
 		}
 	} else if (c) {
-		conn_unpin(c);
+		conn_unpin(h, c);
 		h->nconns--;
 		if (c->prev)
 			c->prev->next = c->next;
@@ -259,7 +286,7 @@ static void on_completed(void *cls, struct MHD_Connection *mc, void **req,
 	if (!c)
 		return;
 	pthread_mutex_lock(&h->lock);
-	conn_unpin(c);
+	conn_unpin(h, c);
 	c->deadline = mono_ms() + SERVE_REQUEST_SECONDS * 1000;
 	pthread_mutex_unlock(&h->lock);
 }
@@ -315,24 +342,11 @@ static void rendering_release(void *cls)
 {
 	struct rendering *r = cls;
 	struct serve_http *h = r->h;
-	struct rendering **pp;
-	int f, e, gone;
 
 	pthread_mutex_lock(&h->lock);
-	gone = !--r->live && !r->current;
-	if (gone)
-		for (pp = &h->renderings; *pp; pp = &(*pp)->next)
-			if (*pp == r) {
-				*pp = r->next;
-				break;
-			}
+	r->live--;
+	rendering_gc(h, r);
 	pthread_mutex_unlock(&h->lock);
-	if (!gone)
-		return;
-	for (f = 0; f < 2; f++)
-		for (e = 0; e < 2; e++)
-			free(r->body[f][e]);
-	free(r);
 }
 
 /* Under h->lock (or before r is published): r's response for f and e. */
@@ -435,7 +449,7 @@ static enum MHD_Result respond_metrics(struct serve_http *h,
 		resp = r->resp[f][ENC_IDENTITY];
 	ret = mhd.queue_response(c, MHD_HTTP_OK, resp);
 	if (ret == MHD_YES && cn) {
-		conn_unpin(cn);
+		conn_unpin(h, cn);
 		cn->serving = r;
 		r->pins++;
 	}
