@@ -26,6 +26,8 @@ DATADIR ?= $(PREFIX)/share
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+# where systemd looks for a package's units (also under /usr/local)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 PKG_CONFIG ?= pkg-config
 
 # libpfm4-dev ships no .pc file. pstat needs its headers to build but
@@ -145,13 +147,16 @@ bench: $(DEPS) pstat
 # DESTDIR; on the live system only $(DATADIR)/pstat, which is pstat's
 # own: the others may belong to the system or to other packages.
 INSTALL_DIRS := $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DATADIR)/pstat \
-	$(DATADIR)/pstat/licenses $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
+	$(DATADIR)/pstat/licenses $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
+	$(SYSTEMDUNITDIR)
 # The metric library adapts vendors' formulas under their licences
 # (BSD-3-Clause asks for its notice in binary distributions too).
 LICENSES := $(wildcard src/events/metric_lib_licenses/*)
-# The man pages name the schemas as $(PREFIX)/share/pstat: the real
-# directory is written in at install time.
-MAN_SED := 's|\$$(PREFIX)/share/pstat|$(DATADIR)/pstat|g'
+# The man pages name the schemas as $(PREFIX)/share/pstat and the unit
+# as $(PREFIX)/lib/systemd/system: the real directories are written in
+# at install time.
+MAN_SED := -e 's|\$$(PREFIX)/share/pstat|$(DATADIR)/pstat|g' \
+	-e 's|\$$(PREFIX)/lib/systemd/system|$(SYSTEMDUNITDIR)|g'
 
 install: pstat
 	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
@@ -165,12 +170,16 @@ install: pstat
 	install -m 644 completions/pstat.bash $(DESTDIR)$(BASHCOMPDIR)/pstat
 	install -m 644 completions/_pstat $(DESTDIR)$(ZSHCOMPDIR)/_pstat
 	install -m 644 completions/pstat.fish $(DESTDIR)$(FISHCOMPDIR)/pstat.fish
+	sed 's|^ExecStart=/usr/bin/pstat |ExecStart=$(BINDIR)/pstat |' \
+		contrib/systemd/pstat.service >$(DESTDIR)$(SYSTEMDUNITDIR)/pstat.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/pstat.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pstat $(DESTDIR)$(MANDIR)/man1/pstat.1 \
 		$(DESTDIR)$(MANDIR)/man5/pstat-json.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/pstat $(DESTDIR)$(ZSHCOMPDIR)/_pstat \
-		$(DESTDIR)$(FISHCOMPDIR)/pstat.fish
+		$(DESTDIR)$(FISHCOMPDIR)/pstat.fish \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/pstat.service
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/,$(notdir $(wildcard schema/*.json)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/licenses/,$(notdir $(LICENSES)))
 	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR)/pstat/licenses \

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/caps.h"
 #include "base/cpumap.h"
 #include "base/msg.h"
 #include "base/secure.h"
@@ -368,6 +369,14 @@ int main(int argc, char **argv)
 	if (!o.dry_run && (sim_cli_build(&sim, &o, &evl) ||
 			   targets_build(&o, &t)))
 		goto out;
+	/* the events are resolved: tracefs's ids need no more reading */
+	r = caps_drop_read_search();
+	if (r < 0) {
+		msg_error("cannot drop CAP_DAC_READ_SEARCH: %s", strerror(-r));
+		goto out;
+	}
+	if (r)
+		msg_debug(1, "dropped CAP_DAC_READ_SEARCH: the events are resolved");
 	if ((r = open_output(&o, &out))) {
 		status = r;
 		goto out;

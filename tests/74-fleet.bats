@@ -101,3 +101,111 @@ teardown() {
 		END { exit bad }' "$BATS_TEST_TMPDIR/e"
 	grep -q "^pstat_counted{.*cgroup=\"$g\"} 0$" "$BATS_TEST_TMPDIR/m"
 }
+
+# unit_key KEY: the values of KEY= in the unit, one line each.
+unit_key() {
+	sed -n "s/^$1=//p" "$ROOT/contrib/systemd/pstat.service"
+}
+
+@test "fleet: systemd-analyze verify passes the unit, its sandboxing rated OK" {
+	command -v systemd-analyze >/dev/null ||
+		skip "systemd-analyze is not installed (Debian: systemd)"
+	mkdir -p "$BATS_TEST_TMPDIR/unit" "$BATS_TEST_TMPDIR/man/man1"
+	# the unit as installed, with this tree's binary and man page
+	sed "s|^ExecStart=/usr/bin/pstat |ExecStart=$PSTAT |" \
+		"$ROOT/contrib/systemd/pstat.service" >"$BATS_TEST_TMPDIR/unit/pstat.service"
+	cp "$ROOT/man/pstat.1" "$BATS_TEST_TMPDIR/man/man1/"
+	MANPATH="$BATS_TEST_TMPDIR/man" run systemd-analyze verify \
+		"$BATS_TEST_TMPDIR/unit/pstat.service"
+	assert_success
+	# no warning either (an unknown key is only a warning)
+	assert_output ''
+	# what it does not catch: a bad unit fails
+	printf '[Service]\nExecStart=%s serve\nNoSuchKey=1\n' "$PSTAT" \
+		>"$BATS_TEST_TMPDIR/unit/bad.service"
+	run systemd-analyze verify "$BATS_TEST_TMPDIR/unit/bad.service"
+	assert_output --partial "Unknown key 'NoSuchKey'"
+	# exposure 2.2 here; 3 is the threshold
+	run systemd-analyze security --offline=true --threshold=30 \
+		"$BATS_TEST_TMPDIR/unit/pstat.service"
+	assert_success
+	assert_output --regexp 'Overall exposure level for pstat.service: [0-2]\.[0-9] OK'
+}
+
+# make_sandbox: $sandbox, a script that runs pstat ARGS... in the unit's
+# sandbox without systemd (it is not PID 1 here): a mount namespace with
+# the system read-only, home and /tmp hidden, the binary copied where its
+# user can run it; then setpriv for the dynamic user, the capabilities
+# (ambient and bounding) and NoNewPrivileges, each read from the unit.
+# With CAPS set, those capabilities instead of the unit's. pstat ends up
+# with the script's pid.
+make_sandbox() {
+	local caps
+	caps=${CAPS:-$(unit_key AmbientCapabilities)}
+	caps=$(tr ' ' '\n' <<<"$caps" | sed -n 's/^CAP_\(.*\)/+\L\1/p' | paste -sd,)
+	[ "$(unit_key CapabilityBoundingSet)" = "$(unit_key AmbientCapabilities)" ]
+	[ "$(unit_key NoNewPrivileges)" = yes ]
+	[ "$(unit_key DynamicUser)" = yes ]
+	[ "$(unit_key ProtectSystem)" = strict ]
+	[ "$(unit_key ProtectHome)" = yes ]
+	[ "$(unit_key PrivateTmp)" = yes ]
+	sandbox="$BATS_TEST_TMPDIR/sandbox"
+	cat >"$sandbox" <<EOF
+#!/bin/sh
+exec unshare --mount --propagation private sh -ec '
+	mount -t tmpfs -o mode=755 tmpfs /mnt
+	cp "$ROOT/pstat" /mnt/pstat
+	mount -o remount,bind,ro /
+	for d in /home /root /run/user /tmp /var/tmp; do
+		[ ! -d "\$d" ] || mount -t tmpfs -o mode=755 tmpfs "\$d"
+	done
+	for d in /sys /sys/kernel/tracing /sys/fs/cgroup /proc/sys; do
+		! mountpoint -q "\$d" || mount -o remount,bind,ro "\$d"
+	done
+	exec setpriv --reuid=61234 --regid=61234 --clear-groups \
+		--inh-caps=-all,$caps --ambient-caps=$caps \
+		--bounding-set=-all,$caps --no-new-privs /mnt/pstat "\$@"' _ "\$@"
+EOF
+	chmod +x "$sandbox"
+}
+
+@test "fleet: the unit's sandbox, a user with CAP_PERFMON, counts a tracepoint" {
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv is not installed (util-linux)"
+	command -v unshare >/dev/null || skip "unshare is not installed (util-linux)"
+	need_serve
+	need_tracepoint
+	unshare --mount true 2>/dev/null || skip "no mount namespaces here"
+	args=$(unit_key Environment | sed -n 's/^"PSTAT_ARGS=\(.*\)"$/\1/p')
+	[[ "$args" == *syscalls:sys_enter_write* ]]
+	[ "$(unit_key ExecStart)" = '/usr/bin/pstat serve $PSTAT_ARGS' ]
+	# CAP_PERFMON alone: tracefs refuses the user, and says how to fix it
+	CAPS=CAP_PERFMON make_sandbox
+	run "$sandbox" serve $args --listen 127.0.0.1:0 --timeout 100
+	assert_failure 125
+	assert_line "pstat: tracepoint 'syscalls:sys_enter_write' is not readable: tracefs refuses this user (Permission denied)"
+	assert_line --partial 'give this user CAP_DAC_READ_SEARCH'
+	# the unit's capabilities: it counts, the tracepoint too
+	w=$(prog writer)
+	make_sandbox
+	serve_bg -x "$sandbox" -- $args -I 100
+	# pstat itself: the dynamic user, CAP_PERFMON alone once started
+	grep -q '^Uid:[[:space:]]*61234[[:space:]]' "/proc/$spid/status"
+	eff=$(awk '/^CapEff:/ { print $2 }' "/proc/$spid/status")
+	prm=$(awk '/^CapPrm:/ { print $2 }' "/proc/$spid/status")
+	amb=$(awk '/^CapAmb:/ { print $2 }' "/proc/$spid/status")
+	# CAP_PERFMON is bit 38, CAP_DAC_READ_SEARCH bit 2
+	[ "$eff" = 0000004000000000 ] && [ "$prm" = "$eff" ] && [ "$amb" = "$eff" ]
+	"$w" 500
+	for _ in $(seq 50); do
+		curl -sf -o "$BATS_TEST_TMPDIR/m" "$url/metrics"
+		v=$(metric "$BATS_TEST_TMPDIR/m" 'pstat_events_total{event="syscalls:sys_enter_write",pmu="tracepoint"}')
+		[ -n "$v" ] && [ "$v" -ge 500 ] && break
+		sleep 0.1
+	done
+	[ -n "$v" ] && [ "$v" -ge 500 ] || { cat "$BATS_TEST_TMPDIR/m"; false; }
+	grep -q '^pstat_counted{event="syscalls:sys_enter_write",pmu="tracepoint"} 1$' "$BATS_TEST_TMPDIR/m"
+	grep -q '^pstat_counted{event="task-clock",pmu="software"} 1$' "$BATS_TEST_TMPDIR/m"
+	stop_serve
+	[ "$st" = 0 ]
+}

@@ -19,6 +19,7 @@ expected_files() {
 		echo usr/share/bash-completion/completions/pstat
 		echo usr/share/zsh/site-functions/_pstat
 		echo usr/share/fish/vendor_completions.d/pstat.fish
+		echo usr/lib/systemd/system/pstat.service
 		for s in "$ROOT"/schema/*.json; do
 			echo "usr/share/pstat/${s##*/}"
 		done
@@ -38,7 +39,7 @@ do_install() {
 	assert_success
 }
 
-@test "install: exactly the binary, man pages, completions, schemas and licences" {
+@test "install: exactly the binary, man pages, completions, schemas, licences and the unit" {
 	do_install
 	run installed_files
 	assert_success
@@ -57,7 +58,8 @@ do_install() {
 		}
 	done < <(expected_files)
 	# the man pages differ only in naming the real schema directory
-	cmp <(sed 's|\$(PREFIX)/share/pstat|/usr/share/pstat|g' "$ROOT/man/pstat.1") \
+	cmp <(sed -e 's|\$(PREFIX)/share/pstat|/usr/share/pstat|g' \
+		-e 's|\$(PREFIX)/lib/systemd/system|/usr/lib/systemd/system|g' "$ROOT/man/pstat.1") \
 		"$DEST/usr/share/man/man1/pstat.1"
 	cmp <(sed 's|\$(PREFIX)/share/pstat|/usr/share/pstat|g' \
 		"$ROOT/man/pstat-json.5") "$DEST/usr/share/man/man5/pstat-json.5"
@@ -68,6 +70,8 @@ do_install() {
 		"$DEST/usr/share/fish/vendor_completions.d/pstat.fish"
 	cmp "$ROOT/schema/pstat.schema.json" \
 		"$DEST/usr/share/pstat/pstat.schema.json"
+	cmp "$ROOT/contrib/systemd/pstat.service" \
+		"$DEST/usr/lib/systemd/system/pstat.service"
 }
 
 @test "install: the installed binary runs" {
@@ -104,6 +108,9 @@ do_install() {
 		run grep -F '$(PREFIX)' "$page"
 		assert_failure
 	done
+	# the unit runs the binary where it was installed
+	grep -qx 'ExecStart=/opt/pstat-test/bin/pstat serve $PSTAT_ARGS' \
+		"$DEST/opt/pstat-test/lib/systemd/system/pstat.service"
 	command -v mandoc >/dev/null || return 0
 	run bash -c 'mandoc -Tascii "$1" | col -b' _ \
 		"$DEST/opt/pstat-test/share/man/man1/pstat.1"

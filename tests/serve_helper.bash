@@ -34,23 +34,26 @@ free_port() {
 	"$OM_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# serve_bg [-x COMMAND...] ARGS...: `pstat serve --listen 127.0.0.1:0
-# ARGS` in the background (COMMAND runs it when given, with its words
-# before pstat's: a sandbox); sets $spid, $port and $url (https with
-# TLS) once /metrics has the first reading, asked by curl with the
-# options of array SERVE_CURL. "-x" words end at "--".
+# serve_bg [-x COMMAND... --] ARGS...: `pstat serve --listen 127.0.0.1:0
+# ARGS` in the background; sets $spid, $port and $url (https with TLS)
+# once /metrics has the first reading, asked by curl with the options of
+# array SERVE_CURL. With -x, `COMMAND... serve ARGS --listen 127.0.0.1:0`
+# instead: COMMAND runs pstat its own way (a sandbox), and the last
+# --listen is the one that counts.
 serve_bg() {
-	local pre=()
+	local cmd=()
 	if [ "${1:-}" = -x ]; then
 		shift
 		while [ "$1" != -- ]; do
-			pre+=("$1")
+			cmd+=("$1")
 			shift
 		done
 		shift
+		cmd+=(serve "$@" --listen 127.0.0.1:0)
+	else
+		cmd=("$PSTAT" serve --listen 127.0.0.1:0 "$@")
 	fi
-	"${pre[@]}" "$PSTAT" serve --listen 127.0.0.1:0 "$@" \
-		2>"$BATS_TEST_TMPDIR/serve.err" &
+	"${cmd[@]}" 2>"$BATS_TEST_TMPDIR/serve.err" &
 	spid=$!
 	port=
 	for _ in $(seq 100); do

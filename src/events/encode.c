@@ -222,7 +222,7 @@ static int unknown_event(struct encoder *e, const struct pstat_evspec *sp)
 				 sp->text);
 	}
 	if (e->tracefs_err == EACCES && strchr(sp->text, ':')) {
-		set_hint(e->ctx, "as root: mount -o remount,mode=755 %s, or count as root",
+		set_hint(e->ctx, "as root: mount -o remount,mode=755 %s, or count as root, or give this user CAP_DAC_READ_SEARCH (pstat drops it once its events are resolved)",
 			 tracepoint_root(e->ctx->tracefs_root) ?
 			 tracepoint_root(e->ctx->tracefs_root) : "/sys/kernel/tracing");
 		return error_set(e->err, sp->off,
