@@ -6,7 +6,7 @@
 set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
     --compare-output --control -C --cpu -D --delay -e --event --fail-on \
     -x --field-separator --for-each-cgroup -G --cgroup --format -I --interval --interval-count \
-    -M --metrics --metric --metrics-file --td-level \
+    --log-fd -M --metrics --metric --metrics-file --td-level \
     -o --output -p --pid --post --pre -r --repeat --sim-cache --sim-simulate \
     --sim-toggle-collect --threshold -t --tid --timeout --warmup
 
@@ -219,6 +219,7 @@ complete -c pstat -n __fish_pstat_in_options -s n -l null -d 'No counters: elaps
 complete -c pstat -n __fish_pstat_in_options -l openmetrics -d 'The OpenMetrics text exposition'
 complete -c pstat -n __fish_pstat_in_options -s o -l output -r -F -d 'Write the results to FILE'
 complete -c pstat -n __fish_pstat_in_options -l keep-on-exit -d 'Let the command run on should pstat be killed'
+complete -c pstat -n __fish_pstat_in_options -l log-fd -x -d 'Write the results to descriptor FD'
 complete -c pstat -n __fish_pstat_in_options -l per-cache -a 'L1 L2 L3 L4' -d 'With -a/-C: one row per cache'
 complete -c pstat -n __fish_pstat_in_options -l per-cluster -d 'With -a/-C: one row per cluster'
 complete -c pstat -n __fish_pstat_in_options -l per-core -d 'With -a/-C: one row per core'
@@ -251,7 +252,7 @@ complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs fir
 # The command pstat runs, then that command's own completion.
 complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
 complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
-complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count -M --metrics --metric --metrics-file --td-level -o --output -p --pid -r --repeat --sim-cache --sim-simulate --sim-toggle-collect -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count --log-fd -M --metrics --metric --metrics-file --td-level -o --output -p --pid -r --repeat --sim-cache --sim-simulate --sim-toggle-collect -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
 
 # pstat list [--tracepoints] [--names] [-j] [GLOB]
 complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'

@@ -40,10 +40,12 @@
 #include "run/session.h"
 #include "run/target.h"
 
-/* perf stat's default events. */
-static const char DEFAULT_EVENTS[] =
-	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
-	"instructions,branches,branch-misses";
+/* perf stat's default events; with -a or -C it counts cpu-clock first. */
+#define DEFAULT_EVENTS_REST \
+	"context-switches,cpu-migrations,page-faults,cycles,instructions," \
+	"branches,branch-misses"
+static const char DEFAULT_EVENTS[] = "task-clock," DEFAULT_EVENTS_REST;
+static const char DEFAULT_EVENTS_CPUS[] = "cpu-clock," DEFAULT_EVENTS_REST;
 
 /*
  * What perf stat's -d, -dd and -ddd add, each level to the ones before:
@@ -75,7 +77,9 @@ static const char **event_lists(const struct pstat_opts *o, size_t *n)
 		lists[(*n)++] = o->events[i];
 	/* metrics without -e: their events alone, as perf -M */
 	if (!o->nevents && !o->null_run && !metrics_cli_wanted(o))
-		lists[(*n)++] = o->sim ? SIM_DEFAULT_EVENTS : DEFAULT_EVENTS;
+		lists[(*n)++] = o->sim ? SIM_DEFAULT_EVENTS :
+				o->all_cpus || o->cpu_list ? DEFAULT_EVENTS_CPUS :
+							     DEFAULT_EVENTS;
 	/* sim has none of the TLB and prefetch events of -dd and -ddd */
 	for (size_t i = 0; i < detailed && (!o->sim || !i); i++)
 		lists[(*n)++] = o->sim ? SIM_DETAILED_EVENTS
@@ -169,6 +173,17 @@ static const char *output_name(const char *path)
 	return !path ? "stderr" : !strcmp(path, "-") ? "stdout" : path;
 }
 
+/* The same of the run's report, which --log-fd may send elsewhere. */
+static const char *report_name(const struct pstat_opts *o)
+{
+	static char fd[32];
+
+	if (o->log_fd < 0)
+		return output_name(o->output);
+	snprintf(fd, sizeof(fd), "descriptor %d", o->log_fd);
+	return fd;
+}
+
 /* The one printer of the run, chosen from -j, -x and -B (new). */
 static struct pstat_printer *make_printer(const struct pstat_opts *o,
 					  FILE *out)
@@ -179,12 +194,16 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 		    o->csv_sep ? FORMAT_CSV :
 		    o->openmetrics ? FORMAT_OPENMETRICS : FORMAT_TABLE;
 	/* errors are still said: the status alone would not tell which */
-	msg_quiet = o->quiet || (pc.format != FORMAT_TABLE && !o->output);
+	msg_quiet = o->quiet || (pc.format != FORMAT_TABLE && !o->output &&
+				 o->log_fd < 0);
 	pc.csv_sep = o->csv_sep;
 	pc.no_csv_summary = o->no_csv_summary;
+	pc.no_interval_summary = !o->summary && (pc.format == FORMAT_TABLE ||
+						 pc.format == FORMAT_CSV);
 	pc.om_dialect = o->openmetrics == 2 ? OM_PROMETHEUS : OM_OPENMETRICS;
 	pc.is_tty = isatty(fileno(out));
-	pc.big_num = o->big_num >= 0 ? o->big_num : pc.is_tty;
+	/* as perf: on a terminal, in a file and into a pipe alike */
+	pc.big_num = o->big_num >= 0 ? o->big_num : 1;
 	pc.started_header = o->output && strcmp(o->output, "-");
 	pc.repeat = o->repeat > 1 ? (unsigned)o->repeat : 0;
 	pc.metric_only = o->metric_only;
@@ -229,6 +248,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->inherit = !o->no_inherit && t->kind != TARGET_TID;
 	cfg->no_aggr = o->no_aggr;
 	cfg->per_thread = o->per_thread;
+	cfg->all_threads = t->all_threads;
 	cfg->aggr = o->aggr;
 	cfg->aggr_cache_level = o->aggr_cache_level;
 	cfg->timeout_ms = o->timeout_ms;
@@ -246,7 +266,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	cfg->post_cmd = o->post_cmd;
 	cfg->fail_on = o->fail_on;
 	cfg->printer = printer;
-	cfg->output_name = output_name(o->output);
+	cfg->output_name = report_name(o);
 	cfg->sysfs_root = env_root("PSTAT_SYSFS_ROOT");
 	if (mc->active) {
 		cfg->metrics = &mc->set;
@@ -287,6 +307,8 @@ static int subcommand(int argc, char **argv)
  */
 static int open_output(const struct pstat_opts *o, struct output *out)
 {
+	if (o->log_fd >= 0)
+		return output_open_fd(out, o->log_fd);
 	if (o->openmetrics && o->interval_ms && o->output && !o->dry_run)
 		return output_open_rewrite(out, o->output, o->timeout_ms);
 	return output_open(out, o->output ? o->output : o->dry_run ? "-" : NULL,
@@ -353,7 +375,7 @@ int main(int argc, char **argv)
 	}
 	/* a machine document on stderr: no warning may come before it */
 	msg_quiet = o.quiet || ((o.json || o.csv_sep || o.openmetrics) &&
-				!o.output && !o.dry_run);
+				!o.output && o.log_fd < 0 && !o.dry_run);
 	/* a baseline that cannot be read fails before anything runs */
 	if (o.baseline && (r = baseline_load(&o, &baseline))) {
 		status = r;

@@ -266,7 +266,7 @@ load test_helper
 @test "-I -o FILE: the intervals are in the file as they come" {
 	need_perf_events
 	cd "$BATS_TEST_TMPDIR"
-	"$PSTAT" -I 100 -o iv.txt -e task-clock -- sleep 1 &
+	"$PSTAT" -I 100 --summary -o iv.txt -e task-clock -- sleep 1 &
 	pid=$!
 	sleep 0.55
 	# four or five intervals written while the command still runs

@@ -234,19 +234,30 @@ same_table_as_perf() {
 	assert_output --regexp '<not counted> +(msec +)?task-clock'
 }
 
-@test "kernel counting refused: retried user-only and the row says so" {
+@test "kernel counting refused: retried user-only and named :u, as perf names it" {
 	need_nobody
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ] ||
 		skip "perf_event_paranoid <= 1 lets users count the kernel"
-	run as_nobody -e task-clock,cs true
+	run as_nobody -e task-clock,cs,cs:p true
 	assert_success
-	assert_output --regexp 'msec task-clock .*\(user only: kernel counting refused\)'
-	assert_output --regexp ' cs .*\(user only: kernel counting refused\)'
-	# and -j says it in the counter's note
+	assert_output --regexp 'msec task-clock:u '
+	assert_output --regexp ' cs:u '
+	assert_output --regexp ' cs:pu '
+	# the same names as perf's own, where perf can run as nobody
+	if command -v perf >/dev/null &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			perf stat -x, -e task-clock true >/dev/null 2>&1; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			perf stat -x, -e task-clock,cs,cs:p true 2>"$BATS_TEST_TMPDIR/perf"
+		run as_nobody -x, -e task-clock,cs,cs:p true
+		assert_success
+		[ "$(cut -d, -f3 <<<"$output")" = "$(cut -d, -f3 "$BATS_TEST_TMPDIR/perf")" ]
+		[ "$(cut -d, -f3 <<<"$output" | head -1)" = task-clock:u ]
+	fi
+	# and -j names it so too
 	run as_nobody -j -e task-clock true
 	assert_success
-	run jq -r '.counters[0].note' <<<"$output"
-	assert_output "user only: kernel counting refused"
+	jq_assert '.counters[0].event == "task-clock:u"' <<<"$output"
 	# :k asked for the kernel alone: user-only would count the opposite
 	run as_nobody -e task-clock:k true
 	assert_failure 125
@@ -255,7 +266,8 @@ same_table_as_perf() {
 	[ -e /sys/bus/event_source/devices/msr ] || return 0
 	run as_nobody -e task-clock,msr/tsc/ true
 	assert_success
-	assert_output --regexp '<not supported> +msr/tsc/ '
+	# (named msr/tsc/u, as perf names it)
+	assert_output --regexp '<not supported> +msr/tsc/u '
 }
 
 @test "a PMU that cannot exclude user or kernel: <not supported>, as perf" {

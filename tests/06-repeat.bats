@@ -86,7 +86,7 @@ stamps() {
 # One -I 10 run of 100 intervals for the deadline test: its timestamps
 # into ts, their distances from k x 10 ms into err, the output in $out.
 deadline_run() {
-	out=$("${rt[@]}" "$PSTAT" -I 10 --interval-count 100 \
+	out=$("${rt[@]}" "$PSTAT" -I 10 --interval-count 100 --summary \
 		-e task-clock,syscalls:sys_enter_write -- \
 		sh -c '"$1" 90 1 0 10; exec sleep 5' _ "$w" 2>&1) || return 1
 	stamps <<<"$out" >"$BATS_TEST_TMPDIR/ts"
@@ -163,7 +163,7 @@ deadline_run() {
 	need_tracepoint
 	w=$(prog writer)
 	# 60 writes 5 ms apart: about 6 intervals, the last one partial
-	run "$PSTAT" -I 50 -e syscalls:sys_enter_write -- "$w" 60 1 0 5
+	run "$PSTAT" -I 50 --summary -e syscalls:sys_enter_write -- "$w" 60 1 0 5
 	assert_success
 	sum=$(awk '/^ *[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9] +[0-9]/ { s += $2 } END { print s }' <<<"$output")
 	total=$(awk '/Performance counter stats/ { on = 1 } on' <<<"$output" |
@@ -241,7 +241,7 @@ deadline_run() {
 
 @test "Ctrl-C during an interval run prints the partial interval and the summary" {
 	need_perf_events
-	"$ROOT/pstat" -I 100 -e task-clock sleep 10 2>"$BATS_TEST_TMPDIR/err" &
+	"$ROOT/pstat" -I 100 --summary -e task-clock sleep 10 2>"$BATS_TEST_TMPDIR/err" &
 	pid=$!
 	sleep 0.35
 	kill -INT "$pid"

@@ -335,7 +335,7 @@ run_unmounted() {
 @test "perf options pstat lacks say so, and what to use instead" {
 	local opt
 	for opt in --bpf-counters -T --transaction --smi-cost --iostat \
-	    --iostat=list --all-user -g --log-fd --cputype=core --hybrid-merge \
+	    --iostat=list --all-user -g --cputype=core --hybrid-merge \
 	    --filter=x --metric-no-merge --percore-show-thread; do
 		run "$PSTAT" $opt true
 		assert_failure 125
@@ -429,7 +429,7 @@ run_unmounted() {
 	assert_success
 	jq_assert '[.counters[] | [.event, .pmu]] ==
 		[["swtwin_0/faults/", "swtwin_0"], ["swtwin_1/faults/", "swtwin_1"]]' <<<"$output"
-	run "$PSTAT" -x, --no-merge -I 50 -e swtwin/faults/ sleep 0.12
+	run "$PSTAT" -x, --no-merge -I 50 --summary -e swtwin/faults/ sleep 0.12
 	assert_success
 	assert_line --regexp '^ +summary,[0-9]+,,swtwin_1/faults/,'
 	[ "$(grep -c ',swtwin_0/faults/,' <<<"$output")" = "$(grep -c ',swtwin_1/faults/,' <<<"$output")" ]

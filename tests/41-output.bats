@@ -89,7 +89,7 @@ print(*sorted({len(r) for r in csv.reader(sys.stdin)
 	[ "$("$ROOT/pstat" -x, -r 2 -e task-clock,cs true 2>&1 | count)" = 8 ]
 	# -r with -I: one count for the interval and the summary lines (9
 	# when the interval lines carry the noise column too, as perf's do)
-	run "$ROOT/pstat" -x, -r 2 -I 20 -e task-clock,cs sleep 0.1
+	run "$ROOT/pstat" -x, -r 2 -I 20 --summary -e task-clock,cs sleep 0.1
 	assert_success
 	[[ $(count <<<"$output") =~ ^(8|9)$ ]]
 	[ "$(grep -c summary <<<"$output")" = 2 ]

@@ -241,8 +241,10 @@ header_gaps() {
 	assert_success
 	assert_output --regexp ' [0-9]{4,} +page-faults'
 	refute_output --regexp '[0-9]\.[0-9]{3} +page-faults'
-	# -B still groups, and not on a terminal the default is off
+	# not on a terminal the default is on too, as perf's; -B groups
 	run env LC_ALL="$loc" "$ROOT/pstat" -e page-faults "$t" 2000
+	assert_output --regexp ' [0-9]{1,3}(\.[0-9]{3})+ +page-faults'
+	run env LC_ALL="$loc" "$ROOT/pstat" --no-big-num -e page-faults "$t" 2000
 	assert_output --regexp ' [0-9]{4,} +page-faults'
 	run env LC_ALL="$loc" "$ROOT/pstat" -B -e page-faults "$t" 2000
 	assert_output --regexp ' [0-9]{1,3}(\.[0-9]{3})+ +page-faults'

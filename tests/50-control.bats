@@ -211,7 +211,7 @@ EOF
 }
 
 @test "-I: the intervals' deltas add up to the region" {
-	run "$PSTAT" -x, -I 20 -D -1 --control fifo:ctl,ack \
+	run "$PSTAT" -x, -I 20 --summary -D -1 --control fifo:ctl,ack \
 		-e syscalls:sys_enter_write -- "$REGION" fifo ctl ack 1000
 	assert_success
 	sum=$(awk -F, '$1 !~ /summary/ && $4 == "syscalls:sys_enter_write" && $2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' <<<"$output")

@@ -25,6 +25,7 @@ enum {
 	OPT_FORMAT,
 	OPT_INTERVAL_COUNT,
 	OPT_KEEP_ON_EXIT,
+	OPT_LOG_FD,
 	OPT_METRIC,
 	OPT_METRIC_NO_GROUP,
 	OPT_METRIC_ONLY,
@@ -82,6 +83,7 @@ static const struct option long_opts[] = {
 	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 	{ "json", no_argument, NULL, 'j' },
 	{ "keep-on-exit", no_argument, NULL, OPT_KEEP_ON_EXIT },
+	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "metric-no-group", no_argument, NULL, OPT_METRIC_NO_GROUP },
 	{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
@@ -169,7 +171,8 @@ void options_usage(void)
 	      "      --per-node\n"
 	      "      --per-cache[=LEVEL]  with -a/-C: one row per cache (L2, L3;\n"
 	      "                           default: each CPU's last level)\n"
-	      "      --per-thread         one row per thread (-p/-t)\n"
+	      "      --per-thread         one row per thread (-p/-t; -a: every\n"
+	      "                           thread, those that counted nothing left out)\n"
 	      "  -r, --repeat N           run the command N times\n"
 	      "  -S, --sync               sync(2) before each run\n"
 	      "      --warmup K           uncounted runs first\n"
@@ -177,8 +180,8 @@ void options_usage(void)
 	      "      --post CMD           run CMD (sh -c) after each run, uncounted\n"
 	      "  -I, --interval MS        print deltas every MS milliseconds\n"
 	      "      --interval-count N   with -I: stop after N intervals\n"
-	      "      --summary            (as perf) the summary after the intervals:\n"
-	      "                           pstat always prints it\n"
+	      "      --summary            with -I: the intervals' sum after them\n"
+	      "                           (-j and --openmetrics always have it)\n"
 	      "      --no-csv-summary     with -I and -x: no 'summary' column\n"
 	      "      --timeout MS         stop after MS milliseconds (exit 124)\n"
 	      "  -D, --delay MS           start counting MS after the command;\n"
@@ -188,6 +191,7 @@ void options_usage(void)
 	      "                           and stop commands, as perf does\n"
 	      "  -o, --output FILE        write the results to FILE (-: stdout)\n"
 	      "      --append             append to the -o FILE\n"
+	      "      --log-fd FD          write the results to descriptor FD\n"
 	      "  -j, --json               one JSON document (schema pstat/1)\n"
 	      "  -x, --field-separator SEP  CSV output\n"
 	      "      --openmetrics        the OpenMetrics text exposition (with\n"
@@ -195,8 +199,8 @@ void options_usage(void)
 	      "                           file is replaced whole each interval)\n"
 	      "      --prometheus         the same in the Prometheus text format\n"
 	      "                           0.0.4 (node_exporter's textfile collector)\n"
-	      "  -B, --big-num            group digits (default on a terminal)\n"
-	      "      --no-big-num         no digit grouping\n"
+	      "  -B, --big-num            group digits as LC_NUMERIC does (default)\n"
+	      "      --no-big-num         no digit grouping in the table\n"
 	      "      --fail-on STATES     exit 5 if a counter is not-supported,\n"
 	      "                           not-counted or multiplexed\n"
 	      "      --baseline FILE      compare the run with a saved pstat -j\n"
@@ -365,6 +369,7 @@ static int aggr_set(struct pstat_opts *o, int c, char **argv)
 static int option_set(struct pstat_opts *o, int c, char **argv,
 		      struct repeated *alloc)
 {
+	uint64_t v;
 	int r;
 
 	switch (c) {
@@ -520,6 +525,11 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 	case OPT_KEEP_ON_EXIT:
 		o->keep_on_exit = 1;
 		break;
+	case OPT_LOG_FD:
+		if (number("--log-fd", optarg, 0, INT32_MAX, &v))
+			return -1;
+		o->log_fd = (int)v;
+		break;
 	case OPT_METRIC:
 		xgrow((void **)&o->metric_defs, &alloc->metric_defs,
 		      o->nmetric_defs + 1, sizeof(*o->metric_defs));
@@ -592,7 +602,6 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->sim_toggles[o->nsim_toggles++] = optarg;
 		break;
 	case OPT_SUMMARY:
-		/* perf's, for -I: pstat prints the summary anyway */
 		o->summary = 1;
 		break;
 	case OPT_TD_LEVEL:
@@ -676,6 +685,10 @@ static int options_check(const struct pstat_opts *o)
 		msg_usage("--interval-count needs -I MS");
 		return -1;
 	}
+	if (o->log_fd >= 0 && o->output) {
+		msg_usage("-o and --log-fd cannot be combined");
+		return -1;
+	}
 	if (o->append && (!o->output || !strcmp(o->output, "-"))) {
 		msg_usage("--append needs -o FILE");
 		return -1;
@@ -733,6 +746,7 @@ int options_parse(int argc, char **argv, struct pstat_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->big_num = -1;
+	o->log_fd = -1;
 	o->repeat = 1;
 	opterr = 0;
 	optind = 1;

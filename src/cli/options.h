@@ -22,7 +22,7 @@ struct pstat_opts {
 	int quiet;               /* --quiet: no report */
 	const char *pre_cmd;     /* --pre CMD: before each run */
 	const char *post_cmd;    /* --post CMD: after each run */
-	int summary;             /* --summary: accepted, always so */
+	int summary;             /* --summary: the summary after -I (table, CSV) */
 	int no_csv_summary;      /* --no-csv-summary */
 	int no_merge;            /* --no-merge: a row per PMU instance */
 	int sync;                /* -S: sync(2) before each run */
@@ -37,6 +37,7 @@ struct pstat_opts {
 	int metric_no_group;     /* --metric-no-group */
 	int no_inherit;          /* -i */
 	const char *output;      /* -o FILE */
+	int log_fd;              /* --log-fd FD, or -1 */
 	int append;              /* --append */
 	int json;                /* -j */
 	const char *csv_sep;     /* -x SEP */

@@ -28,7 +28,6 @@ static const struct {
 	{ "interval-clear", 0, "pipe -I's lines through watch(1) or a pager instead" },
 	{ "iostat", 0, "count the I/O PMU's own events with -e (see 'pstat list')" },
 	{ "metric-no-merge", 0, "events shared by several metrics are opened once; name them yourself with --metric to keep them apart" },
-	{ "log-fd", 0, "-o /dev/fd/N writes the report to descriptor N" },
 	{ "no-scale", 0, "-j gives each counter's raw count and its times enabled and running" },
 	{ "percore-show-thread", 0, "use -A for a row per CPU (thread), or --per-core for a row per core" },
 	{ "scale", 0, "counts are always scaled for multiplexing, as perf's default" },

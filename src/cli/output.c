@@ -3,6 +3,7 @@
  * The results file of -o and --append (see cli/output.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,20 @@ int output_open(struct output *o, const char *path, int append, int stream,
 	}
 	o->f = o->file.f;
 	o->path = xstrdup(path);
+	return 0;
+}
+
+int output_open_fd(struct output *o, int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	memset(o, 0, sizeof(*o));
+	if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY ||
+	    !(o->f = fdopen(fd, "w"))) {
+		msg_error("cannot write the results to descriptor %d (--log-fd): %s",
+			  fd, strerror(flags < 0 ? errno : EBADF));
+		return EXIT_PSTAT_FAILED;
+	}
 	return 0;
 }
 

@@ -34,6 +34,13 @@ int output_open(struct output *o, const char *path, int append, int stream,
 		unsigned long timeout_ms);
 
 /*
+ * --log-fd FD: the report to descriptor fd, as perf writes it, opened
+ * by whoever started pstat (the descriptor stays theirs: only flushed
+ * at the end). Reports errors. Returns 0 or 125.
+ */
+int output_open_fd(struct output *o, int fd);
+
+/*
  * Open path for reports that each replace the file whole (--openmetrics
  * -I): f gathers a report in memory, and output_rewrite_printer writes
  * it as the file's whole content, renamed over it when the file is

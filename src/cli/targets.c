@@ -63,8 +63,16 @@ static int targets_check(const struct pstat_opts *o)
 		return -1;
 	}
 	/* -p PID COMMAND: PID is counted for as long as COMMAND runs */
-	if (o->per_thread && !o->pids && !o->tids) {
-		msg_usage("--per-thread needs -p or -t");
+	if (o->per_thread && !o->pids && !o->tids && !o->all_cpus) {
+		msg_usage("--per-thread needs -p, -t or -a");
+		return -1;
+	}
+	/* -a --per-thread counts threads, not CPUs: as perf 6.1 */
+	if (o->per_thread && o->all_cpus &&
+	    (o->cpu_list || o->no_aggr || o->ncgroups || o->for_each_cgroup)) {
+		msg_usage("-a --per-thread cannot be combined with %s",
+			  o->cpu_list ? "-C" : o->no_aggr ? "-A" :
+			  o->ncgroups ? "-G" : "--for-each-cgroup");
 		return -1;
 	}
 	if (o->no_aggr && !o->all_cpus && !o->cpu_list) {
@@ -149,6 +157,23 @@ static int targets_tids(const struct pstat_opts *o, struct targets *t)
 	return 0;
 }
 
+/*
+ * -a --per-thread: every thread there is now, each counted on its own
+ * (not per CPU) as perf 6.1 does; the report still says system wide.
+ */
+static int targets_all_threads(const struct pstat_opts *o, struct targets *t)
+{
+	int r = target_list_all_threads(&t->tids, &t->ntids);
+
+	if (r) {
+		msg_error("cannot list the threads in /proc: %s", strerror(-r));
+		return -1;
+	}
+	t->all_threads = 1;
+	t->kind = o->argv ? TARGET_COMMAND : TARGET_SYSTEM;
+	return 0;
+}
+
 /* -a or -C: the online CPUs, or those of the list (all online). */
 static int targets_cpus(const struct pstat_opts *o, struct targets *t)
 {
@@ -207,6 +232,8 @@ int targets_build(const struct pstat_opts *o, struct targets *t)
 		return -1;
 	if (o->tids && targets_tids(o, t))
 		return -1;
+	if (o->all_cpus && o->per_thread)
+		return targets_all_threads(o, t);
 	if ((o->all_cpus || o->cpu_list) && targets_cpus(o, t))
 		return -1;
 	if (t->kind == TARGET_COMMAND && !o->argv) {

@@ -16,6 +16,7 @@ struct targets {
 	int *cpus;
 	size_t ncpus;
 	enum pstat_target_kind kind;
+	int all_threads;        /* -a --per-thread: tids are every thread */
 };
 
 /*

@@ -141,6 +141,14 @@ struct pstat_report {
 
 	const struct pstat_row *rows;
 	size_t nrows;
+	/*
+	 * The order the table and CSV print rows in, or NULL for theirs:
+	 * with --per-thread each event's threads by count, largest first,
+	 * as perf (JSON and OpenMetrics keep the rows' order); norder of
+	 * them (-a --per-thread leaves out the threads that counted nothing).
+	 */
+	const size_t *order;
+	size_t norder;
 	const struct pstat_metric_value *metrics;
 	size_t nmetrics;
 
@@ -187,6 +195,12 @@ struct pstat_print_cfg {
 	int started_header;         /* "# started on <date>" (with -o) */
 	int is_tty;                 /* output is a terminal */
 	int no_csv_summary;         /* CSV: no "summary" column after -I */
+	/*
+	 * No summary after intervals: table and CSV without --summary, as
+	 * perf prints none (a script adding the intervals up would count
+	 * everything twice). A terminal still gets the sparklines.
+	 */
+	int no_interval_summary;
 	/*
 	 * -r N: the runs asked for (0 or 1: one). CSV puts the noise column
 	 * on every line, interval lines too, when it is above 1; without

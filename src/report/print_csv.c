@@ -494,9 +494,9 @@ static void csv_header(struct pstat_printer *p, struct print_csv *pc,
 /*
  * The lines of report r. The noise column is there on every line when -r
  * asked for several runs, or else when the first report (a summary, as
- * there were no intervals) has them. A last interval that was cut short
- * is followed by the comment the table prints, so that the field count
- * of the data lines stays exact.
+ * there were no intervals) has them. A last interval cut short gets no
+ * comment line, unlike the table's: perf prints none, and a script
+ * reading every line as data would stumble on it.
  */
 static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 		     const char *lead)
@@ -519,7 +519,10 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 		pc->metric_header_done = true;
 	}
 	print_anchors_build(&a, r);
-	for (size_t i = 0; i < r->nrows && !p->cfg.metric_only; i++) {
+	for (size_t j = 0; j < (r->order ? r->norder : r->nrows) &&
+			   !p->cfg.metric_only; j++) {
+		size_t i = r->order ? r->order[j] : j;
+
 		csv_row(p, pc->noise, r->cgroups, lead, &r->rows[i]);
 		for (size_t k = a.start ? a.start[i] : 0;
 		     a.start && k < a.start[i + 1]; k++)
@@ -527,11 +530,6 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 					&r->metrics[a.order[k]]);
 	}
 	print_anchors_free(&a);
-	if (r->is_interval && r->interval_partial)
-		fprintf(p->out, "# interval %lu is partial: %.3f ms\n",
-			r->interval_index,
-			(double)(r->interval_end_ns - r->interval_start_ns) /
-				1e6);
 	if (old)
 		uselocale(old);
 }
@@ -546,6 +544,8 @@ static void csv_summary(struct pstat_printer *p,
 {
 	struct print_csv *pc = csv_priv(p);
 
+	if (pc->intervals && p->cfg.no_interval_summary)
+		return;
 	csv_rows(p, r, pc->intervals && !p->cfg.no_csv_summary ?
 			       "         summary" : NULL);
 }

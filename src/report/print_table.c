@@ -405,15 +405,16 @@ static void print_row(struct tline *l, struct row_tail *t,
 		print_row_tail(l, p, row);
 }
 
-/* Ask for the rows after row i, and a nearer one's thread name. */
-static void prefetch_ahead(const struct pstat_report *r, size_t i)
+/* Ask for the rows after the k-th printed, and a nearer one's thread name. */
+static void prefetch_ahead(const struct pstat_report *r, size_t k)
 {
 	const char *thread;
+	size_t ahead = k + PRINT_ROW_AHEAD, near = k + PRINT_ROW_AHEAD / 2;
 
-	if (i + PRINT_ROW_AHEAD >= r->nrows)
+	if (ahead >= (r->order ? r->norder : r->nrows))
 		return;
-	print_row_prefetch(&r->rows[i + PRINT_ROW_AHEAD], 0);
-	thread = r->rows[i + PRINT_ROW_AHEAD / 2].thread;
+	print_row_prefetch(&r->rows[r->order ? r->order[ahead] : ahead], 0);
+	thread = r->rows[r->order ? r->order[near] : near].thread;
 	if (thread)
 		__builtin_prefetch(thread);
 }
@@ -435,8 +436,10 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 		st->linebuf = xmalloc(TLINE_ROWS_BUF);
 	tline_start(&l, p->out, st->linebuf, TLINE_ROWS_BUF);
 	print_anchors_build(&a, r);
-	for (size_t i = 0; i < r->nrows; i++) {
-		prefetch_ahead(r, i);
+	for (size_t k = 0; k < (r->order ? r->norder : r->nrows); k++) {
+		size_t i = r->order ? r->order[k] : k;
+
+		prefetch_ahead(r, k);
 		print_row(&l, &tail, p, &r->rows[i], lead, lead_len);
 		if (print_anchors_has(&a, i)) {
 			tline_flush(&l);
@@ -588,6 +591,11 @@ static void table_summary(struct pstat_printer *p,
 {
 	locale_t loc = enter_user_locale();
 
+	if (p->lines && p->cfg.no_interval_summary) {
+		print_sparklines(p, r);
+		leave_user_locale(loc);
+		return;
+	}
 	print_started(p, r);
 	fputc('\n', p->out);
 	print_target(p->out, r);

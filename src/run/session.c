@@ -108,7 +108,7 @@ static int open_self_counters(struct session *s)
 	 * afresh for every run, which costs microseconds.
 	 */
 	s->self = cfg->argv && cfg->kind == TARGET_COMMAND &&
-		  !s->system_wide && cfg->inherit &&
+		  !s->system_wide && !cfg->all_threads && cfg->inherit &&
 		  !cfg->delay_ms && !cfg->start_disabled && !cfg->control &&
 		  cfg->repeat + cfg->warmup > 1 &&
 		  s->ncpus == 1 && any_slow_to_close(s->evl);
@@ -144,12 +144,13 @@ static int open_run_counters(struct session *s, struct pstat_child *ch,
 
 	oo.inherit = cfg->inherit;
 	oo.cgroup_fds = s->cgroup_fds;
-	oo.enable_on_exec = ch && !s->system_wide &&
+	oo.enable_on_exec = ch && !s->system_wide && !cfg->all_threads &&
 			    cfg->kind == TARGET_COMMAND && !cfg->delay_ms &&
 			    !cfg->start_disabled;
 	oo.disabled = !oo.enable_on_exec;
 	/* one read per attached thread; --control toggles single events */
-	oo.task_groups = (cfg->kind == TARGET_PID || cfg->kind == TARGET_TID) &&
+	oo.task_groups = (cfg->kind == TARGET_PID || cfg->kind == TARGET_TID ||
+			  cfg->all_threads) &&
 			 !s->system_wide && !cfg->control;
 	if (counters_open(&s->ctr, s->evl, s->cpus, s->ncpus, s->tids,
 			  s->ntids, &oo, &oe)) {
@@ -173,11 +174,20 @@ static int open_run_counters(struct session *s, struct pstat_child *ch,
  * first. Returns 0 or -1 (reported).
  */
 static int finish_run(struct session *s, struct pstat_child *ch,
-		      struct run_result *res)
+		      int intervals, struct run_result *res)
 {
-	int r;
+	int r = 0;
 
-	r = counters_read(&s->ctr, s->cur);
+	/*
+	 * With intervals the run's counts are those of the last interval's
+	 * reading, so that the summary is the intervals' sum: not what came
+	 * before the first or after the last (--interval-count), which no
+	 * interval shows.
+	 */
+	if (intervals)
+		memcpy(s->cur, s->prev, s->nslots * sizeof(*s->cur));
+	else
+		r = counters_read(&s->ctr, s->cur);
 	if (r) {
 		msg_error("cannot read counters: %s", strerror(-r));
 		if (ch)
@@ -223,7 +233,8 @@ static int run_once(struct session *s, int record, struct run_result *res)
 		ch = &child;
 		s->child_pid = child.pid;
 		/* (with -p or -t, the command only sets how long to count) */
-		if (!s->system_wide && !s->self && cfg->kind == TARGET_COMMAND)
+		if (!s->system_wide && !s->self &&
+		    cfg->kind == TARGET_COMMAND && !cfg->all_threads)
 			s->tids[0] = child.pid;
 	}
 	if (!s->self && open_run_counters(s, ch, record)) {
@@ -264,7 +275,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 	}
 	if (cfg->sim && ch)
 		session_sim_finish(s, res);
-	return finish_run(s, ch, res);
+	return finish_run(s, ch, cfg->interval_ms && record, res);
 }
 
 /* Close the counters, without waiting for a slow teardown. */
@@ -388,9 +399,10 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 		s->ntids = 1;
 	} else {
 		s->cpus = s->own_cpus = task_columns(s->evl, &s->ncpus);
-		s->ntids = cfg->kind == TARGET_COMMAND ? 1 : cfg->ntids;
+		s->ntids = cfg->kind == TARGET_COMMAND && !cfg->all_threads ?
+				   1 : cfg->ntids;
 		s->tids = xcalloc(s->ntids, sizeof(*s->tids));
-		if (cfg->kind != TARGET_COMMAND)
+		if (cfg->kind != TARGET_COMMAND || cfg->all_threads)
 			memcpy(s->tids, cfg->tids,
 			       s->ntids * sizeof(*s->tids));
 	}
@@ -437,6 +449,10 @@ void session_free(struct session *s)
 	for (size_t t = 0; t < s->ntids; t++)
 		free(s->thread_names[t]);
 	free(s->thread_names);
+	for (size_t i = 0; s->user_names && i < s->evl->n; i++)
+		free(s->user_names[i]);
+	free(s->user_names);
+	free(s->row_order);
 	free(s->cur);
 	free(s->prev);
 	free(s->skew);

@@ -40,6 +40,12 @@ struct pstat_session_cfg {
 	int no_aggr;                       /* -A */
 	int per_thread;                    /* --per-thread */
 	/*
+	 * -a --per-thread: tids are every thread in the system, counted as
+	 * attached ones are; the report says system wide and, as perf's,
+	 * leaves out the threads that counted nothing.
+	 */
+	int all_threads;
+	/*
 	 * --per-socket, --per-die, ...: with cpus, the counts of the CPUs
 	 * of one unit of topo (borrowed; NULL: the units of unknown CPUs)
 	 * are added up in one row per event; --per-cache's level, 0 for

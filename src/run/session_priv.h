@@ -77,6 +77,9 @@ struct session {
 	pid_t *tids;
 	size_t ntids;
 	char **thread_names;
+	size_t *row_order;           /* --per-thread: the print order */
+	char **user_names;           /* [event]: its name with perf's "u" added
+					after the kernel was excluded, or NULL */
 	int system_wide;
 	struct pstat_counters ctr;
 	size_t nslots;

@@ -70,6 +70,29 @@ static struct pstat_reading sum_readings(struct session *s, size_t r,
 }
 
 /*
+ * An event whose kernel counting was refused (perf_event_paranoid 2, not
+ * root) counts user space only, and its name says so as perf's does: a
+ * "u" added, after ':' unless the name has a modifier or a PMU's
+ * slashes already ("task-clock:u", "cs:pu", "cpu/x/u"). Made once per
+ * event; borrowed.
+ */
+static const char *user_only_name(struct session *s, size_t ev)
+{
+	const struct pstat_event *e = &s->evl->ev[ev];
+	const char *sep = ":";
+
+	if (!s->user_names)
+		s->user_names = xcalloc(s->evl->n, sizeof(*s->user_names));
+	if (!s->user_names[ev]) {
+		if (strchr(e->name, '/') ||
+		    (strchr(e->name, ':') && strcmp(e->resolver, "libpfm4")))
+			sep = "";
+		s->user_names[ev] = xasprintf("%s%su", e->name, sep);
+	}
+	return s->user_names[ev];
+}
+
+/*
  * What a row of evlist row r is, whatever it counted: its event, where
  * (CPU index ci >= 0, thread index ti >= 0) and, for an event that could
  * not be opened, its status.
@@ -92,7 +115,7 @@ static void row_identity(struct session *s, struct pstat_row *row, size_t r,
 			first->unit ? first->unit : "",
 	};
 	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
-		row->note = "user only: kernel counting refused";
+		row->event = user_only_name(s, fe);
 	if (s->ctr.state[fe] == COUNTER_NOT_SUPPORTED) {
 		row->status = PSTAT_NOT_SUPPORTED;
 		row->err = s->ctr.err[fe];
@@ -303,6 +326,58 @@ static void machine_info(const char *sysfs_root, const char **kernel,
 	*cpu_model = ci.model_name[0] ? ci.model_name : "unknown";
 }
 
+struct by_count {
+	double v;
+	size_t i;
+};
+
+/* Larger counts first; equal ones in thread order (qsort is not stable). */
+static int by_count_cmp(const void *pa, const void *pb)
+{
+	const struct by_count *a = pa, *b = pb;
+
+	if (a->v != b->v)
+		return a->v > b->v ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/*
+ * --per-thread: rep's rows in perf's order, each event's threads by
+ * count, largest first; a row that did not count goes last. With -a,
+ * as in perf, the threads that counted nothing are left out.
+ */
+static void thread_order(struct session *s, struct pstat_report *rep)
+{
+	size_t n = rep->nrows, shown = 0;
+	struct by_count *k;
+
+	if (!s->cfg->per_thread || (n < 2 && !s->cfg->all_threads))
+		return;
+	if (!s->row_order)
+		s->row_order = xcalloc(s->nrows + 1, sizeof(*s->row_order));
+	k = xmalloc(n * sizeof(*k));
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat_row *row = &s->rows[i];
+
+		k[i].v = row->status <= PSTAT_MULTIPLEXED ? row->value
+							  : -INFINITY;
+		k[i].i = i;
+	}
+	/* each run of rows of one event (one source row) on its own */
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && s->row_src[hi] == s->row_src[lo];)
+			hi++;
+		qsort(&k[lo], hi - lo, sizeof(*k), by_count_cmp);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!s->cfg->all_threads || s->rows[k[i].i].raw ||
+		    !s->rows[k[i].i].thread)
+			s->row_order[shown++] = k[i].i;
+	free(k);
+	rep->order = s->row_order;
+	rep->norder = shown;
+}
+
 void session_report_init(struct session *s, struct pstat_report *rep)
 {
 	const struct pstat_session_cfg *cfg = s->cfg;
@@ -324,7 +399,7 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 	}
 	rep->tids = cfg->tids;
 	rep->ntids = cfg->ntids;
-	rep->system_wide = s->system_wide;
+	rep->system_wide = s->system_wide || cfg->all_threads;
 	rep->cpu_subset = cfg->cpu_subset;
 	rep->aggr = s->nunits ? cfg->aggr : AGGR_NONE;
 	rep->cgroups = s->cgroup_fds != NULL;
@@ -401,6 +476,7 @@ int session_print_interval(struct session *s, unsigned long index,
 	rep.interval_partial = partial;
 	rep.interval_run = s->cfg->repeat > 1 ? s->runs_done + 1 : 0;
 	rep.elapsed_ns = end_ns - start_ns;    /* the interval's own length */
+	thread_order(s, &rep);
 	r = printer_interval(s->cfg->printer, &rep);
 	return r ? session_print_failed(s, r) : 0;
 }
@@ -456,6 +532,7 @@ int session_print_summary(struct session *s, size_t nrows,
 		rep.metrics = s->met.v;
 		rep.nmetrics = s->met.nv;
 	}
+	thread_order(s, &rep);
 	r = printer_summary(s->cfg->printer, &rep);
 	return r ? session_print_failed(s, r) : 0;
 }

@@ -394,6 +394,40 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int target_list_all_threads(pid_t **tids, size_t *n)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t *out = NULL;
+	size_t cnt = 0, alloc = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		uint64_t p;
+		pid_t *th;
+		size_t nth;
+
+		/* a process that ended since: not counted, as perf */
+		if (parse_u64(de->d_name, INT32_MAX, &p) ||
+		    target_list_threads((pid_t)p, &th, &nth))
+			continue;
+		xgrow((void **)&out, &alloc, cnt + nth, sizeof(*out));
+		memcpy(out + cnt, th, nth * sizeof(*th));
+		cnt += nth;
+		free(th);
+	}
+	closedir(d);
+	if (!cnt) {
+		free(out);
+		return -ESRCH;
+	}
+	qsort(out, cnt, sizeof(*out), cmp_pid);
+	*tids = out;
+	*n = cnt;
+	return 0;
+}
+
 int target_list_threads(pid_t pid, pid_t **tids, size_t *n)
 {
 	char path[64];

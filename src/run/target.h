@@ -120,6 +120,12 @@ int target_exit_code(int st);
  */
 int target_list_threads(pid_t pid, pid_t **tids, size_t *n);
 
+/*
+ * Every thread of every process in /proc now, kernel threads too (-a
+ * --per-thread, as perf), as a new sorted array. Returns 0 or -errno.
+ */
+int target_list_all_threads(pid_t **tids, size_t *n);
+
 /* "comm-tid" for a thread (new string); "?-tid" when comm is gone. */
 char *target_thread_name(pid_t tid);
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# Scripts written for perf stat 6.1 run unchanged (issue 33): each test
+# runs perf itself where it can count here, and pstat the same way.
+
+load test_helper
+
+need_perf() {
+	command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1 ||
+		skip "perf stat is not installed or cannot count here"
+}
+
+# The first fields of CSV lines (perf's own, then pstat's), for shape.
+csv_shape() {
+	awk -F, '{ n = split($0, f, ","); printf "%d %s\n", n, ($1 ~ /summary/ ? "summary" : "") }'
+}
+
+@test "-I: no summary and no comment lines without --summary, as perf" {
+	need_cpu_wide
+	need_perf
+	perf stat -a -I 100 --interval-count 2 -x, -e cs 2>"$BATS_TEST_TMPDIR/perf"
+	run "$PSTAT" -a -I 100 --interval-count 2 -x, -e cs
+	assert_success
+	[ "$(csv_shape <<<"$output")" = "$(csv_shape <"$BATS_TEST_TMPDIR/perf")" ]
+	[ "${#lines[@]}" = 2 ]
+	refute_output --partial summary
+	refute_output --partial '#'
+	# the table likewise ends with the last interval
+	run "$PSTAT" -a -I 100 --interval-count 2 -e cs
+	assert_success
+	refute_output --partial 'Performance counter stats'
+	refute_output --partial 'seconds time elapsed'
+}
+
+@test "-I --summary: a summary line as perf's, exactly the intervals' sum" {
+	need_cpu_wide
+	need_perf
+	perf stat -a -I 100 --interval-count 2 --summary -x, -e cs \
+		2>"$BATS_TEST_TMPDIR/perf"
+	run "$PSTAT" -a -I 100 --interval-count 2 --summary -x, -e cs
+	assert_success
+	[ "$(csv_shape <<<"$output")" = "$(csv_shape <"$BATS_TEST_TMPDIR/perf")" ]
+	# what is counted after the last interval is in none of them
+	sum=$(awk -F, '$1 !~ /summary/ { s += $2 } END { print s }' <<<"$output")
+	total=$(awk -F, '$1 ~ /summary/ { print $2 }' <<<"$output")
+	[ -n "$total" ] && [ "$total" = "$sum" ] || fail "summary $total, intervals $sum"
+}
+
+@test "-I with a command: a partial last interval gets no comment in CSV" {
+	need_perf_events
+	need_tracepoint
+	w=$(prog writer)
+	run "$PSTAT" -I 50 -x, --summary -e syscalls:sys_enter_write -- "$w" 30 1 0 5
+	assert_success
+	refute_output --partial '#'
+	sum=$(awk -F, '$1 !~ /summary/ { s += $2 } END { print s }' <<<"$output")
+	total=$(awk -F, '$1 ~ /summary/ { print $2 }' <<<"$output")
+	[ "$sum" = 30 ] && [ "$total" = 30 ]
+	# the table still says which interval was cut short
+	run "$PSTAT" -I 50 -e syscalls:sys_enter_write -- "$w" 30 1 0 5
+	assert_success
+	assert_output --regexp '# interval [0-9]+ is partial'
+}
+
+@test "-a, -C count cpu-clock by default, as perf" {
+	need_cpu_wide
+	need_perf
+	p=$(perf stat -a -x, sleep 0.05 2>&1 | cut -d, -f3)
+	run "$PSTAT" -a -x, sleep 0.05
+	assert_success
+	[ "$(cut -d, -f3 <<<"$output")" = "$p" ]
+	[ "$(cut -d, -f3 <<<"$output" | head -1)" = cpu-clock ]
+	run "$PSTAT" -C 0 -x, sleep 0.05
+	assert_success
+	[ "$(cut -d, -f3 <<<"$output" | head -1)" = cpu-clock ]
+	# a command alone: task-clock, as before
+	run "$PSTAT" -x, true
+	assert_success
+	[ "$(cut -d, -f3 <<<"$output" | head -1)" = task-clock ]
+}
+
+@test "digits grouped in -o files and pipes, as perf; not with -x or --no-big-num" {
+	need_perf_events
+	need_tracepoint syscalls/sys_enter_write
+	local dir="$BATS_FILE_TMPDIR/locale-in" w
+	if ! LC_ALL=en_IN.UTF-8 locale -k LC_NUMERIC 2>/dev/null | grep -q 'grouping=3;2'; then
+		command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/en_IN ] ||
+			skip "no en_IN locale, and no localedef and en_IN sources to build it"
+		mkdir -p "$dir"
+		localedef -i en_IN -f UTF-8 "$dir/en_IN.UTF-8" >/dev/null 2>&1 ||
+			[ -d "$dir/en_IN.UTF-8" ] || skip "localedef cannot build en_IN here"
+		export LOCPATH="$dir"
+	fi
+	w=$(prog writer)
+	LC_ALL=en_IN.UTF-8 "$PSTAT" -o "$BATS_TEST_TMPDIR/o" -e syscalls:sys_enter_write "$w" 1234567
+	grep -Eq '^ +12,34,567 +syscalls:sys_enter_write' "$BATS_TEST_TMPDIR/o"
+	LC_ALL=en_IN.UTF-8 run "$PSTAT" -e syscalls:sys_enter_write "$w" 1234567
+	assert_success
+	assert_line --regexp '^ +12,34,567 +syscalls:sys_enter_write'
+	LC_ALL=en_IN.UTF-8 run "$PSTAT" --no-big-num -e syscalls:sys_enter_write "$w" 1234567
+	assert_line --regexp '^ +1234567 +syscalls:sys_enter_write'
+	LC_ALL=en_IN.UTF-8 run "$PSTAT" -x, -e syscalls:sys_enter_write "$w" 1234567
+	assert_line --regexp '^1234567,,syscalls:sys_enter_write,'
+	# perf groups the same way into a file
+	command -v perf >/dev/null || return 0
+	LC_ALL=en_IN.UTF-8 perf stat -o "$BATS_TEST_TMPDIR/p" -e syscalls:sys_enter_write "$w" 1234567 ||
+		return 0
+	grep -Eq '^ +12,34,567 +syscalls:sys_enter_write' "$BATS_TEST_TMPDIR/p"
+}
+
+# start_threads ARGS...: tests/progs/threads.c, once it is ready ($tpid).
+start_threads() {
+	local t
+	t=$(prog threads)
+	"$t" "$@" >"$BATS_TEST_TMPDIR/ready" &
+	tpid=$!
+	for _ in $(seq 100); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+@test "-p --per-thread: each event's threads by count, largest first, as perf" {
+	need_perf_events
+	need_tracepoint
+	need_perf
+	start_threads 4 10 600
+	perf stat -x, --per-thread -p "$tpid" -e syscalls:sys_enter_write,cs \
+		2>"$BATS_TEST_TMPDIR/perf"
+	wait "$tpid"
+	start_threads 4 10 600
+	"$PSTAT" -x, --per-thread -p "$tpid" -e syscalls:sys_enter_write,cs \
+		2>"$BATS_TEST_TMPDIR/pstat"
+	wait "$tpid"
+	for f in perf pstat; do
+		[ "$(awk -F, '$4 ~ /write/ { print $2 }' "$BATS_TEST_TMPDIR/$f" | paste -sd' ')" = "40 30 20 10 0" ] ||
+			fail "$f: $(cat "$BATS_TEST_TMPDIR/$f")"
+	done
+	# the events in their order, each a block of five threads
+	[ "$(cut -d, -f4 "$BATS_TEST_TMPDIR/pstat" | uniq -c | awk '{ print $1 }' | paste -sd' ')" = "5 5" ]
+	# the table in the same order
+	start_threads 4 10 600
+	run "$PSTAT" --per-thread -p "$tpid" -e syscalls:sys_enter_write
+	wait "$tpid"
+	[ "$(awk '/sys_enter_write/ { print $2 }' <<<"$output" | paste -sd' ')" = "40 30 20 10 0" ]
+}
+
+@test "--log-fd N: the report to descriptor N, as perf; errors as perf's" {
+	need_perf_events
+	need_perf
+	perf stat --log-fd 3 -x, -e cs,task-clock true 3>"$BATS_TEST_TMPDIR/perf"
+	"$PSTAT" --log-fd 3 -x, -e cs,task-clock true 3>"$BATS_TEST_TMPDIR/pstat" \
+		2>"$BATS_TEST_TMPDIR/err"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	[ "$(cut -d, -f3 "$BATS_TEST_TMPDIR/pstat")" = "$(cut -d, -f3 "$BATS_TEST_TMPDIR/perf")" ]
+	# the table, appended to what the descriptor holds
+	echo before >"$BATS_TEST_TMPDIR/t"
+	"$PSTAT" --log-fd 3 -e cs true 3>>"$BATS_TEST_TMPDIR/t"
+	[ "$(head -1 "$BATS_TEST_TMPDIR/t")" = before ]
+	grep -q "Performance counter stats for 'true'" "$BATS_TEST_TMPDIR/t"
+	# not open, or read-only: refused before the command runs
+	run "$PSTAT" --log-fd 9 -e cs touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 125
+	assert_output "pstat: cannot write the results to descriptor 9 (--log-fd): Bad file descriptor"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	run "$PSTAT" --log-fd 3 -e cs true 3</dev/null
+	assert_failure 125
+	run "$PSTAT" --log-fd 3 -o x -e cs true
+	assert_failure 125
+	assert_line --index 0 "pstat: -o and --log-fd cannot be combined"
+}
+
+@test "-a --per-thread: every thread, by count, the idle ones left out, as perf 6.1" {
+	need_cpu_wide
+	need_tracepoint
+	need_perf
+	# perf fails (status 234, its usage) when a thread ends between
+	# its listing and its counter's open: a few tries, then pstat alone
+	local tools=pstat
+	for _ in 1 2 3; do
+		start_threads 4 10 1500
+		perf stat -x, -a --per-thread -e syscalls:sys_enter_write -- sleep 2.5 \
+			2>"$BATS_TEST_TMPDIR/perf" && tools="perf pstat"
+		wait "$tpid"
+		[ "$tools" = pstat ] || break
+	done
+	start_threads 4 10 1500
+	run "$PSTAT" -x, -a --per-thread -e syscalls:sys_enter_write -- sleep 2.5
+	wait "$tpid"
+	assert_success
+	for f in $tools; do
+		[ $f = pstat ] && echo "$output" >"$BATS_TEST_TMPDIR/pstat"
+		# (perf says which threads ended before it named them)
+		grep -E '^[^,]+,[0-9]+,' "$BATS_TEST_TMPDIR/$f" >"$BATS_TEST_TMPDIR/$f.rows"
+		mv "$BATS_TEST_TMPDIR/$f.rows" "$BATS_TEST_TMPDIR/$f"
+		# the threads' 40 30 20 10, in that order; no zero row
+		[ "$(awk -F, '$1 ~ /^prog-threads-/ { print $2 }' "$BATS_TEST_TMPDIR/$f" | paste -sd' ')" = "40 30 20 10" ] ||
+			fail "$f: $(cat "$BATS_TEST_TMPDIR/$f")"
+		awk -F, '$2 == 0 { exit 1 }' "$BATS_TEST_TMPDIR/$f"
+		# counts largest first
+		awk -F, 'NR > 1 && $2 > last { exit 1 } { last = $2 }' "$BATS_TEST_TMPDIR/$f" ||
+			fail "$f not by count: $(cat "$BATS_TEST_TMPDIR/$f")"
+	done
+	# the table says system wide, as perf's
+	run "$PSTAT" -a --per-thread -e cs -- sleep 0.1
+	assert_success
+	assert_output --partial "Performance counter stats for 'system wide'"
+	run "$PSTAT" -a --per-thread -A -e cs -- true
+	assert_failure 125
+	assert_line --index 0 "pstat: -a --per-thread cannot be combined with -A"
+}
