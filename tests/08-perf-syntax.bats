@@ -59,7 +59,7 @@ attr_trace() {
 	need_attr_trace
 	need_kernel_counting "perf's table has :k and :h"
 	run attr_trace \
-		'1:1' '1:1:hp' 'faults' 'faults:u' 'r1,1:1:hp' \
+		'1:1' '1:1:hp' '0x1:0x1' '0x1:0x3:u' '0x1:1' 'faults' 'faults:u' 'r1,1:1:hp' \
 		'task-clock/period=100000,config2/' 'context-switches:h' \
 		'context-switches:G' 'context-switches:H' \
 		'{context-switches:k,task-clock:upp}' \

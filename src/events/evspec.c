@@ -231,7 +231,10 @@ static long event_end(const char *s, size_t i, size_t len, long *slash1,
 	return (long)i;
 }
 
-/* "1:1", "4:0x3c": perf's TYPE:CONFIG event, decimal or hex. */
+/*
+ * "1:1", "4:0x3c", "0x1:0x1": perf's TYPE:CONFIG event, each decimal or
+ * hex (its lexer takes either for both, and "0x" only in lower case).
+ */
 int evspec_is_numeric(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -239,12 +242,12 @@ int evspec_is_numeric(const char *s, size_t n)
 
 	while (part < 2) {
 		size_t d = i;
+		int hex = i + 1 < n && s[i] == '0' && s[i + 1] == 'x';
 
-		if (part && i + 1 < n && s[i] == '0' &&
-		    (s[i + 1] == 'x' || s[i + 1] == 'X'))
+		if (hex)
 			d = i += 2;
-		while (i < n && (part ? isxdigit((unsigned char)s[i]) :
-				      isdigit((unsigned char)s[i])))
+		while (i < n && (hex ? isxdigit((unsigned char)s[i]) :
+				       isdigit((unsigned char)s[i])))
 			i++;
 		if (i == d)
 			return 0;
