@@ -119,9 +119,10 @@ start_threads() {
 	run "$PSTAT" --per-thread -p "$tpid" -e syscalls:sys_enter_write
 	assert_success
 	rows=$(grep sys_enter_write <<<"$output")
-	# one row per thread, named comm-tid, the main thread's first
+	# one row per thread, named comm-tid, by count as perf orders them:
+	# the main thread, which wrote nothing, last
 	[ "$(wc -l <<<"$rows")" = 5 ]
-	[ "$(awk '{ print $1 }' <<<"$rows" | head -1)" = "prog-threads-$tpid" ]
+	[ "$(awk '{ print $1 }' <<<"$rows" | tail -1)" = "prog-threads-$tpid" ]
 	awk '{ exit !($1 ~ /^prog-threads-[0-9]+$/) }' <<<"$rows"
 	# the main thread wrote nothing; thread i wrote (i + 1) x 10
 	[ "$(awk '{ print $2 }' <<<"$rows" | sort -n | paste -sd' ')" = "0 10 20 30 40" ]
