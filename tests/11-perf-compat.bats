@@ -209,3 +209,31 @@ start_threads() {
 	assert_failure 125
 	assert_line --index 0 "pstat: -a --per-thread cannot be combined with -A"
 }
+
+@test "--metric-only over plain events: the derived figures as columns, as perf" {
+	# perf's own test (stat+csv_output.sh) runs exactly this
+	need_perf_events
+	run "$PSTAT" -x, --metric-only -e instructions,cycles true
+	assert_success
+	# software events alone: perf leaves CPUs utilized and rates out
+	run "$PSTAT" -x, --metric-only -e task-clock,cs true
+	assert_success
+	refute_output --partial 'CPUs utilized'
+	refute_output --partial '/sec'
+	# where the machine counts instructions and cycles (the report
+	# pstat-test prints): insn per cycle and the branch-miss ratio
+	run "$PT" print csv-metric-only basic
+	assert_success
+	assert_line --index 0 'insn per cycle,% of all branches'
+	assert_line --index 1 '0.951,2.346'
+	run "$PT" print table-metric-only basic
+	assert_success
+	assert_line --regexp '^ +insn per cycle +of all branches$'
+	assert_line --regexp '^ +0\.951 +2\.35%$'
+	refute_output --partial 'page-faults'
+	# where perf can count them too, the same columns as perf
+	command -v perf >/dev/null || return 0
+	p=$(perf stat -x, --metric-only -e instructions,cycles true 2>&1 | grep -c 'insn per cycle' || true)
+	run "$PSTAT" -x, --metric-only -e instructions,cycles true
+	[ "$(grep -c 'insn per cycle' <<<"$output" || true)" = "$p" ]
+}

@@ -150,7 +150,8 @@ void options_usage(void)
 	      "      --metrics-file FILE  metrics of your own, one a line\n"
 	      "      --topdown            top-down analysis, level 1 (-M TopdownL1)\n"
 	      "      --td-level N         top-down levels 1 to N (1 or 2)\n"
-	      "      --metric-only        print the metrics alone, one column each\n"
+	      "      --metric-only        print the metrics (or the events' derived\n"
+	      "                           figures) alone, one column each\n"
 	      "      --metric-no-group    open the events of metrics ungrouped\n"
 	      "  -i, --no-inherit         do not count the command's children\n"
 	      "  -p, --pid PID[,PID...]   attach to processes\n"
@@ -725,11 +726,6 @@ static int options_check(const struct pstat_opts *o)
 	}
 	if (o->quiet && o->output) {
 		msg_usage("--quiet prints no report: -o has nothing to write");
-		return -1;
-	}
-	if (o->metric_only && !o->nmetrics && !o->nmetric_defs &&
-	    !o->nmetric_files && !o->td_level) {
-		msg_usage("--metric-only needs metrics: -M, --metric, --metrics-file or --topdown");
 		return -1;
 	}
 	if (o->baseline && o->dry_run) {

@@ -87,17 +87,95 @@ int print_flush(FILE *out)
 	return 0;
 }
 
+/* A derived figure's thread ("comm-tid"): its tid, for the order. */
+static long thread_tid(const char *thread)
+{
+	const char *dash = thread ? strrchr(thread, '-') : NULL;
+
+	return dash ? strtol(dash + 1, NULL, 10) : -1;
+}
+
+static int derived_cmp(const void *pa, const void *pb)
+{
+	const struct pstat_metric_value *a = pa, *b = pb;
+	long ta = thread_tid(a->thread), tb = thread_tid(b->thread);
+
+	if (a->aggr != b->aggr)
+		return a->aggr < b->aggr ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return a->anchor < b->anchor ? -1 : a->anchor > b->anchor;
+}
+
+/*
+ * --metric-only over plain events (no -M, --metric): the derived figures
+ * the table prints after '#' become the metrics, so that their printers
+ * make them the columns, as perf does; less the rates and CPUs utilized,
+ * which perf leaves out there. Sorted by CPU, thread or unit, each
+ * line's in the events' order. New array; *n its length.
+ */
+static struct pstat_metric_value *derived_metrics(const struct pstat_report *r,
+						  size_t *n)
+{
+	struct pstat_metric_value *v = xcalloc(r->nrows + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pstat_row *row = &r->rows[i];
+
+		if (!row->has_metric || strstr(row->metric.name, "/sec") ||
+		    !strcmp(row->metric.name, "CPUs utilized"))
+			continue;
+		v[*n] = (struct pstat_metric_value){
+			.name = row->metric.name,
+			.unit = row->metric.unit,
+			.expr = "",
+			.value = row->metric.value,
+			.threshold = -1,
+			.higher_is_better = row->metric.higher_is_better,
+			.aggr = row->aggr,
+			.aggr_nr = row->aggr_nr,
+			.cpu = row->cpu,
+			.thread = row->thread,
+			.anchor = i,
+		};
+		(*n)++;
+	}
+	qsort(v, *n, sizeof(*v), derived_cmp);
+	return v;
+}
+
+/* Print r through op, with the derived figures as metrics if need be. */
+static void print_report(struct pstat_printer *p, const struct pstat_report *r,
+			 void (*op)(struct pstat_printer *,
+				    const struct pstat_report *))
+{
+	struct pstat_report d;
+	struct pstat_metric_value *v;
+
+	if (!p->cfg.metric_only || r->nmetrics) {
+		op(p, r);
+		return;
+	}
+	d = *r;
+	d.metrics = v = derived_metrics(r, &d.nmetrics);
+	op(p, &d);
+	free(v);
+}
+
 int printer_summary(struct pstat_printer *p, const struct pstat_report *r)
 {
 	p->err = 0;
-	p->ops->summary(p, r);
+	print_report(p, r, p->ops->summary);
 	return p->err ? p->err : print_flush(p->out);
 }
 
 int printer_interval(struct pstat_printer *p, const struct pstat_report *r)
 {
 	p->err = 0;
-	p->ops->interval(p, r);
+	print_report(p, r, p->ops->interval);
 	p->lines++;
 	return p->err ? p->err : print_flush(p->out);
 }

@@ -695,6 +695,13 @@ int t_print(int argc, char **argv)
 	} else if (!strcmp(format, "prometheus")) {
 		cfg.format = FORMAT_OPENMETRICS;
 		cfg.om_dialect = OM_PROMETHEUS;
+	} else if (!strcmp(format, "table-metric-only")) {
+		cfg.format = FORMAT_TABLE;
+		cfg.metric_only = 1;
+	} else if (!strcmp(format, "csv-metric-only")) {
+		cfg.format = FORMAT_CSV;
+		cfg.csv_sep = ",";
+		cfg.metric_only = 1;
 	} else if ((cfg.csv_sep = format_sep(format))) {
 		cfg.format = FORMAT_CSV;
 	} else {
