@@ -237,3 +237,23 @@ start_threads() {
 	run "$PSTAT" -x, --metric-only -e instructions,cycles true
 	[ "$(grep -c 'insn per cycle' <<<"$output" || true)" = "$p" ]
 }
+
+@test "-x' ': the time column's padding is never quoted; the first field reads as perf's" {
+	need_cpu_wide
+	need_perf
+	perf stat -x' ' -a -I 100 --interval-count 1 --summary -e cs 2>"$BATS_TEST_TMPDIR/perf"
+	run "$PSTAT" -x' ' -a -I 100 --interval-count 1 --summary -e cs
+	assert_success
+	refute_output --partial '"'
+	# perf's test reads the first field so
+	[ "$(awk '{ print $1 }' <<<"$output" | sed 's/[0-9]/N/g')" = \
+		"$(awk '{ print $1 }' "$BATS_TEST_TMPDIR/perf" | sed 's/[0-9]/N/g')" ]
+	[ "$(awk '{ print NF }' <<<"$output")" = "$(awk '{ print NF }' "$BATS_TEST_TMPDIR/perf")" ]
+	# a field that holds the separator is still quoted, whole
+	run "$PSTAT" -x' ' -e task-clock true
+	assert_success
+	assert_output --regexp ' "CPUs utilized"$'
+	python3 -c 'import csv, sys
+rows = list(csv.reader(sys.stdin, delimiter=" "))
+assert rows[0][-1] == "CPUs utilized", rows' <<<"$output"
+}

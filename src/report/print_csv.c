@@ -8,9 +8,8 @@
  *
  * Unlike perf, a field that holds the separator, a double quote or a
  * line break is quoted ("..." with "" doubling), so every line of one
- * run splits into the same number of fields. Comment lines start with
- * '#': perf's "# started on", and "# interval N is partial" after the
- * lines of a last interval that was cut short.
+ * run splits into the same number of fields; the padding of the time
+ * column never is. The one comment line is perf's "# started on".
  */
 #include <inttypes.h>
 #include <locale.h>
@@ -138,6 +137,25 @@ static void csv_field(struct csv_line *l, const char *s)
 }
 
 /*
+ * The first field, the interval's time or "summary", right-aligned as
+ * perf pads it: the padding is alignment, never quoted (with -x' ' perf's
+ * own test reads the time with awk); the rest is a field as any other.
+ */
+static void csv_lead(struct csv_line *l, const char *s)
+{
+	size_t pad = strspn(s, " ");
+
+	/* (always a line's first field: no separator goes before it) */
+	if (l->nfields || !s[pad]) {
+		csv_field(l, s);
+		return;
+	}
+	memcpy(csv_room(l, pad), s, pad);
+	l->len += pad;
+	csv_field(l, s + pad);
+}
+
+/*
  * End the line and write it; l starts the next line. pstat prints from
  * one thread: no stream lock.
  */
@@ -251,7 +269,7 @@ static void csv_place(struct csv_line *l, const char *lead,
 		      const char *thread)
 {
 	if (lead)
-		csv_field(l, lead);
+		csv_lead(l, lead);
 	if (aggr) {
 		char name[64];
 
@@ -428,7 +446,7 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 
 		end = print_metric_key_end(r, k, &nr);
 		if (lead)
-			csv_field(&l, lead);
+			csv_lead(&l, lead);
 		if (m->aggr) {
 			char name[64];
 
