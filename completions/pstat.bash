@@ -230,6 +230,9 @@ _pstat_subcommand()
 	doctor)
 		compgen -W "$_pstat_doctor_opts" -- "$cur"
 		;;
+	help)
+		compgen -W 'list compare doctor bench serve' -- "$cur"
+		;;
 	bench)
 		case $prev in
 		-e | --event)
@@ -396,7 +399,7 @@ _pstat()
 	esac
 
 	i=0
-	if ((cword > 1)) && [[ ${words[1]} == @(list|compare|doctor|bench|serve) ]]; then
+	if ((cword > 1)) && [[ ${words[1]} == @(list|compare|doctor|bench|serve|help) ]]; then
 		mapfile -t reply < <(_pstat_subcommand "${words[1]}" "$cur" \
 			"$prev")
 	elif i=$(_pstat_command_index) && ((i > 0 && cword > i)); then
@@ -463,7 +466,7 @@ _pstat()
 				"$_pstat_opts_long $_pstat_opts_compare $_pstat_opts_short" \
 				-- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t reply < <(compgen -W 'list compare doctor bench serve' \
+			mapfile -t reply < <(compgen -W 'list compare doctor bench serve help' \
 				-- "$cur"
 			compgen -c -- "$cur")
 		else

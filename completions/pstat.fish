@@ -40,7 +40,7 @@ function __fish_pstat_state
                 string match -qr -- '^-[^CDeIoprtx]*[CDeIoprtx]$' $t
                 and set skip 1
             case '*'
-                if test $n = 1; and contains -- $t list compare doctor bench serve
+                if test $n = 1; and contains -- $t list compare doctor bench serve help
                     echo "sub $t"
                 else
                     echo command
@@ -180,6 +180,7 @@ complete -c pstat -f -n __fish_pstat_first_word -a compare -d 'Compare two pstat
 complete -c pstat -f -n __fish_pstat_first_word -a doctor -d 'Tell why counting does or does not work here'
 complete -c pstat -f -n __fish_pstat_first_word -a bench -d 'Run commands interleaved and compare them'
 complete -c pstat -f -n __fish_pstat_first_word -a serve -d 'Answer Prometheus scrapes with running counts'
+complete -c pstat -f -n __fish_pstat_first_word -a help -d 'Show the usage, or a subcommand\'s'
 
 # pstat's options: the same set as `pstat --help` shows, which
 # tests/90-docs.bats checks.
@@ -268,6 +269,9 @@ complete -c pstat -n '__fish_pstat_sub compare' -l format -x -a 'table json mark
 complete -c pstat -n '__fish_pstat_sub compare' -s o -l output -r -F -d 'Write the comparison to FILE'
 complete -c pstat -n '__fish_pstat_sub compare' -s h -l help -d 'Show the usage'
 complete -c pstat -n '__fish_pstat_sub compare' -k -x -a '(__fish_pstat_json_files)'
+
+# pstat help [SUBCOMMAND]
+complete -c pstat -f -n '__fish_pstat_sub help' -a 'list compare doctor bench serve'
 
 # pstat doctor [-j]
 complete -c pstat -f -n '__fish_pstat_sub doctor' -s j -l json -d 'One JSON document (pstat-doctor/1)'

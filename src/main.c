@@ -275,10 +275,55 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 	}
 }
 
+static int subcommand(int argc, char **argv);
+
+/* pstat serve --help. */
+static int serve_help(void)
+{
+	char *args[] = { (char *)"serve", (char *)"--help", NULL };
+	struct pstat_opts o;
+	struct serve *sv = NULL;
+	int r = serve_options_parse(2, args, &o, &sv);
+
+	serve_free(sv);
+	options_free(&o);
+	return r > 0 ? 0 : EXIT_PSTAT_FAILED;
+}
+
 /*
- * pstat list, compare, doctor, and perf's record and report, which
- * pstat does not have: argv[0] is the word after pstat. Returns the
- * exit status, or -1 when argv[0] is none of them.
+ * pstat help [SUBCOMMAND]: pstat's usage, or the subcommand's (its
+ * --help). Returns the exit status.
+ */
+static int cmd_help(int argc, char **argv)
+{
+	static const char *const subs[] = { "list", "compare", "doctor",
+					    "bench", "serve" };
+	char help[] = "--help";
+	char *args[] = { argv[argc > 1 ? 1 : 0], help, NULL };
+
+	if (argc > 2) {
+		msg_error("'pstat help' takes one subcommand");
+		return EXIT_PSTAT_FAILED;
+	}
+	if (argc == 1 || !strcmp(argv[1], "help")) {
+		options_usage();
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
+		if (!strcmp(argv[1], subs[i]))
+			return !strcmp(subs[i], "bench") ? bench_main(2, args) :
+			       !strcmp(subs[i], "serve") ?
+				       serve_help() :
+				       subcommand(2, args);
+	msg_error("no help on '%s': pstat has no such subcommand", argv[1]);
+	msg_hint("pstat help [list | compare | doctor | bench | serve]");
+	return EXIT_PSTAT_FAILED;
+}
+
+/*
+ * pstat list, compare, doctor, help, and perf's record and report,
+ * which pstat does not have: argv[0] is the word after pstat. Returns
+ * the exit status, or -1 when argv[0] is none of them.
  */
 static int subcommand(int argc, char **argv)
 {
@@ -288,6 +333,8 @@ static int subcommand(int argc, char **argv)
 		return compare_cli_main(argc, argv);
 	if (!strcmp(argv[0], "doctor"))
 		return doctor_main(argc, argv);
+	if (!strcmp(argv[0], "help"))
+		return cmd_help(argc, argv);
 	/* a command of that name runs after -- */
 	if (!strcmp(argv[0], "record") || !strcmp(argv[0], "report")) {
 		msg_error("'%s' is a perf stat subcommand pstat does not support: keep -j documents and read them with jq or 'pstat compare'",
@@ -350,6 +397,12 @@ int main(int argc, char **argv)
 
 	atexit(close_stdout);
 	secure_scrub_env();
+	/* "perf stat -e ..." typed as "pstat stat -e ...": perf's habit */
+	if (argc > 1 && !strcmp(argv[1], "stat")) {
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 
 	if (argc > 1 && (r = subcommand(argc - 1, argv + 1)) >= 0)
 		return r;

@@ -257,3 +257,30 @@ start_threads() {
 rows = list(csv.reader(sys.stdin, delimiter=" "))
 assert rows[0][-1] == "CPUs utilized", rows' <<<"$output"
 }
+
+@test "pstat stat ... as perf stat ...; pstat help; --help names every subcommand" {
+	need_perf_events
+	run "$PSTAT" stat -x, -e task-clock true
+	assert_success
+	assert_line --regexp '^[0-9.]+,msec,task-clock,'
+	# after --, stat(1) runs
+	run "$PSTAT" -x, -e task-clock -- stat -c %n /
+	assert_success
+	assert_line --index 0 /
+	run "$PSTAT" help
+	assert_success
+	help=$output
+	run "$PSTAT" --help
+	[ "$output" = "$help" ]
+	for sub in list compare doctor bench serve help; do
+		assert_line --regexp "^ +pstat $sub "
+		run "$PSTAT" help "$sub"
+		[ "$sub" = help ] && { assert_success; continue; }
+		assert_success
+		assert_line --index 0 --regexp "^usage: pstat $sub "
+		run "$PSTAT" --help
+	done
+	run "$PSTAT" help nope
+	assert_failure 125
+	assert_line --index 0 "pstat: no help on 'nope': pstat has no such subcommand"
+}
