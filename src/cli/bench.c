@@ -37,6 +37,40 @@ static const char BENCH_DEFAULT_EVENTS[] =
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"
 	"instructions,branches,branch-misses";
 
+/*
+ * Keep the software events of evl open (disabled, on pstat alone) for
+ * the whole bench. Opening the first context-switches, page-faults or
+ * cpu-migrations counter of the machine turns on a static key in the
+ * kernel, and closing the last turns it off, each rewriting kernel text
+ * with an interrupt to every CPU: per run, that was a third of what a
+ * run of `true` cost pstat. Held open, the runs' own counters come and
+ * go without it. The events share keep's evlist (ev borrowed, new).
+ */
+static void keep_keys_on(const struct pstat_evlist *evl,
+			 struct pstat_evlist *sw, struct pstat_counters *keep)
+{
+	/* (keep borrows them until it is closed) */
+	static const int cpu = -1;
+	static pid_t self;
+	struct pstat_open_opts oo = { .disabled = 1 };
+	struct pstat_open_error oe;
+
+	self = getpid();
+	memset(sw, 0, sizeof(*sw));
+	sw->ev = xcalloc(evl->n + 1, sizeof(*sw->ev));
+	for (size_t i = 0; i < evl->n; i++) {
+		if (evl->ev[i].attr.type != PERF_TYPE_SOFTWARE)
+			continue;
+		sw->ev[sw->n] = evl->ev[i];
+		sw->ev[sw->n].group = (int)sw->n;
+		sw->ev[sw->n].leader = (int)sw->n;
+		sw->n++;
+	}
+	sw->ngroups = sw->nrows = (int)sw->n;
+	if (sw->n && counters_open(keep, sw, &cpu, 1, &self, 1, &oo, &oe))
+		memset(keep, 0, sizeof(*keep));
+}
+
 /* The events of -e (or the defaults) into evl. 0 or -1 (reported). */
 static int bench_events(const struct bench_opts *o,
 			struct pstat_encode_ctx *ctx, struct pstat_evlist *evl)
@@ -407,6 +441,8 @@ int bench_main(int argc, char **argv)
 	struct sim_cli sim = { 0 };
 	struct output out = { 0 }, ex[NEXPORTS];
 	struct bench_stdio io;
+	struct pstat_evlist sw = { 0 };
+	struct pstat_counters keep = { 0 };
 	int r, status = EXIT_PSTAT_FAILED, io_open = 0;
 	char *cmp = NULL;
 	const char *v;
@@ -425,6 +461,7 @@ int bench_main(int argc, char **argv)
 	    bench_cfg_fill(&o, &cfg, &evl) || sim_cli_build(&sim, NULL, &evl))
 		goto out;
 	cfg.sim = sim.active ? &sim.cfg : NULL;
+	keep_keys_on(&evl, &sw, &keep);
 	/* every file, the report's first, opened before anything runs */
 	if (o.report && output_open(&out, o.report, 0, 0, 0))
 		goto out;
@@ -492,6 +529,9 @@ out:
 		bench_stdio_close(&io, 0);
 	}
 	free(cmp);
+	if (keep.fds)
+		counters_close(&keep);
+	free(sw.ev);
 	bench_free(&b);
 	bench_cfg_free(&cfg);
 	sim_cli_free(&sim);
