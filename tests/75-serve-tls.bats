@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # pstat serve as a fleet deploys it: gzip when asked (read back by curl
-# --compressed and by the Python parsers), TLS and basic authentication
+# --compressed, the Python parsers and a real Prometheus), TLS and basic authentication
 # from an exporter-toolkit web configuration file (checked with curl
 # against a certificate made here, and scraped by a real Prometheus over
 # TLS with a password). Servers on 127.0.0.1 only.
@@ -243,6 +243,81 @@ EOF
 	[ "$wrong" = 0 ]
 	run curl -sf "http://127.0.0.1:$ppor/api/v1/targets"
 	assert_output --partial '401 Unauthorized'
+	kill -TERM "$prom"
+	wait "$prom" || true
+	prom=
+	stop_serve
+	[ "$st" = 0 ]
+}
+
+@test "serve: a real Prometheus asks for gzip and reads it" {
+	need_serve
+	command -v prometheus >/dev/null ||
+		skip "prometheus is not installed (Debian: prometheus)"
+	serve_bg -e task-clock,context-switches -I 100
+	# a recording proxy between them (bounded: 600 requests at most):
+	# what Prometheus asks for, and what it gets
+	cat >"$BATS_TEST_TMPDIR/proxy.py" <<'EOF'
+import http.server, sys, urllib.request
+up, log = int(sys.argv[1]), sys.argv[2]
+class P(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        h = {k: v for k, v in self.headers.items() if k.lower() != "host"}
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (up, self.path),
+                                     headers=h)
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = r.read()
+            self.send_response(r.status)
+            for k, v in r.headers.items():
+                if k.lower() not in ("content-length", "connection", "date"):
+                    self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            with open(log, "a") as f:
+                f.write("asked %s got %s\n" % (self.headers.get("Accept-Encoding"),
+                                              r.headers.get("Content-Encoding")))
+    def log_message(self, *a):
+        pass
+s = http.server.HTTPServer(("127.0.0.1", 0), P)
+open(log + ".port", "w").write(str(s.server_address[1]))
+s.timeout = 1
+for _ in range(600):
+    s.handle_request()
+EOF
+	"$OM_PYTHON" "$BATS_TEST_TMPDIR/proxy.py" "$port" "$BATS_TEST_TMPDIR/proxy" &
+	wpid=$!
+	for _ in $(seq 50); do
+		[ -s "$BATS_TEST_TMPDIR/proxy.port" ] && break
+		sleep 0.1
+	done
+	xport=$(cat "$BATS_TEST_TMPDIR/proxy.port")
+	cat >"$BATS_TEST_TMPDIR/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: pstat
+    static_configs:
+      - targets: ['127.0.0.1:$xport']
+EOF
+	prom_start "$BATS_TEST_TMPDIR/prometheus.yml"
+	val=
+	for _ in $(seq 120); do
+		val=$(promq 'pstat_event_seconds_total{event="task-clock"}' |
+			jq -r '.data.result[0].value[1] // empty' 2>/dev/null) || true
+		[ -n "$val" ] && break
+		sleep 0.5
+	done
+	[ -n "$val" ] || { tail -n 20 "$BATS_TEST_TMPDIR/prometheus.log"; false; }
+	awk -v v="$val" 'BEGIN { exit !(v + 0 > 0) }'
+	# every scrape asked for gzip and got it
+	run cat "$BATS_TEST_TMPDIR/proxy"
+	assert_line 'asked gzip got gzip'
+	refute_line --regexp 'got None$'
+	kill "$wpid"
+	wait "$wpid" 2>/dev/null || true
+	wpid=
 	kill -TERM "$prom"
 	wait "$prom" || true
 	prom=
