@@ -47,6 +47,16 @@ csv_value() { # FILE EVENT
 	run_table sim-cache sim-cache.test
 }
 
+@test "sim: --dry-run shows the encoding, valid against its schema" {
+	"$PSTAT" --dry-run -j -e 'sim/instructions/,sim/D1mr/:u,sim/branch-misses,name=bm/' \
+		>"$BATS_TEST_TMPDIR/d.json"
+	validate_json "$BATS_TEST_TMPDIR/d.json" "$ROOT/schema/pstat-dryrun.schema.json"
+	jq_assert '[.events[] | [.name, .pmu, .resolver]] == [
+		["sim/instructions/", "sim", "sim"], ["sim/D1mr/:u", "sim", "sim"],
+		["bm", "sim", "sim"]] and
+		([.events[].attr.type] | unique | length) == 1' "$BATS_TEST_TMPDIR/d.json"
+}
+
 @test "sim: the static program's exact count, 2N + 4, on every run" {
 	need_sim
 	for i in 1 2 3; do
@@ -264,6 +274,15 @@ assert c[0]["value"] == 2000004 and c[0]["pmu"] == "sim", c' "$BATS_TEST_TMPDIR/
 	# two pages
 	pf=$(awk -F, '$3 == "page-faults" { print $1 }' <<<"$output")
 	[ "$pf" -gt 100 ]
+	# and the report says so beside them
+	run "$PSTAT" -e sim/instructions/,task-clock -- "$LOOP"
+	assert_line --regexp 'msec task-clock .*\(under valgrind, emulation included\)$'
+	assert_line --regexp '^ +2000004 +sim/instructions/ *$'
+	"$PSTAT" -j -o "$BATS_TEST_TMPDIR/n.json" -e sim/instructions/,task-clock -- "$LOOP"
+	jq_assert '[.counters[] | [.event, .note]] == [
+		["sim/instructions/", null],
+		["task-clock", "under valgrind, emulation included"]]' \
+		"$BATS_TEST_TMPDIR/n.json"
 }
 
 @test "sim: children are followed, -i counts the command alone" {

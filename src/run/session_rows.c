@@ -116,6 +116,9 @@ static void row_identity(struct session *s, struct pstat_row *row, size_t r,
 	};
 	if (s->ctr.flags[fe] & COUNTER_USER_ONLY)
 		row->event = user_only_name(s, fe);
+	/* beside sim events, what a software event counts is said */
+	if (s->cfg->sim && first->attr.type == PERF_TYPE_SOFTWARE)
+		row->note = "under valgrind, emulation included";
 	if (s->ctr.state[fe] == COUNTER_NOT_SUPPORTED) {
 		row->status = PSTAT_NOT_SUPPORTED;
 		row->err = s->ctr.err[fe];
