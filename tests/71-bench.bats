@@ -630,6 +630,16 @@ print("ok")'
 	assert_success
 	refute_output --partial '±'$' '[0-9]
 	assert_line --regexp '^  wall-time +[0-9.]+ (ms|µs) +[0-9.]+ (ms|µs) '
+	# nor in the document, the CSV or the Markdown
+	run "$PSTAT" bench -r 1 -e task-clock -j -o one.json --export-csv one.csv \
+		--export-markdown one.md true
+	jq_assert '[.commands[0].measures[].stddev] | all(. == null)' one.json
+	run python3 -c '
+import csv
+assert all(r["stddev"] == "" for r in csv.DictReader(open("one.csv")))
+print("ok")'
+	assert_output ok
+	! grep -q '±' <(tail -n +3 one.md)
 	run "$PSTAT" bench -r 1 -u minute true
 	assert_failure 125
 }
@@ -747,7 +757,7 @@ print(json.dumps(shape(json.load(open(sys.argv[1]))), sort_keys=True))' "$1"
 		.commands[2].argv == ["sh", "-c", "echo a | cat"]' a.json
 	# -L placeholders do not call for a shell; their values are words
 	run "$PSTAT" bench -j -o l.json -r 1 -e task-clock -L x 'a;b' 'printf {x}'
-	jq_assert '.commands[0].argv == ["printf", "a;b"] and
+	jq_assert '.commands[0].argv == ["printf", "a;b"] and .shell == null and
 		.shell_startup == null' l.json
 	# -S: every command through it
 	run "$PSTAT" bench -j -o s.json -r 1 -S sh -e task-clock 'sleep 0.001'

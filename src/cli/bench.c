@@ -485,7 +485,8 @@ int bench_main(int argc, char **argv)
 	b.shuffle = o.shuffle;
 	b.seed = cfg.seed;
 	b.warmup = (unsigned)o.warmup;
-	b.shell = o.shell;
+	/* the shell, when a command needs it */
+	b.shell = cfg.probe_argv ? o.shell : NULL;
 	b.per_unit = o.per_unit;
 	b.time_unit = o.time_unit;
 	b.sort = o.sort;

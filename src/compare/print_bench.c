@@ -426,7 +426,7 @@ int bench_print_csv(FILE *out, const struct pstat_bench *b)
 			csv_field(out, row->unit);
 			fprintf(out, ",%zu", row->sum.n);
 			csv_num(out, row->sum.n ? row->sum.mean : NAN);
-			csv_num(out, row->sum.n ? row->sum.stddev : NAN);
+			csv_num(out, row->sum.n > 1 ? row->sum.stddev : NAN);
 			csv_num(out, row->sum.n ? row->sum.min : NAN);
 			csv_num(out, row->sum.n ? row->sum.median : NAN);
 			csv_num(out, row->sum.n ? row->sum.max : NAN);

@@ -54,8 +54,9 @@ static json_t *json_row(const struct pstat_bench_row *r, size_t runs)
 					     json_null());
 	json_object_set_new(o, "n", json_integer((json_int_t)r->sum.n));
 	json_object_set_new(o, "mean", any ? jreal(r->sum.mean) : json_null());
-	json_object_set_new(o, "stddev",
-			    any ? jreal(r->sum.stddev) : json_null());
+	/* one run has no spread */
+	json_object_set_new(o, "stddev", r->sum.n > 1 ? jreal(r->sum.stddev) :
+							json_null());
 	json_object_set_new(o, "min", any ? jreal(r->sum.min) : json_null());
 	json_object_set_new(o, "median",
 			    any ? jreal(r->sum.median) : json_null());
