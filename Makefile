@@ -148,7 +148,7 @@ bench: $(DEPS) pstat
 # own: the others may belong to the system or to other packages.
 INSTALL_DIRS := $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(DATADIR)/pstat \
 	$(DATADIR)/pstat/licenses $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
-	$(SYSTEMDUNITDIR)
+	$(SYSTEMDUNITDIR) $(DATADIR)/pstat/prometheus $(DATADIR)/pstat/grafana
 # The metric library adapts vendors' formulas under their licences
 # (BSD-3-Clause asks for its notice in binary distributions too).
 LICENSES := $(wildcard src/events/metric_lib_licenses/*)
@@ -173,16 +173,23 @@ install: pstat
 	sed 's|^ExecStart=/usr/bin/pstat |ExecStart=$(BINDIR)/pstat |' \
 		contrib/systemd/pstat.service >$(DESTDIR)$(SYSTEMDUNITDIR)/pstat.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/pstat.service
+	install -m 644 contrib/prometheus/pstat.rules.yml \
+		$(DESTDIR)$(DATADIR)/pstat/prometheus/
+	install -m 644 contrib/grafana/pstat.json $(DESTDIR)$(DATADIR)/pstat/grafana/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pstat $(DESTDIR)$(MANDIR)/man1/pstat.1 \
 		$(DESTDIR)$(MANDIR)/man5/pstat-json.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/pstat $(DESTDIR)$(ZSHCOMPDIR)/_pstat \
 		$(DESTDIR)$(FISHCOMPDIR)/pstat.fish \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/pstat.service
+		$(DESTDIR)$(SYSTEMDUNITDIR)/pstat.service \
+		$(DESTDIR)$(DATADIR)/pstat/prometheus/pstat.rules.yml \
+		$(DESTDIR)$(DATADIR)/pstat/grafana/pstat.json
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/,$(notdir $(wildcard schema/*.json)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/pstat/licenses/,$(notdir $(LICENSES)))
 	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DATADIR)/pstat/licenses \
+		$(DESTDIR)$(DATADIR)/pstat/prometheus \
+		$(DESTDIR)$(DATADIR)/pstat/grafana \
 		$(DESTDIR)$(DATADIR)/pstat 2>/dev/null || true
 	@if [ -n "$(DESTDIR)" ] && [ "$(DESTDIR)" != / ]; then \
 		for d in $(INSTALL_DIRS); do \

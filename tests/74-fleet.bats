@@ -13,6 +13,7 @@ teardown() {
 	[ -z "${spid:-}" ] || kill -KILL "$spid" 2>/dev/null || true
 	[ -z "${prom:-}" ] || kill -KILL "$prom" 2>/dev/null || true
 	[ -z "${wpid:-}" ] || kill -KILL "$wpid" 2>/dev/null || true
+	[ -z "${spid1:-}" ] || kill -KILL "$spid1" 2>/dev/null || true
 	[ -z "${CG:-}" ] || [ -z "${g:-}" ] || rmdir "$CG/$g" 2>/dev/null || true
 }
 
@@ -206,6 +207,117 @@ EOF
 	[ -n "$v" ] && [ "$v" -ge 500 ] || { cat "$BATS_TEST_TMPDIR/m"; false; }
 	grep -q '^pstat_counted{event="syscalls:sys_enter_write",pmu="tracepoint"} 1$' "$BATS_TEST_TMPDIR/m"
 	grep -q '^pstat_counted{event="task-clock",pmu="software"} 1$' "$BATS_TEST_TMPDIR/m"
+	stop_serve
+	[ "$st" = 0 ]
+}
+
+@test "fleet: promtool checks and tests the recording and alerting rules" {
+	command -v promtool >/dev/null ||
+		skip "promtool is not installed (Debian: prometheus)"
+	run promtool check rules "$ROOT/contrib/prometheus/pstat.rules.yml"
+	assert_success
+	assert_output --partial 'SUCCESS: 9 rules found'
+	run promtool test rules "$ROOT/tests/data/prometheus/pstat.rules.test.yml"
+	assert_success
+	assert_output --partial 'SUCCESS'
+	# the test fails where the rules are wrong: a changed threshold
+	mkdir -p "$BATS_TEST_TMPDIR/c/prometheus" "$BATS_TEST_TMPDIR/t/data/prometheus"
+	sed 's/running_ratio:rate5m < 0.5/running_ratio:rate5m < 0.2/' \
+		"$ROOT/contrib/prometheus/pstat.rules.yml" >"$BATS_TEST_TMPDIR/c/prometheus/pstat.rules.yml"
+	cp "$ROOT/tests/data/prometheus/pstat.rules.test.yml" "$BATS_TEST_TMPDIR/t/data/prometheus/"
+	mkdir -p "$BATS_TEST_TMPDIR/contrib"
+	mv "$BATS_TEST_TMPDIR/c/prometheus" "$BATS_TEST_TMPDIR/contrib/"
+	run promtool test rules "$BATS_TEST_TMPDIR/t/data/prometheus/pstat.rules.test.yml"
+	assert_failure
+	assert_output --partial 'alertname: PstatCounterMultiplexed'
+}
+
+# panel_queries: each panel's query of the dashboard, one a line, with
+# its variables as Grafana would fill them for all hosts.
+panel_queries() {
+	jq -r '.panels[] | .targets[] | .expr' "$ROOT/contrib/grafana/pstat.json" |
+		sed -e 's/\$instance/.+/g' -e 's/\$__rate_interval/15s/g'
+}
+
+@test "fleet: every panel of the Grafana dashboard has data from a real Prometheus that scraped pstat" {
+	need_serve
+	need_prometheus
+	need_tracepoint
+	need_cpu_wide
+	command -v jq >/dev/null || skip "jq is not installed"
+	# the dashboard is Grafana's JSON model: panels with Prometheus
+	# targets, the instance variable from pstat_build_info
+	jq_assert '.panels | length >= 8 and all(.[]; (.targets | length) >= 1)' \
+		"$ROOT/contrib/grafana/pstat.json"
+	jq_assert '.templating.list | any(.name == "instance" and (.query.query | test("pstat_build_info")))' \
+		"$ROOT/contrib/grafana/pstat.json"
+	# the unit's events, and a process's threads with --per-thread
+	args=$(sed -n 's/^Environment="PSTAT_ARGS=\(.*\)"$/\1/p' "$ROOT/contrib/systemd/pstat.service")
+	serve_bg $args -I 200
+	spid1=$spid port1=$port
+	t=$(prog threads)
+	"$t" 3 1 60000 >"$BATS_TEST_TMPDIR/ready" &
+	wpid=$!
+	for _ in $(seq 50); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
+		sleep 0.1
+	done
+	serve_bg -p "$wpid" --per-thread -e task-clock -I 200
+	cat >"$BATS_TEST_TMPDIR/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $ROOT/contrib/prometheus/pstat.rules.yml
+scrape_configs:
+  - job_name: pstat
+    static_configs:
+      - targets: ['127.0.0.1:$port1', '127.0.0.1:$port']
+EOF
+	prom_start "$BATS_TEST_TMPDIR/prometheus.yml"
+	# until the rules have data (60 s at most)
+	for _ in $(seq 120); do
+		promq 'pstat:running_ratio:rate5m{event="task-clock",comm!=""}' >"$BATS_TEST_TMPDIR/q" 2>/dev/null &&
+			[ "$(jq '.data.result | length' "$BATS_TEST_TMPDIR/q")" -gt 0 ] &&
+			promq 'instance:pstat_context_switches:rate1m' >"$BATS_TEST_TMPDIR/q" 2>/dev/null &&
+			[ "$(jq '.data.result | length' "$BATS_TEST_TMPDIR/q")" -gt 0 ] && break
+		sleep 0.5
+	done
+	# every rule loaded and healthy
+	curl -sf "$purl/api/v1/rules" >"$BATS_TEST_TMPDIR/rules"
+	jq_assert '[.data.groups[].rules[]] | length == 9 and all(.[]; .health == "ok")' "$BATS_TEST_TMPDIR/rules"
+	cycles=$(promq 'pstat_counted{event="cycles"}' | jq -r '.data.result[0].value[1]')
+	[ -n "$cycles" ]
+	n=0
+	while IFS= read -r q; do
+		n=$((n + 1))
+		promq "$q" >"$BATS_TEST_TMPDIR/q" || { echo "refused: $q"; false; }
+		got=$(jq '.data.result | length' "$BATS_TEST_TMPDIR/q")
+		if [[ "$q" == *instructions_per_cycle* ]] && [ "$cycles" = 0 ]; then
+			# no PMU here: no IPC, and the dashboard's table says why
+			[ "$got" = 0 ]
+			echo "# $q: no data, as this machine does not count cycles" >&3
+			continue
+		fi
+		[ "$got" -gt 0 ] || { echo "no data: $q"; cat "$BATS_TEST_TMPDIR/q"; false; }
+	done < <(panel_queries)
+	[ "$n" = "$(jq '[.panels[].targets[]] | length' "$ROOT/contrib/grafana/pstat.json")" ]
+	# the per-thread panel adds up the command's threads
+	promq 'sum by (comm) (rate(pstat_event_seconds_total{event="task-clock",comm!=""}[15s]))' >"$BATS_TEST_TMPDIR/q"
+	jq_assert '.data.result | length == 1 and .[0].metric.comm == "prog-threads"' "$BATS_TEST_TMPDIR/q"
+	# and the counters-not-counted alert is pending for cycles here
+	if [ "$cycles" = 0 ]; then
+		curl -sf "$purl/api/v1/alerts" >"$BATS_TEST_TMPDIR/alerts"
+		jq_assert '.data.alerts | any(.labels.alertname == "PstatCounterNotCounted" and .labels.event == "cycles" and .state == "pending")' \
+			"$BATS_TEST_TMPDIR/alerts"
+	fi
+	kill -TERM "$prom"
+	wait "$prom" || true
+	prom=
+	stop_serve
+	[ "$st" = 0 ]
+	spid=$spid1
 	stop_serve
 	[ "$st" = 0 ]
 }

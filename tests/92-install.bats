@@ -20,6 +20,8 @@ expected_files() {
 		echo usr/share/zsh/site-functions/_pstat
 		echo usr/share/fish/vendor_completions.d/pstat.fish
 		echo usr/lib/systemd/system/pstat.service
+		echo usr/share/pstat/prometheus/pstat.rules.yml
+		echo usr/share/pstat/grafana/pstat.json
 		for s in "$ROOT"/schema/*.json; do
 			echo "usr/share/pstat/${s##*/}"
 		done
@@ -39,7 +41,7 @@ do_install() {
 	assert_success
 }
 
-@test "install: exactly the binary, man pages, completions, schemas, licences and the unit" {
+@test "install: exactly the binary, man pages, completions, schemas, licences, unit, rules, dashboard" {
 	do_install
 	run installed_files
 	assert_success
@@ -72,6 +74,9 @@ do_install() {
 		"$DEST/usr/share/pstat/pstat.schema.json"
 	cmp "$ROOT/contrib/systemd/pstat.service" \
 		"$DEST/usr/lib/systemd/system/pstat.service"
+	cmp "$ROOT/contrib/prometheus/pstat.rules.yml" \
+		"$DEST/usr/share/pstat/prometheus/pstat.rules.yml"
+	cmp "$ROOT/contrib/grafana/pstat.json" "$DEST/usr/share/pstat/grafana/pstat.json"
 }
 
 @test "install: the installed binary runs" {
