@@ -2,6 +2,9 @@
 #
 #   make                 build ./pstat
 #   make check           install test deps if missing, build, run every test
+#   make check-pmu       only the PMU lab: boot an arm64 guest under QEMU,
+#                        count on its kernel's armv8_pmuv3 driver
+#                        (tests/95-pmulab.bats; make check runs it too)
 #   make demo            install build deps if missing, build, count a workload
 #   make check NO_INSTALL=1   the same, installing nothing (a build chroot):
 #                        tests whose tools are missing skip, with the reason
@@ -93,7 +96,7 @@ TEST_OBJ := $(TEST_SRC:.c=.o)
 ALL_OBJ := src/main.o $(LIB_OBJ) $(TEST_OBJ)
 
 .DELETE_ON_ERROR:
-.PHONY: all check demo deps install uninstall clean bench layout-check
+.PHONY: all check check-pmu demo deps install uninstall clean bench layout-check
 
 all: pstat
 
@@ -137,6 +140,12 @@ demo: $(DEPS)
 check: $(DEPS)
 	$(MAKE) pstat tests/pstat-test
 	@tests/run-tests
+
+# The lab installs its own host packages and downloads the guest's (both
+# kept between runs: tests/pmulab/lab says where), unless NO_INSTALL=1.
+check-pmu: $(DEPS)
+	$(MAKE) pstat tests/pstat-test
+	@BATS_FILTER=tests/95-pmulab.bats tests/run-tests
 
 # BENCH_ROWS="startup list": only those rows (see bench/run)
 bench: $(DEPS) pstat
