@@ -160,7 +160,12 @@ EVENTS=(
 	assert_line "pstat: event 'msr/tsc/': resolved by sysfs (pmu msr, type 7, config 0)"
 	assert_line "pstat: event 'sched:sched_switch': resolved by tracepoint (pmu tracepoint, type 2, config 0x13c)"
 	assert_line "pstat: event 'r1a8': resolved by raw (pmu cpu, type 4, config 0x1a8)"
-	assert_line "pstat: event 'mem:0x1000:w': resolved by breakpoint (pmu breakpoint, type 5, config 0)"
+	assert_line "pstat: event 'mem:0x1000:w': resolved by breakpoint (pmu breakpoint, type 5, config 0, bp_addr 0x1000, bp_len 0x4)"
+	# config1 and config2 when set, as perf -vv prints them (issue 30)
+	PSTAT_SYSFS_ROOT=$FIX/arm64-rk3399 run "$PSTAT" -v --dry-run \
+		-e 'armv8_cortex_a53/event=0x8,long/'
+	assert_success
+	assert_line "pstat: event 'armv8_cortex_a53/event=0x8,long/': resolved by sysfs (pmu armv8_cortex_a53, type 8, config 0x8, config1 0x1)"
 	# a bare alias name ("tsc" is msr/tsc/) is sysfs's too
 	run "$PSTAT" -v --dry-run -e 'tsc:u'
 	assert_success

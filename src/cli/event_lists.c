@@ -3,6 +3,8 @@
  * -e lists to events, for every command that counts (pstat itself,
  * pstat bench): the syntax, the encoding and their messages in one place.
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/msg.h"
@@ -44,10 +46,25 @@ int event_lists_encode(const char *const *lists, size_t n,
 		if (ends)
 			ends[i] = evl->n;
 	}
-	for (size_t i = 0; !r && i < evl->n; i++)
-		msg_debug(1, "event '%s': resolved by %s (pmu %s, type %u, config %#llx)",
+	/* config1 and config2 when set, as perf -vv prints a field */
+	for (size_t i = 0; !r && i < evl->n; i++) {
+		const struct perf_event_attr *a = &evl->ev[i].attr;
+		/* a breakpoint's config1 and config2 are its address, length */
+		bool bp = a->type == PERF_TYPE_BREAKPOINT;
+		char more[80] = "";
+		int len = 0;
+
+		if (a->config1 || a->config2)
+			len = snprintf(more, sizeof(more), ", %s %#llx",
+				       bp ? "bp_addr" : "config1",
+				       (unsigned long long)a->config1);
+		if (a->config2)
+			snprintf(more + len, sizeof(more) - (size_t)len,
+				 ", %s %#llx", bp ? "bp_len" : "config2",
+				 (unsigned long long)a->config2);
+		msg_debug(1, "event '%s': resolved by %s (pmu %s, type %u, config %#llx%s)",
 			  evl->ev[i].name, evl->ev[i].resolver, evl->ev[i].pmu,
-			  evl->ev[i].attr.type,
-			  (unsigned long long)evl->ev[i].attr.config);
+			  a->type, (unsigned long long)a->config, more);
+	}
 	return r;
 }
