@@ -224,3 +224,26 @@ json_cpu_model() {
 	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/t" json_cpu_model
 	[ "$model" = "MIPS 24Kc V0.0  FPU V0.0" ]
 }
+
+# arm64's cpuinfo has no model name (issue 30): the implementer and part,
+# from its lines or else from sysfs's MIDR_EL1, of the tree when given.
+@test "-j: cpu_model on arm64: implementer and part, from cpuinfo or MIDR" {
+	local model t=$BATS_TEST_TMPDIR/t id
+	mkdir -p "$t/proc"
+	printf 'processor\t: 0\nBogoMIPS\t: 125.00\nCPU implementer\t: 0x00\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0x051\nCPU revision\t: 0\n\n' \
+		>"$t/proc/cpuinfo"
+	PSTAT_SYSFS_ROOT=$t json_cpu_model
+	[ "$model" = "CPU implementer 0x00 part 0x051" ]
+	# without a cpuinfo: MIDR_EL1 (a Cortex-A53 r0p4), bits 31:24 and 15:4
+	rm -r "$t/proc"
+	id=$t/devices/system/cpu/cpu0/regs/identification
+	mkdir -p "$id"
+	echo 0x00000000410fd034 >"$id/midr_el1"
+	PSTAT_SYSFS_ROOT=$t json_cpu_model
+	[ "$model" = "CPU implementer 0x41 part 0xd03" ]
+	# a cpuinfo's model name still comes first
+	mkdir -p "$t/proc"
+	printf 'model name\t: Some CPU\n\n' >"$t/proc/cpuinfo"
+	PSTAT_SYSFS_ROOT=$t json_cpu_model
+	[ "$model" = "Some CPU" ]
+}

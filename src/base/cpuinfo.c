@@ -105,14 +105,47 @@ static int field_int(const char *text, const char *key)
 	return (int)v;
 }
 
+/*
+ * arm64's /proc/cpuinfo has no model name: its CPU is the implementer
+ * and part of its MIDR_EL1, "CPU implementer 0x41 part 0xd0c", taken from
+ * cpuinfo's lines, or else from sysfs's copy of the register (bits 31:24
+ * the implementer, 15:4 the part).
+ */
+static void arm64_model(const char *root, const char *text, char *out,
+			size_t len)
+{
+	char impl[16], part[16], *path, *midr;
+	uint64_t v;
+
+	if (text && !cpuinfo_field(text, "CPU implementer", impl, sizeof(impl)) &&
+	    !cpuinfo_field(text, "CPU part", part, sizeof(part))) {
+		snprintf(out, len, "CPU implementer %s part %s", impl, part);
+		return;
+	}
+	if (root && secure_mode())
+		return;
+	path = xasprintf("%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
+			 root ? root : "/sys");
+	midr = read_file_max(AT_FDCWD, path, 64);
+	free(path);
+	if (midr && !parse_u64_base(midr, 16, UINT64_MAX, &v))
+		snprintf(out, len, "CPU implementer %#04x part %#05x",
+			 (unsigned)(v >> 24) & 0xff,
+			 (unsigned)(v >> 4) & 0xfff);
+	free(midr);
+}
+
 int cpuinfo_load(const char *root, struct pstat_cpuinfo *ci)
 {
 	char *text = cpuinfo_first(root);
+	int e = errno;
 
 	memset(ci, 0, sizeof(*ci));
 	ci->family = ci->model = -1;
-	if (!text)
-		return -errno;
+	if (!text) {
+		arm64_model(root, NULL, ci->model_name, sizeof(ci->model_name));
+		return -e;
+	}
 	if (cpuinfo_field(text, "vendor_id", ci->vendor, sizeof(ci->vendor)))
 		ci->vendor[0] = '\0';
 	ci->family = field_int(text, "cpu family");
@@ -124,7 +157,7 @@ int cpuinfo_load(const char *root, struct pstat_cpuinfo *ci)
 			  sizeof(ci->model_name)) &&
 	    cpuinfo_field(text, "cpu model", ci->model_name,
 			  sizeof(ci->model_name)))
-		ci->model_name[0] = '\0';
+		arm64_model(root, text, ci->model_name, sizeof(ci->model_name));
 	free(text);
 	return 0;
 }

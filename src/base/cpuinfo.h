@@ -14,7 +14,10 @@ struct pstat_cpuinfo {
 	int family;             /* "cpu family", -1 unknown */
 	int model;              /* "model", -1 unknown */
 	char model_name[128];   /* "model name" (32-bit Arm: "Processor",
-				   MIPS: "cpu model"), "" unknown */
+				   MIPS: "cpu model"; arm64: "CPU
+				   implementer 0x41 part 0xd0c", from
+				   cpuinfo or sysfs's midr_el1), ""
+				   unknown */
 };
 
 /*
