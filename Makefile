@@ -45,7 +45,16 @@ JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 # (bench/run's startup row). A distribution that wants the shared one
 # passes JANSSON_LIBS="$$(pkg-config --libs jansson)".
 JANSSON_A := $(wildcard $(shell $(CC) -print-file-name=libjansson.a 2>/dev/null))
-ifneq ($(filter /%,$(JANSSON_A)),)
+# make LDFLAGS=-static: everything from archives, so no -Bdynamic after
+# jansson (that switched the libraries after it back to shared ones);
+# without libjansson.a the build stops, saying so.
+STATIC := $(filter -static,$(LDFLAGS))
+ifneq ($(STATIC),)
+ifeq ($(filter /%,$(JANSSON_A)),)
+$(error LDFLAGS=-static: no libjansson.a for $(CC) (Debian: libjansson-dev has it))
+endif
+JANSSON_LIBS ?= -ljansson
+else ifneq ($(filter /%,$(JANSSON_A)),)
 JANSSON_LIBS ?= -Wl,-Bstatic -ljansson -Wl,-Bdynamic
 else
 JANSSON_LIBS ?= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)

@@ -200,6 +200,36 @@ do_install() {
 		grep -c -- '-Wl,-z,relro -Wl,-z,now')" = 2 ]
 }
 
+# make LDFLAGS=-static linked jansson's archive, then -Bdynamic for the
+# rest (issue 30 item 7): now all static, or a stop that says why.
+@test "build: LDFLAGS=-static links statically, or says why not" {
+	local t=$BATS_TEST_TMPDIR/tree
+	run make -s -n -B -C "$ROOT" V=1 LDFLAGS=-static pstat
+	assert_success
+	assert_output --regexp ' -static -o pstat .* -ljansson'
+	refute_output --partial 'Bdynamic'
+	# a compiler without libjansson.a: the build stops, saying so
+	run make -s -n -B -C "$ROOT" LDFLAGS=-static \
+		CC="$ROOT/tests/lib/no-such-cc" pstat
+	assert_failure
+	assert_output --partial 'LDFLAGS=-static: no libjansson.a for'
+	# the link itself, on this tree's objects (.build-flags left alone)
+	[ -e "$ROOT/src/libpstat.a" ] || skip "pstat is not built"
+	[ -n "$(cc -print-file-name=libc.a | grep /)" ] && [ -e "$(cc -print-file-name=libc.a)" ] ||
+		skip "no static libc here (Debian: libc6-dev has it)"
+	mkdir -p "$t"
+	cp -a "$ROOT/Makefile" "$ROOT/src" "$ROOT/.build-flags" "$t/"
+	mkdir -p "$t/tests/lib" && cp -a "$ROOT/tests/lib/check-layout" "$t/tests/lib/"
+	run make -s -C "$t" -o .build-flags LDFLAGS=-static pstat
+	assert_success
+	run readelf -l "$t/pstat"
+	assert_success
+	refute_output --partial 'INTERP'
+	run "$t/pstat" -x, -o - -e task-clock true
+	assert_success
+	assert_output --regexp ',msec,task-clock,'
+}
+
 @test "check: NO_INSTALL=1 installs nothing, even with packages missing" {
 	# make's plan for check: no .ci/install-deps with NO_INSTALL=1
 	run make -n -C "$ROOT" check NO_INSTALL=1
