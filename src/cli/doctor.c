@@ -292,6 +292,15 @@ static void pfm_pmu_cb(const char *name, const char *desc, bool is_core,
 		p->core = name;
 }
 
+/* libpfm4 has the tables of the architecture it was built for only */
+#if defined(__aarch64__) || defined(__arm__)
+#define PFM_FORCE_EXAMPLES " (arm_n1, arm_v1, arm_ac57, ...)"
+#elif defined(__x86_64__) || defined(__i386__)
+#define PFM_FORCE_EXAMPLES " (skl, amd64_fam19h_zen4, ...)"
+#else
+#define PFM_FORCE_EXAMPLES ""
+#endif
+
 static void check_pfm(struct doctor *d)
 {
 	struct pfm_names p = { 0 };
@@ -313,7 +322,7 @@ static void check_pfm(struct doctor *d)
 		c = doctor_add(d, "libpfm4", DOCTOR_WARN,
 			"libpfm4: %s%shas no event table for this CPU (%s): vendor names (INST_RETIRED:ANY_P, pmu::EVENT) are unknown here; sysfs names (cpu/event=0xc0/) and raw codes (r00c0) still work",
 			ver, *ver ? " " : "", cpu ? cpu : "unknown model");
-		doctor_fix(c, "a newer libpfm4 may know this CPU; LIBPFM_FORCE_PMU=NAME (skl, amd64_fam19h_zen4, ...) makes libpfm4 use a related table");
+		doctor_fix(c, "a newer libpfm4 may know this CPU; LIBPFM_FORCE_PMU=NAME" PFM_FORCE_EXAMPLES " makes libpfm4 use a related table");
 		free(cpu);
 		free(p.names);
 		return;
@@ -536,7 +545,7 @@ int doctor_run(const struct pstat_doctor_opts *o, FILE *out)
 	if (sw)
 		paranoid_follow_probe(&d);
 	probe_tracepoint(&d, sw);
-	hw = probe_instructions(&d);
+	hw = probe_hardware(&d);
 	status = sw ? DOCTOR_EXIT_OK : DOCTOR_EXIT_NO_COUNT;
 	v = (struct pstat_doctor_verdict){
 		.software_counting = sw,

@@ -60,6 +60,7 @@ void doctor_fix(struct check *c, const char *fmt, ...);
 /* The live probes (doctor_probe.c), run in this order. */
 bool probe_task_clock(struct doctor *d);
 void probe_tracepoint(struct doctor *d, bool software_ok);
-bool probe_instructions(struct doctor *d);
+/* instructions:u, and with a core PMU cycles:u if that fails: whether one counted */
+bool probe_hardware(struct doctor *d);
 
 #endif

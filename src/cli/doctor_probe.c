@@ -238,34 +238,44 @@ void probe_tracepoint(struct doctor *d, bool software_ok)
 		     software_ok ? DOCTOR_WARN : DOCTOR_FAIL, &p);
 }
 
-/* Returns whether instructions:u counted. */
-bool probe_instructions(struct doctor *d)
+/*
+ * Returns whether the hardware event ev (name: "probe:" ev) counted. With
+ * a core PMU, a "not supported" is that PMU's answer for this event only
+ * (QEMU's PMUv3 offers instructions only under -icount, cycles always).
+ */
+static bool probe_hw(struct doctor *d, const char *ev, const char *name)
 {
-	static const char ev[] = "instructions:u";
 	struct probe p;
 	struct check *c;
 
 	probe(d, ev, spin, 1, &p);
 	switch (p.outcome) {
 	case PROBE_COUNTED:
-		doctor_add(d, "probe:instructions:u", DOCTOR_OK,
-		    "%s: counted %llu instructions%s: hardware events work",
-		    ev, (unsigned long long)p.value,
+		doctor_add(d, name, DOCTOR_OK,
+		    "%s: counted %llu%s: hardware events work", ev,
+		    (unsigned long long)p.value,
 		    p.run < p.ena ? " (multiplexed)" : "");
 		return true;
 	case PROBE_ZERO:
-		c = doctor_add(d, "probe:instructions:u", DOCTOR_WARN,
+		c = doctor_add(d, name, DOCTOR_WARN,
 			"%s: opened but counted nothing: the hardware counters do not count here",
 			ev);
 		doctor_fix(c, "a virtual PMU that is present but disabled? enable it in the hypervisor, or count on bare metal");
 		return false;
 	case PROBE_UNRESOLVED:
-		c = doctor_add(d, "probe:instructions:u", DOCTOR_WARN,
+		c = doctor_add(d, name, DOCTOR_WARN,
 			"%s: cannot resolve it: %s", ev, p.msg);
 		doctor_fix(c, "this is a bug in pstat: please report it");
 		return false;
 	case PROBE_NOT_SUPPORTED:
-		c = doctor_add(d, "probe:instructions:u", DOCTOR_WARN,
+		if (d->core_pmu) {
+			c = doctor_add(d, name, DOCTOR_WARN,
+				"%s: not supported (%s): the core PMU does not count this event",
+				ev, strerror(p.err));
+			doctor_fix(c, "'pstat list' shows the events it has");
+			return false;
+		}
+		c = doctor_add(d, name, DOCTOR_WARN,
 			"%s: not supported (%s): hardware events cannot be counted here",
 			ev, strerror(p.err));
 		if (d->hypervisor)
@@ -277,6 +287,14 @@ bool probe_instructions(struct doctor *d)
 	case PROBE_OPEN_FAILED:
 		break;
 	}
-	probe_failed(d, "probe:instructions:u", DOCTOR_WARN, &p);
+	probe_failed(d, name, DOCTOR_WARN, &p);
 	return false;
+}
+
+bool probe_hardware(struct doctor *d)
+{
+	if (probe_hw(d, "instructions:u", "probe:instructions:u"))
+		return true;
+	/* a core PMU without instructions may still count cycles */
+	return d->core_pmu && probe_hw(d, "cycles:u", "probe:cycles:u");
 }
