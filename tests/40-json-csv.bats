@@ -400,7 +400,7 @@ EOF
 200000000,,cycles,1000000,50.00,,
 300000000,,instructions,1000000,50.00,1.50,insn per cycle
 3000001,,branches,1000000,33.33,,
-<not counted>,,cache-misses,0,100.00,,
+<not counted>,,cache-misses,0,0.00,,
 EOF
 )"
 }

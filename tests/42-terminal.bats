@@ -51,6 +51,19 @@ for line in sys.stdin.read().split("\n"):
 	assert_output --regexp $'\n task-clock +█▁▁\n page-faults +█▁▁$'
 }
 
+# A flat rate whose last interval was a sliver ended in a spike, ▁▁▁█
+# (issue 30): that interval is left out of the sparkline.
+@test "sparkline: a last interval under half the one before is left out" {
+	local ms
+	need_script
+	on_tty 100 "$PSTAT" -I 100 -e task-clock -- sleep 0.32
+	assert_success
+	ms=$(sed -n 's/^# interval 4 is partial: \([0-9]*\)\..*/\1/p' <<<"$output")
+	[ -n "$ms" ] && [ "$ms" -lt 50 ] ||
+		skip "the machine is too slow: intervals ${ms:-missing}"
+	[ "$(sparkline_glyphs task-clock)" = 3 ]
+}
+
 # A long run keeps at most twice the terminal's width of rates per row
 # (they grew by a row's worth every interval, without bound): pairs of
 # older intervals merge, and the line still shows the run's shape.

@@ -180,26 +180,71 @@ int printer_interval(struct pstat_printer *p, const struct pstat_report *r)
 	return p->err ? p->err : print_flush(p->out);
 }
 
+/*
+ * Whether metric m says again what the perf-style comment of the row it
+ * follows says: the library's ipc (instructions / cycles) after an
+ * instructions row that reads "insn per cycle", its frequency after
+ * cycles' "GHz", cpus_utilized after task-clock's "CPUs utilized".
+ */
+static bool metric_repeats_row(const struct pstat_report *r,
+			       const struct pstat_metric_value *m)
+{
+	static const char *const same[][2] = {
+		{ "insn/cycle", "insn per cycle" },
+		{ "GHz", "GHz" },
+		{ "CPUs", "CPUs utilized" },
+	};
+	const struct pstat_row *row = &r->rows[m->anchor];
+
+	if (!row->has_metric || !row->metric.name || !isfinite(m->value))
+		return false;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		if (!strcmp(m->unit, same[i][0]) &&
+		    !strcmp(row->metric.name, same[i][1]))
+			return fabs(m->value - row->metric.value) <=
+			       1e-9 * fabs(row->metric.value);
+	return false;
+}
+
 void print_anchors_build(struct print_anchors *a,
 			 const struct pstat_report *r)
 {
 	size_t n = r->nrows;
 
 	a->order = a->start = NULL;
+	a->quiet = NULL;
 	if (!r->nmetrics)
 		return;
 	/* a counting sort: start[i + 2] counts row i's, then the sums */
 	a->start = xcalloc(n + 2, sizeof(*a->start));
 	a->order = xcalloc(r->nmetrics, sizeof(*a->order));
+	a->quiet = xcalloc(n, sizeof(*a->quiet));
 	for (size_t k = 0; k < r->nmetrics; k++)
 		if (r->metrics[k].anchor < n)
 			a->start[r->metrics[k].anchor + 2]++;
 	for (size_t i = 2; i < n + 2; i++)
 		a->start[i] += a->start[i - 1];
 	/* start[i + 1] runs from row i's first to its end, i + 1's start */
-	for (size_t k = 0; k < r->nmetrics; k++)
-		if (r->metrics[k].anchor < n)
-			a->order[a->start[r->metrics[k].anchor + 1]++] = k;
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct pstat_metric_value *m = &r->metrics[k];
+
+		if (m->anchor >= n)
+			continue;
+		a->order[a->start[m->anchor + 1]++] = k;
+		if (metric_repeats_row(r, m))
+			a->quiet[m->anchor] = true;
+	}
+}
+
+const struct pstat_row *print_anchors_row(const struct print_anchors *a,
+					  const struct pstat_report *r,
+					  size_t i, struct pstat_row *copy)
+{
+	if (!a->quiet || !a->quiet[i])
+		return &r->rows[i];
+	*copy = r->rows[i];
+	copy->has_metric = 0;
+	return copy;
 }
 
 /* The values of one metric share its name's string: strcmp is rare. */
@@ -254,6 +299,7 @@ print_metric_find(const struct pstat_report *r, size_t k, size_t end,
 
 void print_anchors_free(struct print_anchors *a)
 {
+	free(a->quiet);
 	free(a->order);
 	free(a->start);
 	a->order = a->start = NULL;

@@ -286,14 +286,25 @@ const char *print_group_digits(char *buf, size_t len, double v, int big);
  * r->metrics; a metric anchored past the rows is in none.
  * print_anchors_build fills a (new arrays; nothing when r has no
  * metrics); print_anchors_free frees them.
+ *
+ * A metric that is the same quantity of the same counts as its row's
+ * perf-style comment (-M ipc and "insn per cycle") is printed once, as
+ * the metric the user asked for by name: quiet[i] says row i's comment
+ * is left out, and print_anchors_row returns row i as a printer should
+ * print it (r's own row, or *copy without its comment; the JSON
+ * document keeps both).
  */
 struct print_anchors {
 	size_t *order;
 	size_t *start;
+	bool *quiet;
 };
 void print_anchors_build(struct print_anchors *a,
 			 const struct pstat_report *r);
 void print_anchors_free(struct print_anchors *a);
+const struct pstat_row *print_anchors_row(const struct print_anchors *a,
+					  const struct pstat_report *r,
+					  size_t i, struct pstat_row *copy);
 
 /*
  * --metric-only's columns. The metrics of r come key by key (a CPU, a

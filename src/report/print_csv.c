@@ -368,8 +368,12 @@ static void csv_row(struct pstat_printer *p, bool noise, bool cgroups,
 			   row->stats && row->status <= PSTAT_MULTIPLEXED ?
 				   stats_rel_stderr_pct(row->stats) : 0.0);
 	csv_u64(&l, row->run);
-	/* perf shows 100.00 when the counter never ran; so do we. */
-	csv_fixed(&l, row->run ? row->running_pct : 100.0, 2);
+	/*
+	 * As perf: 100.00 when the counter was never enabled (the run or
+	 * the interval gave it no time), 0.00 when it was enabled but never
+	 * ran (multiplexed out of the whole interval).
+	 */
+	csv_fixed(&l, row->run ? row->running_pct : row->ena ? 0.0 : 100.0, 2);
 	csv_metric(&l, row);
 	if (save)
 		csv_save_tail(&l, row, start);
@@ -540,8 +544,10 @@ static void csv_rows(struct pstat_printer *p, const struct pstat_report *r,
 	for (size_t j = 0; j < (r->order ? r->norder : r->nrows) &&
 			   !p->cfg.metric_only; j++) {
 		size_t i = r->order ? r->order[j] : j;
+		struct pstat_row copy;
 
-		csv_row(p, pc->noise, r->cgroups, lead, &r->rows[i]);
+		csv_row(p, pc->noise, r->cgroups, lead,
+			print_anchors_row(&a, r, i, &copy));
 		for (size_t k = a.start ? a.start[i] : 0;
 		     a.start && k < a.start[i + 1]; k++)
 			csv_metric_line(p, pc->noise, r->cgroups, lead,

@@ -84,6 +84,7 @@ struct table_state {
 	 */
 	double *rates;
 	size_t nslots, max_slots, per_slot, in_last;
+	double last_secs;       /* the length of the last interval kept */
 	char *linebuf;          /* [TLINE_ROWS_BUF]: the rows' lines */
 };
 
@@ -332,6 +333,9 @@ static void print_row_tail(struct tline *l, struct pstat_printer *p,
 			  stats_rel_stderr_pct(row->stats));
 	if (row->status == PSTAT_MULTIPLEXED)
 		tline_fmt(l, "  (%.2f%%)", row->running_pct);
+	/* enabled but multiplexed out of the whole interval, as perf */
+	else if (row->status == PSTAT_NOT_COUNTED && row->ena && !row->run)
+		tline_mem(l, "  (0.00%)", 9);
 	if (row->note) {
 		tline_mem(l, "  (", 3);
 		tline_mem(l, row->note, strlen(row->note));
@@ -438,9 +442,11 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 	print_anchors_build(&a, r);
 	for (size_t k = 0; k < (r->order ? r->norder : r->nrows); k++) {
 		size_t i = r->order ? r->order[k] : k;
+		struct pstat_row copy;
 
 		prefetch_ahead(r, k);
-		print_row(&l, &tail, p, &r->rows[i], lead, lead_len);
+		print_row(&l, &tail, p, print_anchors_row(&a, r, i, &copy),
+			  lead, lead_len);
 		if (print_anchors_has(&a, i)) {
 			tline_flush(&l);
 			print_table_metric_lines(p->out, r, &a, i, lead);
@@ -630,6 +636,15 @@ static void remember_rates(struct pstat_printer *p,
 
 	if (st->nintervals && st->nrows != r->nrows)
 		return;
+	/*
+	 * A last interval cut to a sliver of the others (the command
+	 * ended just after a tick) has a rate that is mostly the jitter of
+	 * its ends: a flat rate would end in a spike. It is in the table,
+	 * marked partial, and not in the sparklines.
+	 */
+	if (r->interval_partial && st->nintervals && secs < st->last_secs / 2)
+		return;
+	st->last_secs = secs;
 	if (!st->rates) {
 		st->nrows = r->nrows;
 		st->max_slots = 2 * term_columns(p->out);
