@@ -304,3 +304,17 @@ fake_sys_tracefs() {
 	assert_output 'sched:sched_switch 7'
 }
 
+
+# The "no core PMU" hint is for a kernel that registered none (issue 30
+# item 1): an event that a real core PMU does not count is that PMU's
+# answer (the lab's pstat -d on QEMU's PMUv3, tests/95-pmulab.bats).
+@test "hint: no core PMU only where the kernel has none" {
+	run "$PSTAT" -x, -o /dev/null -e cycles true
+	assert_success
+	[[ "$output" == *"no core PMU here"* ]] ||
+		skip "cycles counted here: this machine has a core PMU"
+	# the same run under a /sys with a core PMU: no such hint
+	PSTAT_SYSFS_ROOT=$FIX/arm64-rk3399 run "$PSTAT" -x, -o /dev/null -e cycles true
+	assert_success
+	refute_output --partial 'no core PMU'
+}

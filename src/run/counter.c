@@ -107,67 +107,6 @@ int counter_decode_read(const void *buf, size_t nbytes, uint64_t fmt,
 	return (int)nr;
 }
 
-const char *counter_paranoid_meaning(int p)
-{
-	if (p <= -1)
-		return "no restrictions: any user may count anything, CPU-wide included";
-	if (p == 0)
-		return "CPU-wide and kernel counting allowed for all users";
-	if (p == 1)
-		return "user and kernel counting allowed for own processes; CPU-wide counting needs CAP_PERFMON";
-	if (p == 2)
-		return "user-space counting allowed for own processes";
-	return "perf_event_open is forbidden to unprivileged users (a distribution patch)";
-}
-
-void counter_advice(const struct perf_event_attr *attr, int err, int cpu,
-		    int paranoid, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	switch (err) {
-	case EACCES:
-	case EPERM:
-		if (cpu >= 0)
-			snprintf(buf, len,
-				 "perf_event_paranoid is %d (%s): counting a whole CPU needs it <= 0, or CAP_PERFMON/CAP_SYS_ADMIN (sysctl kernel.perf_event_paranoid=0)",
-				 paranoid, counter_paranoid_meaning(paranoid));
-		else if (!attr->exclude_kernel)
-			snprintf(buf, len,
-				 "perf_event_paranoid is %d (%s): counting the kernel needs it <= 1, or CAP_PERFMON/CAP_SYS_ADMIN (sysctl kernel.perf_event_paranoid=1), or the :u modifier",
-				 paranoid, counter_paranoid_meaning(paranoid));
-		else
-			snprintf(buf, len,
-				 "perf_event_paranoid is %d (%s) and the process may belong to another user (ptrace access is required); try as root or with CAP_PERFMON",
-				 paranoid, counter_paranoid_meaning(paranoid));
-		break;
-	case EMFILE:
-	case ENFILE:
-		snprintf(buf, len,
-			 "too many open files: raise the limit with 'ulimit -n'");
-		break;
-	case EBUSY:
-		snprintf(buf, len,
-			 "the PMU is in use by another tool (or the NMI watchdog: sysctl kernel.nmi_watchdog=0)");
-		break;
-	case EINVAL:
-		if (attr->precise_ip)
-			snprintf(buf, len,
-				 "the PMU refused the precision modifier (:p); try without it");
-		else if (attr->type == PERF_TYPE_BREAKPOINT)
-			snprintf(buf, len,
-				 "the breakpoint address or length is not valid here");
-		else
-			snprintf(buf, len,
-				 "the PMU rejected this encoding: check the event's terms and modifiers");
-		break;
-	case ESRCH:
-		snprintf(buf, len, "the process no longer exists");
-		break;
-	default:
-		break;
-	}
-}
-
 size_t counters_fd_need(const struct pstat_evlist *evl, size_t ncpus,
 			size_t nthreads)
 {
@@ -308,6 +247,58 @@ static int weak_refused(const struct pstat_counters *c, size_t ev, int err,
 }
 
 /*
+ * Whether the kernel's err for member ev of a group (not weak) says the
+ * group is more than the PMU can count at once: x86 and Arm refuse such
+ * a group with EINVAL, and the member then opens on its own. (EINVAL
+ * for a precise or breakpoint member is that encoding's own fault.)
+ */
+static bool group_full(struct pstat_counters *c, size_t ev, pid_t pid,
+		       size_t ci, int err)
+{
+	struct perf_event_attr *a = &c->attrs[ev];
+	uint64_t fmt = a->read_format;
+	int fd;
+
+	if (err != EINVAL || a->precise_ip || a->type == PERF_TYPE_BREAKPOINT)
+		return false;
+	a->read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
+	set_start(c, ev, false);
+	fd = open_one(c, ev, pid, c->cpus[ci], -1);
+	a->read_format = fmt;
+	set_start(c, ev, true);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * The group evs[0..nev) cannot be counted: its counters closed on every
+ * CPU and thread, its events marked, refused (the member the kernel
+ * refused) flagged.
+ */
+static void drop_group(struct pstat_counters *c, const size_t *evs,
+		       size_t nev, size_t refused)
+{
+	size_t per = c->ncpus * c->nthreads;
+
+	for (size_t i = 0; i < nev; i++) {
+		for (size_t s = 0; s < per; s++) {
+			int *fd = &c->fds[evs[i] * per + s];
+
+			if (*fd >= 0)
+				close(*fd);
+			*fd = -1;
+		}
+		if (c->state[evs[i]] == COUNTER_OPEN) {
+			c->state[evs[i]] = COUNTER_GROUP_FULL;
+			c->err[evs[i]] = EINVAL;
+		}
+	}
+	c->flags[refused] |= COUNTER_REFUSED_MEMBER;
+}
+
+/*
  * Open the members evs[0..nev) of one group on one (cpu, thread); weak:
  * the group is one of pstat's own (task_groups), weak as {...}:W is.
  * Returns 0, -1 with oe filled, or 1 when a weak group was refused.
@@ -323,7 +314,7 @@ static int open_group_slot(struct pstat_counters *c, const size_t *evs,
 		size_t ev = evs[i];
 		int fd;
 
-		if (c->state[ev] == COUNTER_NOT_SUPPORTED)
+		if (c->state[ev] != COUNTER_OPEN)
 			continue;
 		set_start(c, ev, leader_fd >= 0);
 		fd = open_one(c, ev, pid, c->cpus[ci], leader_fd);
@@ -347,6 +338,10 @@ static int open_group_slot(struct pstat_counters *c, const size_t *evs,
 			c->state[ev] = COUNTER_NOT_SUPPORTED;
 			c->err[ev] = -fd;
 			continue;
+		}
+		if (fd < 0 && leader_fd >= 0 && group_full(c, ev, pid, ci, -fd)) {
+			drop_group(c, evs, nev, ev);
+			return 0;
 		}
 		if (fd < 0) {
 			oe->event = (int)ev;

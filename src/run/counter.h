@@ -51,6 +51,7 @@ struct pstat_open_opts {
 enum counter_state {
 	COUNTER_OPEN,
 	COUNTER_NOT_SUPPORTED,
+	COUNTER_GROUP_FULL,       /* its group cannot be counted together */
 };
 
 /* Fallbacks that changed what is counted, reported with the row. */
@@ -58,6 +59,7 @@ enum counter_state {
 #define COUNTER_NO_GUEST_BITS  0x2  /* exclude_guest/host dropped (EINVAL) */
 #define COUNTER_NO_HV_BIT      0x4  /* exclude_hv dropped (EINVAL) */
 #define COUNTER_UNGROUPED      0x8  /* its weak group was refused */
+#define COUNTER_REFUSED_MEMBER 0x10 /* the member whose group is full */
 
 struct pstat_counters {
 	const struct pstat_evlist *evl;   /* borrowed */
@@ -107,7 +109,11 @@ static inline size_t counter_slot(const struct pstat_counters *c, size_t ev,
  * member of a weak group (ev->weak) with EINVAL, EBADF or ENOSPC on any
  * (cpu, tid), as perf does, the group's counters are closed everywhere
  * and its events opened again each on its own, flagged
- * COUNTER_UNGROUPED.
+ * COUNTER_UNGROUPED. When the kernel refuses a member of another group
+ * with EINVAL and that member opens on its own, the group is more than
+ * the PMU can count at once (perf runs it as <not counted>): its
+ * counters are closed everywhere, its events marked COUNTER_GROUP_FULL
+ * and that member flagged COUNTER_REFUSED_MEMBER, and the others open.
  * cpus are the columns: {-1} per task, CPUs system-wide. An event with
  * CPUs of its own (ev->cpus, uncore) is opened on those of them that are
  * columns, with pid -1 in row 0, never inherited nor enabled on exec (a

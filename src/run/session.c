@@ -67,6 +67,8 @@ static void note_ungrouped(struct session *s, int say)
 	const struct pstat_evlist *evl = s->evl;
 
 	session_metrics_opened(s);
+	if (say)
+		session_warn_full_groups(s);
 	for (size_t i = 0; say && i < evl->n; i++) {
 		size_t n = 1;
 

@@ -243,6 +243,8 @@ void session_warn_failed_runs(const struct session *s);
 
 /* One hint when hardware events failed for want of a core PMU. */
 void session_hint_no_core_pmu(const struct session *s);
+/* A warning and a hint for each group the PMU cannot count at once. */
+void session_warn_full_groups(const struct session *s);
 
 /* ---- session_sim.c */
 

@@ -18,6 +18,7 @@
 #include "base/cpumap.h"
 #include "base/msg.h"
 #include "base/util.h"
+#include "events/pmu.h"
 #include "report/metrics.h"
 #include "run/session_priv.h"
 #include "run/target.h"
@@ -123,6 +124,8 @@ static void row_identity(struct session *s, struct pstat_row *row, size_t r,
 		row->status = PSTAT_NOT_SUPPORTED;
 		row->err = s->ctr.err[fe];
 	}
+	if (s->ctr.state[fe] == COUNTER_GROUP_FULL)
+		row->note = "its group does not fit the PMU";
 }
 
 /*
@@ -639,18 +642,68 @@ void session_warn_failed_runs(const struct session *s)
 			 failed, s->runs_done, list);
 }
 
+/*
+ * A hardware event that is not supported on a machine whose kernel
+ * registered no core PMU (a virtual machine without a virtual PMU): say
+ * why, once. Where there is a core PMU, an event it does not count
+ * (branches on QEMU's PMUv3) is that PMU's answer and needs no hint.
+ */
 void session_hint_no_core_pmu(const struct session *s)
 {
+	struct pstat_pmus *pmus;
+	bool core;
+
 	for (size_t i = 0; i < s->evl->n; i++) {
 		const struct pstat_event *ev = &s->evl->ev[i];
 
 		if (s->ctr.state[i] != COUNTER_NOT_SUPPORTED)
 			continue;
-		if (ev->attr.type == PERF_TYPE_HARDWARE ||
-		    ev->attr.type == PERF_TYPE_HW_CACHE ||
-		    ev->attr.type == PERF_TYPE_RAW) {
+		if (ev->attr.type != PERF_TYPE_HARDWARE &&
+		    ev->attr.type != PERF_TYPE_HW_CACHE &&
+		    ev->attr.type != PERF_TYPE_RAW)
+			continue;
+		pmus = pmus_new(s->cfg->sysfs_root);
+		core = pmus_have_core(pmus, s->cfg->sysfs_root);
+		pmus_free(pmus);
+		if (!core)
 			msg_hint("hardware events are not supported: the kernel exposes no core PMU here (a virtual machine?); see 'pstat list'");
-			return;
+		return;
+	}
+}
+
+/*
+ * Each group the PMU cannot count at once (counters_open closed it and
+ * went on, as perf runs it): which group, the member the kernel refused,
+ * and how many of the group's events the PMU took before it.
+ */
+void session_warn_full_groups(const struct session *s)
+{
+	const struct pstat_evlist *evl = s->evl;
+
+	for (size_t i = 0; i < evl->n; i++) {
+		const struct pstat_event *ev = &evl->ev[i];
+		char names[256] = "";
+		size_t first = i, held = 0, len = 0;
+
+		if (!(s->ctr.flags[i] & COUNTER_REFUSED_MEMBER))
+			continue;
+		while (first > 0 && evl->ev[first - 1].group == ev->group)
+			first--;
+		for (size_t k = first; k < evl->n && evl->ev[k].group == ev->group; k++) {
+			if (len < sizeof(names) - 32)
+				len += (size_t)snprintf(names + len,
+							sizeof(names) - len,
+							"%s%s", k > first ? "," : "",
+							evl->ev[k].name);
+			else if (!strstr(names, ",..."))
+				strcat(names, ",...");
+			held += k < i && s->ctr.state[k] == COUNTER_GROUP_FULL;
 		}
+		msg_warn("the group {%s} cannot be counted: the kernel refused its member %zu, %s (%s), which counts on its own: %s holds at most %zu of the group's events at once; they are <not counted>",
+			 names, i - first + 1, ev->name,
+			 strerror(s->ctr.err[i]), ev->pmu ? ev->pmu : "the PMU",
+			 held);
+		msg_hint("add :W ({...}:W) to count a group ungrouped when it does not fit, or split it (at most %zu events a group)",
+			 held);
 	}
 }

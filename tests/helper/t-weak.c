@@ -11,8 +11,9 @@
  * PMU holds, each ungrouped counter runs for its share of the time (a
  * group as long as it fits). Reads every counter through counters_read
  * and prints, per event, "NAME cpuC: VAL ENA RUN" and " ungrouped"
- * when its weak group was refused; on a failure, "error: EVENT errno
- * CPU" and the advice.
+ * when its weak group was refused, " group-full" when its group (not
+ * weak) was refused and closed, " refused" on the member the kernel
+ * refused; on a failure, "error: EVENT errno CPU" and the advice.
  * SIZES "task:N" counts one task instead (CPU -1, as -p does, shown as
  * cpu0) with task_groups: the lone events of LIST are one group, which
  * a PMU of N events a group refuses past N; the group pstat made is
@@ -135,13 +136,17 @@ static void print_counts(const struct pstat_counters *c, size_t ncpus)
 			const struct pstat_reading *r =
 				&rd[counter_slot(c, ev, ci, 0)];
 
-			printf("%s cpu%zu: %llu %llu %llu%s\n",
+			printf("%s cpu%zu: %llu %llu %llu%s%s%s\n",
 			       fake_evl->ev[ev].name, ci,
 			       (unsigned long long)r->val,
 			       (unsigned long long)r->ena,
 			       (unsigned long long)r->run,
 			       c->flags[ev] & COUNTER_UNGROUPED ? " ungrouped" :
-								  "");
+								  "",
+			       c->state[ev] == COUNTER_GROUP_FULL ?
+				       " group-full" : "",
+			       c->flags[ev] & COUNTER_REFUSED_MEMBER ?
+				       " refused" : "");
 		}
 	free(rd);
 }
