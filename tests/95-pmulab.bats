@@ -233,3 +233,86 @@ rc() {
 	assert_output --partial 'stall_slot_frontend'
 	assert_output --partial 'Armv8.4'
 }
+
+# Issue 30's first contact, items 1 to 6, on the real driver.
+
+@test "pmulab: no 'no core PMU' hint where the core PMU counts (pstat -d)" {
+	[ "$(rc detailed)" = 0 ]
+	run cat "$PMU/detailed.err"
+	assert_output --regexp '<not supported> +branches'
+	assert_output --regexp '[0-9]+ +instructions'
+	refute_output --partial 'no core PMU'
+}
+
+@test "pmulab: doctor probes the arm64 PMU and suggests no x86 tables" {
+	[ "$(rc doctor-j)" = 0 ]
+	jq_assert '(.checks[] | select(.name == "core_pmu") | .status) == "ok"
+		and (.checks[] | select(.name == "probe:instructions:u")
+			| .status) == "ok"
+		and (.result | test("hardware counting works"))' \
+		"$PMU/doctor-j.out"
+	run cat "$PMU/doctor.out"
+	assert_success
+	refute_output --partial 'skl'
+	refute_output --partial 'amd64'
+	assert_output --partial 'LIBPFM_FORCE_PMU=NAME (arm_n1'
+}
+
+# A counter multiplexed out of a whole interval: perf prints 0.00 and
+# (0.00%) for it (enabled, never running), and so does pstat.
+@test "pmulab: an interval a counter never ran in reads 0.00 and (0.00%), as perf" {
+	run awk -F, '$2 == "<not counted>" { n++; if ($5 == 0 && $6 == "0.00") ok++ }
+		END { print (n > 0 && n == ok ? "as perf" : n " rows, " ok " as perf") }' \
+		"$PMU/perf-mux-i5.err"
+	assert_output 'as perf'
+	run awk -F, '$2 == "<not counted>" { n++; if ($5 == 0 && $6 == "0.00") ok++ }
+		END { print (n > 0 && n == ok ? "as perf" : n " rows, " ok " as perf") }' \
+		"$PMU/mux-i5.out"
+	assert_output 'as perf'
+	run grep -c '<not counted> .*instructions:u .*(0.00%)$' "$PMU/mux-i5-table.err"
+	assert_output --regexp '^[1-9]'
+	[ "$output" = "$(grep -c '<not counted>' "$PMU/mux-i5-table.err")" ]
+}
+
+# Seven event counters asked of six: the command runs, as with perf; the
+# group's events are <not counted>, and a warning says which group,
+# which member, and what the PMU holds; -j's document is complete.
+@test "pmulab: a group the PMU cannot hold: named, <not counted>, -j complete" {
+	[ "$(rc group-7)" = 0 ]
+	run csv group-7
+	assert_output "$(printf '<not counted>,,r08,0,100.00,,\n%.0s' 1 2 3 4 5 6 7)"
+	run cat "$PMU/group-7.err"
+	assert_line --index 0 "pstat: warning: the group {r08,r08,r08,r08,r08,r08,r08} cannot be counted: the kernel refused its member 7, r08 (Invalid argument), which counts on its own: armv8_pmuv3 holds at most 6 of the group's events at once; they are <not counted>"
+	assert_line --index 1 --partial 'pstat: hint: add :W'
+	[ "$(rc group-7-j)" = 0 ]
+	jq_assert '.exit.status == 0 and (.counters | length) == 7
+		and ([.counters[] | .status] | unique) == ["not_counted"]
+		and .counters[0].note == "its group does not fit the PMU"' \
+		"$PMU/group-7-j.out"
+	run grep -c '<not counted> .*r08 .*(its group does not fit the PMU)' \
+		"$PMU/group-7-table.err"
+	assert_output 7
+	# perf runs it too
+	[ "$(rc perf-group-7)" = 0 ]
+}
+
+@test "pmulab: -M ipc and -M Summary print each value once" {
+	[ "$(rc ipc)" = 0 ]
+	run grep -cE 'insn per cycle|insn/cycle ipc' "$PMU/ipc.err"
+	assert_output 1
+	run grep -E '# +1\.000 insn/cycle ipc' "$PMU/ipc.err"
+	assert_success
+	[ "$(rc summary)" = 0 ]
+	run grep -cE 'insn per cycle|insn/cycle ipc' "$PMU/summary.err"
+	assert_output 1
+	run grep -cE 'GHz' "$PMU/summary.err"
+	assert_output 1
+	run grep -cE 'CPUs' "$PMU/summary.err"
+	assert_output 1
+}
+
+@test "pmulab: JSON cpu_model names the implementer and part; -v shows config1" {
+	jq_assert '.cpu_model == "CPU implementer 0x00 part 0x051"' "$PMU/json.out"
+	run cat "$PMU/verbose.err"
+	assert_output --partial "resolved by sysfs (pmu armv8_pmuv3, type 8, config 0x8, config1 0x1)"
+}
