@@ -14,6 +14,7 @@
 # of an earlier `tests/pmulab/lab DIR` instead of booting.
 
 load test_helper
+load json_helper
 
 setup_file() {
 	if [ -n "${PSTAT_PMULAB_RESULTS:-}" ]; then
@@ -315,4 +316,16 @@ rc() {
 	jq_assert '.cpu_model == "CPU implementer 0x00 part 0x051"' "$PMU/json.out"
 	run cat "$PMU/verbose.err"
 	assert_output --partial "resolved by sysfs (pmu armv8_pmuv3, type 8, config 0x8, config1 0x1)"
+}
+
+# Every document the guest wrote, against its schema (an independent
+# parser: python's jsonschema).
+@test "pmulab: the guest's JSON documents match their schemas" {
+	validate_json_files "$ROOT/schema/pstat.schema.json" "$PMU/json.out" \
+		"$PMU/repeat.out" "$PMU/mux-json.out" "$PMU/group-7-j.out" \
+		"$PMU/ipc-j.out" "$PMU/a.json" "$PMU/b.json"
+	validate_json_files "$ROOT/schema/pstat-bench.schema.json" "$PMU/bench.out"
+	validate_json_files "$ROOT/schema/pstat-compare.schema.json" "$PMU/compare.out"
+	validate_json_files "$ROOT/schema/pstat-doctor.schema.json" "$PMU/doctor-j.out"
+	validate_json_files "$ROOT/schema/pstat-dryrun.schema.json" "$PMU/attrs-pstat-u.out"
 }
