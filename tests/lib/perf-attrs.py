@@ -40,15 +40,25 @@ def perf_attrs(event):
     out = res.stderr
     if "event syntax error" in out or "Run 'perf list'" in out:
         return None
+    return parse_vv(out)
+
+
+def parse_vv(out, fields=FIELDS, leaders=False):
+    """The attr blocks of `perf stat -vv`'s stderr out, each of fields
+    (0 when perf does not print one), without perf's retries; with
+    leaders, each also says ("leader") whether perf opened it with
+    group_fd -1, as a group's leader or an event on its own."""
     blocks, cur, failed = [], None, False
     for line in out.splitlines():
         if line.startswith("perf_event_attr:"):
-            cur = {f: 0 for f in FIELDS}
+            cur = {f: 0 for f in fields}
             cur["_retry_of_failed"] = failed
             blocks.append(cur)
             failed = False
             continue
         if line.startswith("sys_perf_event_open"):
+            if leaders and cur is not None:
+                cur["leader"] = " group_fd -1 " in line
             failed = any(e in line for e in RETRY_ERRORS)
             cur = None
             continue
@@ -60,7 +70,7 @@ def perf_attrs(event):
             key = "config1"
         elif key.startswith("{ bp_len"):
             key = "config2"
-        if key in FIELDS:
+        if key in fields:
             cur[key] = int(val, 0)
     # perf retries an event with other exclusion bits after EINVAL: only
     # the first attempt of each event is what it encoded. An event that
@@ -217,4 +227,5 @@ def main():
     return 1 if diff else 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

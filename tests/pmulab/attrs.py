@@ -12,7 +12,9 @@ when either output holds no event (perf or pstat refused the list).
 Compared per event, in order: type, config, config1, config2, the
 exclude_* bits of the modifiers (u, k, h, G, H) and whether the event
 leads its group (perf opens a group's leader with group_fd -1)."""
+import importlib.util
 import json
+import os
 import sys
 
 FIELDS = ("type", "config", "config1", "config2", "exclude_user",
@@ -20,43 +22,15 @@ FIELDS = ("type", "config", "config1", "config2", "exclude_user",
 
 
 def perf_events(path):
-    """The attrs perf opened, each once: after EINVAL perf opens the
-    same event again with fewer exclusion bits (a kernel without
-    exclude_guest), and those retries are not what it encoded."""
-    events, cur, retry = [], None, False
+    """The attrs perf opened, each once (tests/lib/perf-attrs.py's
+    parser of perf's -vv output)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        "perf_attrs", os.path.join(here, "..", "lib", "perf-attrs.py"))
+    perf_attrs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(perf_attrs)
     with open(path, errors="replace") as f:
-        for line in f:
-            if line.startswith("perf_event_attr:"):
-                cur = {k: 0 for k in FIELDS}
-                cur["_retry"] = retry
-                retry = False
-                continue
-            if line.startswith("sys_perf_event_open:") and cur is not None:
-                cur["leader"] = " group_fd -1 " in line
-                if not (cur.pop("_retry") and events and
-                        sig(events[-1]) == sig(cur)):
-                    events.append(cur)
-                cur = None
-                continue
-            if line.startswith("sys_perf_event_open failed, error -22"):
-                retry = True
-                continue
-            if cur is None or not line.startswith("  "):
-                continue
-            key, _, val = line.strip().rpartition(" ")
-            key = key.strip()
-            # (perf names the unions by both their members)
-            if key.startswith("{ bp_addr"):
-                key = "config1"
-            elif key.startswith("{ bp_len"):
-                key = "config2"
-            if key in FIELDS:
-                cur[key] = int(val, 0)
-    return events
-
-
-def sig(e):
-    return (e["type"], e["config"], e["config1"], e["config2"])
+        return perf_attrs.parse_vv(f.read(), FIELDS, leaders=True)
 
 
 def pstat_events(path):
