@@ -334,10 +334,15 @@ EOF
 	big=$(csv_value "$BATS_TEST_TMPDIR/big" sim/L1-dcache-load-misses/)
 	small=$(csv_value "$BATS_TEST_TMPDIR/small" sim/L1-dcache-load-misses/)
 	[ $((small - big)) -ge 64 ]
-	# the same again: deterministic
-	"$PSTAT" -x, -o "$BATS_TEST_TMPDIR/again" --sim-cache D1=1024,2,64 \
-		-e sim/L1-dcache-load-misses/ -- "$BATS_TEST_TMPDIR/walk"
-	[ "$(csv_value "$BATS_TEST_TMPDIR/again" sim/L1-dcache-load-misses/)" = "$small" ]
+	# data reads do not depend on where the data lies, and are exact;
+	# misses do (the environment's size moves the stack): not compared
+	for i in 1 2; do
+		"$PSTAT" -x, -o "$BATS_TEST_TMPDIR/dr$i" --sim-cache D1=1024,2,64 \
+			-e sim/L1-dcache-loads/ -- "$BATS_TEST_TMPDIR/walk"
+	done
+	dr=$(csv_value "$BATS_TEST_TMPDIR/dr1" sim/L1-dcache-loads/)
+	[ "$dr" -gt 128 ]
+	[ "$(csv_value "$BATS_TEST_TMPDIR/dr2" sim/L1-dcache-loads/)" = "$dr" ]
 	# valgrind is asked for no more than the events need (-v says how)
 	run "$PSTAT" -v -e sim/instructions/ -- "$LOOP"
 	assert_success
