@@ -321,6 +321,48 @@ print("rss_mb before %d during %d after %d" % (before, during, rss()))
 	[ "$st" = 0 ]
 }
 
+@test "serve: clients that never read hold 4 old renderings at most: the others' connections are closed" {
+	need_serve
+	command -v ss >/dev/null || skip "ss is not installed (Debian: iproute2)"
+	t=$(prog threads)
+	"$t" 1500 1 600000 >"$BATS_TEST_TMPDIR/ready" &
+	wpid=$!
+	for _ in $(seq 100); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
+		sleep 0.1
+	done
+	# a rendering of 1.6 MB every 100 ms, and a non-reading client with
+	# three requests every 10 ms for 3 s: 30 renderings pinned, unless
+	# the old ones are let go
+	serve_bg -p "$wpid" --per-thread -I 100 \
+		-e task-clock,context-switches,page-faults,cpu-migrations
+	run timeout 60 "$OM_PYTHON" -c "$PYLIB"'
+import subprocess
+held = []
+for i in range(300):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.bind(("127.0.0.%d" % (2 + i // 60), 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(GET * 3)
+    held.append(s)
+    time.sleep(0.01)
+time.sleep(1)
+out = subprocess.run(["ss", "-tnH", "state", "established", "sport", "= :%d" % port],
+                     capture_output=True, text=True).stdout
+print("open", out.count("\n"))
+' "$port"
+	echo "$output"
+	assert_success
+	open=$(sed -n 's/^open //p' <<<"$output")
+	# 30 intervals' clients came; those of the last 5 renderings or so
+	# (about 50) may still be there
+	[ "$open" -le 120 ] || fail "$open of 300 connections still open"
+	curl -sf -o /dev/null "$url/metrics"
+	stop_serve
+	[ "$st" = 0 ]
+}
+
 @test "serve: set-user-ID, it does not bind a privileged port for a user who could not" {
 	need_perf_events
 	need_root
