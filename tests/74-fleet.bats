@@ -321,3 +321,25 @@ EOF
 	stop_serve
 	[ "$st" = 0 ]
 }
+
+@test "fleet: serve -a --per-thread labels each thread of the machine with comm and tid" {
+	need_serve
+	need_cpu_wide
+	t=$(prog threads)
+	"$t" 2 1 30000 >"$BATS_TEST_TMPDIR/ready" &
+	wpid=$!
+	for _ in $(seq 50); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
+		sleep 0.1
+	done
+	serve_bg -a --per-thread -e context-switches -I 100
+	curl -sf -o "$BATS_TEST_TMPDIR/m" "$url/metrics"
+	# the program's three threads, each its own series, one comm
+	run grep -c '^pstat_events_total{event="context-switches",pmu="software",comm="prog-threads",tid="[0-9]*"} [0-9]*$' "$BATS_TEST_TMPDIR/m"
+	assert_output 3
+	grep -q "^pstat_events_total{[^}]*comm=\"prog-threads\",tid=\"$wpid\"} " "$BATS_TEST_TMPDIR/m"
+	run grep -c 'thread="' "$BATS_TEST_TMPDIR/m"
+	assert_output 0
+	stop_serve
+	[ "$st" = 0 ]
+}
