@@ -244,6 +244,7 @@ assert c[0]["value"] == 2000004 and c[0]["pmu"] == "sim", c' "$BATS_TEST_TMPDIR/
 	refused "cannot count -a with sim events" -a -e sim/instructions/ -- "$LOOP"
 	refused "cannot count -C with sim events" -C 0 -e sim/instructions/ -- "$LOOP"
 	refused "cannot count -p with sim events" -p $$ -e sim/instructions/
+	refused "^pstat: sim events need a command: valgrind runs it" -e sim/instructions/
 	refused "cannot count --per-thread with sim events" \
 		--per-thread -t $$ -e sim/instructions/
 	refused "cannot count -t with sim events" -t $$ -e sim/instructions/
@@ -396,4 +397,20 @@ EOF
 	command -v valgrind >/dev/null || skip "valgrind is not installed"
 	run "$PSTAT" doctor
 	assert_line --regexp '^ok    sim: .*valgrind runs the simulated PMU .* 4 to 15 times'
+}
+
+@test "sim: --timeout and Ctrl-C end the run with its counts so far" {
+	need_sim
+	mkdir "$BATS_TEST_TMPDIR/tmp"
+	export TMPDIR=$BATS_TEST_TMPDIR/tmp
+	run "$PSTAT" --timeout 1500 -x, -e sim/instructions/ -- "$SPIN" 9000000000
+	assert_failure 124
+	n=$(awk -F, '$3 == "sim/instructions/" { print $1 }' <<<"$output")
+	[ "$n" -gt 1000 ]
+	pstat_sigint_after 1.5 -x, -o "$BATS_TEST_TMPDIR/int" \
+		-e sim/instructions/ -- "$SPIN" 9000000000
+	[ "$st" = 130 ]
+	[ "$(csv_value "$BATS_TEST_TMPDIR/int" sim/instructions/)" -gt 1000 ]
+	# Valgrind's files went with the runs
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
 }

@@ -204,10 +204,6 @@ static const char *refusal(const struct pstat_opts *o,
 		*what = o->have_control ? "--control" : "-D";
 		return "valgrind cannot be switched on and off from outside: count a function with --sim-toggle-collect";
 	}
-	if (!o->argv) {
-		*what = "sim events";
-		return "they need a command to run under valgrind";
-	}
 	return NULL;
 }
 
@@ -242,6 +238,10 @@ int sim_cli_build(struct sim_cli *sc, const struct pstat_opts *o,
 	sim_evlist_ungroup(evl);
 	if ((why = refusal(o, evl, &what))) {
 		msg_error("cannot count %s with sim events: %s", what, why);
+		return -1;
+	}
+	if (!o->argv) {
+		msg_error("sim events need a command: valgrind runs it (pstat -e sim/instructions/ -- ./prog)");
 		return -1;
 	}
 	if (simulate_set(sc, o, evl))
