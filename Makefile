@@ -105,7 +105,7 @@ TEST_OBJ := $(TEST_SRC:.c=.o)
 ALL_OBJ := src/main.o $(LIB_OBJ) $(TEST_OBJ)
 
 .DELETE_ON_ERROR:
-.PHONY: all check check-pmu demo deps install uninstall clean bench layout-check
+.PHONY: all check check-pmu demo deps install uninstall clean bench layout-check regen-metrics
 
 all: pstat
 
@@ -117,6 +117,12 @@ layout-check:
 
 pstat: src/main.o src/libpstat.a | layout-check
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# The tables made from the vendors' data (src/events/vendor/): committed,
+# so a build needs neither the data's tools nor a network; this re-makes
+# them after the data or the generator changed.
+regen-metrics:
+	python3 src/events/vendor/gen-tables.py src/events
 
 src/libpstat.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^

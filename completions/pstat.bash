@@ -181,7 +181,7 @@ _pstat_value()
 		_pstat_list_words "$(pstat list --names metrics 2>/dev/null)" "$2"
 		;;
 	--td-level)
-		compgen -W '1 2' -- "$2"
+		compgen -W '1 2 3 4 5 6' -- "$2"
 		;;
 	--baseline)
 		compgen -d -S / -- "$2"

@@ -242,7 +242,7 @@ complete -c pstat -n __fish_pstat_in_options -l sim-toggle-collect -x -d 'Count 
 complete -c pstat -n __fish_pstat_in_options -l summary -d 'The summary after the intervals (always printed)'
 complete -c pstat -n __fish_pstat_in_options -s t -l tid -x -a '(__fish_pstat_tids)' -d 'Attach to threads'
 complete -c pstat -n __fish_pstat_in_options -l threshold -x -d 'Allowed change per event, with --baseline'
-complete -c pstat -n __fish_pstat_in_options -l td-level -x -a '1 2' -d 'Top-down levels 1 to N'
+complete -c pstat -n __fish_pstat_in_options -l td-level -x -a '1 2 3 4 5 6' -d 'Top-down levels 1 to N'
 complete -c pstat -n __fish_pstat_in_options -l timeout -x -d 'Stop after MS milliseconds'
 complete -c pstat -n __fish_pstat_in_options -l topdown -d 'Top-down analysis, level 1'
 complete -c pstat -n __fish_pstat_in_options -s v -l verbose -d 'Say how events were resolved'

@@ -102,10 +102,11 @@ AMD_L1="0x76:0 0x1a0:0x01 0x1a0:0x1e 0x1a0:0x60 0xaa:0x07 0xc1:0"
 	assert_success
 	jq_assert '.topdown.levels == 0 and
 		(.metrics | map(.name) | index("smt_contention") == null)' <<<"$output"
-	# Intel trees with a cpuinfo keep their own top-down
+	# an Intel tree with a cpuinfo gets the vendor's TMA of its model
+	# (Skylake-SP: IDQ_UOPS_NOT_DELIVERED.CORE first)
 	PSTAT_SYSFS_ROOT="$SYSFS/intel-skylake" run "$PSTAT" -a --topdown --dry-run
 	assert_success
-	assert_line "topdown-total-slots: resolver sysfs, pmu cpu, group 0 (leader, weak)"
+	assert_line "cpu/event=0x9c,umask=0x1/: resolver sysfs, pmu cpu, group 0 (leader, weak)"
 }
 
 @test "privileged (set-user-ID): a tree's cpuinfo is never used" {

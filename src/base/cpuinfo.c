@@ -141,7 +141,8 @@ int cpuinfo_load(const char *root, struct pstat_cpuinfo *ci)
 	int e = errno;
 
 	memset(ci, 0, sizeof(*ci));
-	ci->family = ci->model = -1;
+	ci->family = ci->model = ci->stepping = -1;
+	ci->implementer = ci->variant = ci->part = ci->revision = -1;
 	if (!text) {
 		arm64_model(root, NULL, ci->model_name, sizeof(ci->model_name));
 		return -e;
@@ -150,6 +151,11 @@ int cpuinfo_load(const char *root, struct pstat_cpuinfo *ci)
 		ci->vendor[0] = '\0';
 	ci->family = field_int(text, "cpu family");
 	ci->model = field_int(text, "model");
+	ci->stepping = field_int(text, "stepping");
+	ci->implementer = field_int(text, "CPU implementer");
+	ci->variant = field_int(text, "CPU variant");
+	ci->part = field_int(text, "CPU part");
+	ci->revision = field_int(text, "CPU revision");
 	/* 32-bit Arm's kernels named it Processor, MIPS's cpu model */
 	if (cpuinfo_field(text, "model name", ci->model_name,
 			  sizeof(ci->model_name)) &&
@@ -159,6 +165,33 @@ int cpuinfo_load(const char *root, struct pstat_cpuinfo *ci)
 			  sizeof(ci->model_name)))
 		arm64_model(root, text, ci->model_name, sizeof(ci->model_name));
 	free(text);
+	return 0;
+}
+
+int cpuinfo_midr(const char *root, int cpu, struct pstat_cpuinfo *ci)
+{
+	char *path, *s;
+	uint64_t v;
+	int r;
+
+	if (root && secure_mode())
+		return -EPERM;
+	path = xasprintf("%s/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+			 root ? root : "/sys", cpu);
+	s = read_file_str(path);
+	r = s ? 0 : -errno;
+	free(path);
+	if (!s)
+		return r ? r : -EIO;
+	r = parse_u64(str_trim(s), 0xffffffffULL, &v);
+	free(s);
+	if (r)
+		return r;
+	/* MIDR_EL1: implementer 31:24, variant 23:20, part 15:4, revision 3:0 */
+	ci->implementer = (int)(v >> 24 & 0xff);
+	ci->variant = (int)(v >> 20 & 0xf);
+	ci->part = (int)(v >> 4 & 0xfff);
+	ci->revision = (int)(v & 0xf);
 	return 0;
 }
 

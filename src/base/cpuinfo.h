@@ -13,6 +13,12 @@ struct pstat_cpuinfo {
 	char vendor[32];        /* vendor_id "GenuineIntel"..., "" unknown */
 	int family;             /* "cpu family", -1 unknown */
 	int model;              /* "model", -1 unknown */
+	int stepping;           /* "stepping", -1 unknown */
+	/*
+	 * arm64: the MIDR's fields ("CPU implementer", "CPU variant",
+	 * "CPU part", "CPU revision"), -1 unknown
+	 */
+	int implementer, variant, part, revision;
 	char model_name[128];   /* "model name" (32-bit Arm: "Processor",
 				   MIPS: "cpu model"; arm64: "CPU
 				   implementer 0x41 part 0xd0c", from
@@ -40,6 +46,14 @@ int cpuinfo_field(const char *text, const char *key, char *out, size_t len);
  * unknown).
  */
 int cpuinfo_load(const char *root, struct pstat_cpuinfo *ci);
+
+/*
+ * An arm64 CPU's MIDR_EL1 as <root>/devices/system/cpu/cpu<cpu>/regs/
+ * identification/midr_el1 gives it (root NULL: /sys), into ci's
+ * implementer, variant, part and revision. Returns 0, or -errno (ci
+ * unchanged). A tree's file is not read in secure mode (EPERM).
+ */
+int cpuinfo_midr(const char *root, int cpu, struct pstat_cpuinfo *ci);
 
 /*
  * The frequency a model name states, "... CPU @ 2.40GHz", in Hz; NAN

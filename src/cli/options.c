@@ -154,7 +154,7 @@ void options_usage(void)
 	      "      --metric 'NAME = EXPR'  a metric of your own (repeatable)\n"
 	      "      --metrics-file FILE  metrics of your own, one a line\n"
 	      "      --topdown            top-down analysis, level 1 (-M TopdownL1)\n"
-	      "      --td-level N         top-down levels 1 to N (1 or 2)\n"
+	      "      --td-level N         top-down levels 1 to N (1 to 6)\n"
 	      "      --metric-only        print the metrics (or the events' derived\n"
 	      "                           figures) alone, one column each\n"
 	      "      --metric-no-group    open the events of metrics ungrouped\n"
@@ -611,7 +611,7 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->summary = 1;
 		break;
 	case OPT_TD_LEVEL:
-		if (number("--td-level", optarg, 1, 2, &o->td_level))
+		if (number("--td-level", optarg, 1, 6, &o->td_level))
 			return -1;
 		break;
 	case OPT_THRESHOLD:

@@ -151,9 +151,20 @@ static int intel_fixed(__u64 config, int slots)
 
 	if (config & must_be_0)
 		return METRIC_CTR_GP;
+	/*
+	 * The topdown metric events (event 0, umask 0x80-0x87: the
+	 * kernel's topdown-* of a core with PERF_METRICS) are fields of
+	 * that register, read through slots: they take no counter
+	 */
+	if (slots && (config & 0xffff) >= 0x8000 &&
+	    (config & 0xffff) <= 0x8700 && !(config & 0xff))
+		return METRIC_CTR_NONE;
 	switch (config & 0xffff) {
 	case 0x00c0:
 		return METRIC_FIXED_INSN;
+	case 0x01c0:
+		/* INST_RETIRED.PREC_DIST: fixed counter 0 only (Ice Lake on) */
+		return slots ? METRIC_FIXED_INSN : METRIC_CTR_GP;
 	case 0x0100:
 		return slots ? METRIC_FIXED_INSN : METRIC_CTR_GP;
 	case 0x003c:

@@ -240,6 +240,39 @@ static void join_metric(struct grouping *g, const unsigned char *seen)
 	free(take);
 }
 
+/*
+ * Whether the events seen, with the groups that hold any of them, fit
+ * one group as the kernel checks it.
+ */
+static int fits_hw(struct grouping *g, const unsigned char *seen)
+{
+	unsigned char *take = xcalloc(g->ni + 1, 1);
+	int r;
+
+	for (size_t i = 0; i < g->ni; i++)
+		if (seen[i] && groupable(g, i))
+			take[root(&g->c, i)] = 1;
+	r = fits(g, take, 1);
+	free(take);
+	return r;
+}
+
+/*
+ * The events metric m's own formula names (not those of the metrics it
+ * refers to) into own[ni]; returns whether it refers to another metric.
+ */
+static int own_inputs(const struct pstat_metric_entry *m, unsigned char *own)
+{
+	int refers = 0;
+
+	for (size_t k = 0; m->def.expr && k < mexpr_nnames(m->def.expr); k++) {
+		if (m->refs[k].kind == METRIC_REF_INPUT)
+			own[m->refs[k].idx] = 1;
+		refers |= m->refs[k].kind == METRIC_REF_METRIC;
+	}
+	return refers;
+}
+
 /* Append the component of root r as a weak group: PMU events first. */
 static void add_component(struct pstat_metric_set *set, struct components *c,
 			  size_t r, const long *klass)
@@ -302,9 +335,24 @@ void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
 	}
 	sort_by_count(order, set->n, count);
 	for (size_t k = 0; k < set->n; k++) {
+		unsigned char *own;
+
 		g.m = &set->m[order[k]];
-		if (count[order[k]] > 1)
+		if (count[order[k]] < 2)
+			continue;
+		/*
+		 * A metric over other metrics whose events together cannot
+		 * be one group (a top-down level's node over its parents):
+		 * its own events are grouped, and those of the metrics it
+		 * reads are, with theirs
+		 */
+		own = xcalloc(ni + 1, 1);
+		if (g.m->refs && own_inputs(g.m, own) &&
+		    !fits_hw(&g, seen[order[k]]))
+			join_metric(&g, own);
+		else
 			join_metric(&g, seen[order[k]]);
+		free(own);
 	}
 	for (size_t i = 0; i < ni; i++)
 		if (klass[i] != METRIC_CLASS_NONE && root(&g.c, i) == i &&

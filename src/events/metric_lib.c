@@ -16,6 +16,7 @@
 #include "base/topology.h"
 #include "base/util.h"
 #include "events/metric_lib.h"
+#include "events/vendor.h"
 
 /* <root>/<rel>, read whole and trimmed (new string), or NULL. */
 __attribute__((format(printf, 2, 3)))
@@ -274,12 +275,19 @@ static void find_families(struct pstat_metric_lib *lib,
 static void pick_entries(struct pstat_metric_lib *lib,
 			 struct pstat_pmus *pmus);
 
+static int is_topdown(const char *group)
+{
+	return !strncasecmp(group, "TopdownL", 8);
+}
+
 void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root)
 {
 	memset(lib, 0, sizeof(*lib));
 	lib->cpu_err = cpuinfo_load(sysfs_root, &lib->cpu);
 	find_families(lib, pmus, sysfs_root);
+	if (lib->core[0])
+		metric_vendor_pick(lib, pmus);
 	read_consts(lib, sysfs_root);
 	if (lib->families & METRIC_FAM_ARM_SLOTS &&
 	    isnan(lib->consts.v[MEXPR_SLOTS])) {
@@ -327,30 +335,48 @@ static bool arm_events_present(const struct pstat_metric_lib *lib,
 	return ok;
 }
 
-/* The table's entries that apply to lib->families (and whose events
- * the PMU has); the first of a name wins. */
+/* Whether lib->e[0..n) has an entry called name. */
+static int picked(const struct pstat_metric_lib *lib, const char *name)
+{
+	char other[96];
+
+	for (size_t k = 0; k < lib->n; k++)
+		if (!strcmp(metric_lib_entry_name(lib->e[k], other,
+						  sizeof(other)),
+			    name))
+			return 1;
+	return 0;
+}
+
+/*
+ * The vendor's tables for this CPU, then the hand-written table's
+ * entries that apply to lib->families (and whose events the PMU has);
+ * the first of a name wins. Where the vendor's tables apply, the
+ * top-down groups are theirs.
+ */
 static void pick_entries(struct pstat_metric_lib *lib,
 			 struct pstat_pmus *pmus)
 {
-	char name[64], other[64];
+	size_t total = metric_lib_table_size;
+	char name[96];
 
 	free(lib->e);
 	lib->n = 0;
-	lib->e = xcalloc(metric_lib_table_size, sizeof(*lib->e));
+	for (size_t v = 0; v < lib->nvendor; v++)
+		total += lib->vendor[v]->n;
+	lib->e = xcalloc(total + 1, sizeof(*lib->e));
+	for (size_t v = 0; v < lib->nvendor; v++)
+		for (size_t i = 0; i < lib->vendor[v]->n; i++)
+			lib->e[lib->n++] = &lib->vendor_e[v][i];
 	for (size_t i = 0; i < metric_lib_table_size; i++) {
 		const struct metric_lib_entry *e = &metric_lib_table[i];
-		size_t k;
 
 		if (!(e->families & lib->families) ||
+		    (lib->nvendor && is_topdown(e->group)) ||
 		    !arm_events_present(lib, pmus, e))
 			continue;
 		metric_lib_entry_name(e, name, sizeof(name));
-		for (k = 0; k < lib->n; k++)
-			if (!strcmp(metric_lib_entry_name(lib->e[k], other,
-							  sizeof(other)),
-				    name))
-				break;
-		if (k == lib->n)
+		if (!picked(lib, name))
 			lib->e[lib->n++] = e;
 	}
 }
@@ -362,6 +388,9 @@ void metric_lib_free(struct pstat_metric_lib *lib)
 	free(lib->e);
 	lib->e = NULL;
 	lib->n = 0;
+	for (size_t v = 0; v < lib->nvendor; v++)
+		free(lib->vendor_e[v]);
+	lib->nvendor = 0;
 }
 
 const char *metric_lib_entry_name(const struct metric_lib_entry *e,
@@ -376,7 +405,7 @@ const char *metric_lib_entry_name(const struct metric_lib_entry *e,
 const struct metric_lib_entry *
 metric_lib_find(const struct pstat_metric_lib *lib, const char *name)
 {
-	char buf[64];
+	char buf[96];
 
 	for (size_t i = 0; i < lib->n; i++)
 		if (!strcmp(metric_lib_entry_name(lib->e[i], buf, sizeof(buf)),
@@ -385,29 +414,41 @@ metric_lib_find(const struct pstat_metric_lib *lib, const char *name)
 	return NULL;
 }
 
-/* def with each "$core" replaced by core (new string). */
+/*
+ * def with each "$core", "$atom" and "$lowpower" replaced by the PMU of
+ * that kind of core (new string).
+ */
 static char *subst_core(const char *def, const char *core)
 {
-	size_t n = 0, clen = strlen(core);
-	char *out;
+	static const char *const ph[][2] = {
+		{ "$core", NULL }, { "$atom", "cpu_atom" },
+		{ "$lowpower", "cpu_lowpower" },
+	};
+	size_t len = 0, alloc = 0;
+	char *out = NULL;
 
-	for (const char *p = def; (p = strstr(p, "$core")); p += 5)
-		n++;
-	out = xmalloc(strlen(def) + n * clen + 1);
-	for (char *o = out;; ) {
-		const char *p = strstr(def, "$core");
+	for (;;) {
+		const char *with = NULL;
+		size_t k, n = 1;
 
-		if (!p) {
-			strcpy(o, def);
-			break;
+		for (k = 0; *def == '$' && k < ARRAY_SIZE(ph); k++)
+			if (str_starts_with(def, ph[k][0]))
+				break;
+		if (*def == '$' && k < ARRAY_SIZE(ph)) {
+			with = ph[k][1] ? ph[k][1] : core;
+			n = strlen(with);
 		}
-		memcpy(o, def, (size_t)(p - def));
-		o += p - def;
-		memcpy(o, core, clen);
-		o += clen;
-		def = p + 5;
+		xgrow((void **)&out, &alloc, len + n + 1, 1);
+		if (with) {
+			memcpy(out + len, with, n);
+			def += strlen(ph[k][0]);
+		} else {
+			out[len] = *def;
+		}
+		len += n;
+		if (!with && !*def++)
+			return out;
 	}
-	return out;
 }
 
 int metric_lib_def(const struct pstat_metric_lib *lib,
@@ -423,11 +464,6 @@ int metric_lib_def(const struct pstat_metric_lib *lib,
 	d->group = xstrdup(e->group);
 	d->source = xstrdup(e->source);
 	return 0;
-}
-
-static int is_topdown(const char *group)
-{
-	return !strncasecmp(group, "TopdownL", 8);
 }
 
 /* A shown metric that cannot be counted here: no value, with why. */
@@ -447,6 +483,64 @@ static void add_unsupported(struct pstat_metric_set *set, const char *name,
 	metric_set_add_def(set, &d, 1, &err);
 }
 
+/*
+ * Whether the entry called name is what -M's word w asks for: the name
+ * in any case (as perf matches -M's words), or, on a CPU with more than
+ * one kind of core, its copy for one of them ("tma_retiring.cpu_atom").
+ */
+static int name_matches(const char *name, const char *w)
+{
+	static const char *const kinds[] = { ".cpu_core", ".cpu_atom",
+					     ".cpu_lowpower" };
+	size_t n = strlen(w);
+
+	if (!strcasecmp(name, w))
+		return 1;
+	if (strncasecmp(name, w, n))
+		return 0;
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
+		if (!strcmp(name + n, kinds[k]))
+			return 1;
+	return 0;
+}
+
+/* Whether group w (perf's Default: the first level) holds entry e. */
+static int group_matches(const struct pstat_metric_lib *lib,
+			 const struct metric_lib_entry *e, const char *w)
+{
+	if (!strcasecmp(e->group, w))
+		return 1;
+	return lib->nvendor && !strcasecmp(w, "Default") &&
+	       !strcmp(e->group, "TopdownL1");
+}
+
+/* Whether some CPU's table knows name w (for the message). */
+static int known_elsewhere(const char *w)
+{
+	char name[96];
+
+	for (size_t i = 0; i < metric_lib_table_size; i++) {
+		const struct metric_lib_entry *e = &metric_lib_table[i];
+
+		metric_lib_entry_name(e, name, sizeof(name));
+		if (!strcasecmp(name, w) || !strcasecmp(e->group, w))
+			return 1;
+	}
+	for (size_t t = 0; t < vendor_intel_nmetrics; t++) {
+		const struct vendor_metrics *v = &vendor_intel_metrics[t];
+
+		for (size_t r = v->first; r < v->first + v->n; r++) {
+			const char *def = vendor_str(vendor_intel_rows[r].def);
+
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)strcspn(def, " ="), def);
+			if (name_matches(name, w))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* -M's word w: a metric or group name, in any case. */
 static int select_one(const struct pstat_metric_lib *lib,
 		      struct pstat_metric_set *set, const char *w,
@@ -457,12 +551,11 @@ static int select_one(const struct pstat_metric_lib *lib,
 	size_t found = 0;
 
 	for (size_t i = 0; i < lib->n; i++) {
-		char name[64];
+		char name[96];
 		const struct metric_lib_entry *e = lib->e[i];
 
 		metric_lib_entry_name(e, name, sizeof(name));
-		/* in any case, as perf matches -M's words */
-		if (strcasecmp(name, w) && strcasecmp(e->group, w))
+		if (!name_matches(name, w) && !group_matches(lib, e, w))
 			continue;
 		struct pstat_metric_def d = { 0 };
 
@@ -475,11 +568,19 @@ static int select_one(const struct pstat_metric_lib *lib,
 	}
 	if (found)
 		return 0;
-	if (is_topdown(w) && (w[8] == '1' || w[8] == '2') && !w[9]) {
-		const char *why = lib->no_topdown[0] ?
-					  lib->no_topdown :
-					  "this PMU has no level-2 top-down events pstat knows (Intel's: Skylake-class cores, Sapphire Rapids and later)";
+	if (is_topdown(w) && w[8] >= '1' && w[8] <= '6' && !w[9]) {
+		char why[600];
 
+		if (lib->no_topdown[0])
+			snprintf(why, sizeof(why), "%s", lib->no_topdown);
+		else if (lib->nvendor)
+			snprintf(why, sizeof(why),
+				 "the vendor's analysis of this CPU has %d levels",
+				 lib->topdown_levels);
+		else
+			snprintf(why, sizeof(why),
+				 "this PMU has no level-%c top-down events pstat knows (the vendors' tables cover the CPUs whose /proc/cpuinfo they name; by hand: Skylake-class level 2, Sapphire Rapids and later level 2)",
+				 w[8]);
 		if (alone)
 			return error_set(err, -1, "cannot count %s here: %s",
 					 w, why);
@@ -488,17 +589,10 @@ static int select_one(const struct pstat_metric_lib *lib,
 			add_unsupported(set, l1[i], "TopdownL1", why);
 		return 0;
 	}
-	/* known, for another machine */
-	for (size_t i = 0; i < metric_lib_table_size; i++) {
-		char name[64];
-		const struct metric_lib_entry *e = &metric_lib_table[i];
-
-		metric_lib_entry_name(e, name, sizeof(name));
-		if (!strcasecmp(name, w) || !strcasecmp(e->group, w))
-			return error_set(err, -1,
-					 "'%s' is not available here: its events are not among this machine's PMUs (see 'pstat list metrics')",
-					 w);
-	}
+	if (known_elsewhere(w))
+		return error_set(err, -1,
+				 "'%s' is not available here: its events are not among this machine's PMUs (see 'pstat list metrics')",
+				 w);
 	return error_set(err, -1,
 			 "unknown metric or metric group '%s' (see 'pstat list metrics')",
 			 w);
@@ -638,10 +732,58 @@ static void group_chunks(struct pstat_metric_set *set, const char *prefix,
 	free(all.inputs);
 }
 
+/*
+ * The vendor's formulas on a core with PERF_METRICS: slots and the
+ * kernel's topdown-* events of PMU core as one group, slots leading
+ * (the kernel reads the metrics through it); their other events are
+ * grouped by metric_set_group_inputs, within the counters.
+ */
+static void group_perf_metrics(struct pstat_metric_set *set,
+			       const char *core)
+{
+	struct pstat_metric_group g = { 0 };
+	size_t alloc = 0, cl = strlen(core);
+	char *slots = xasprintf("%s/slots/", core);
+	ssize_t li = input_index(set, slots);
+
+	for (size_t i = 0; i < set->ninputs; i++) {
+		const char *in = set->inputs[i];
+
+		if (strncmp(in, core, cl) || in[cl] != '/' ||
+		    !str_starts_with(in + cl + 1, "topdown-"))
+			continue;
+		xgrow((void **)&g.inputs, &alloc, g.n + 2, sizeof(*g.inputs));
+		g.inputs[g.n++] = i;
+	}
+	if (!g.n) {
+		free(slots);
+		return;
+	}
+	if (li < 0) {
+		xgrow((void **)&set->inputs, &set->inputs_alloc,
+		      set->ninputs + 1, sizeof(*set->inputs));
+		set->inputs[set->ninputs] = slots;
+		li = (ssize_t)set->ninputs++;
+		slots = NULL;
+	}
+	free(slots);
+	xgrow((void **)&g.inputs, &alloc, g.n + 1, sizeof(*g.inputs));
+	memmove(&g.inputs[1], &g.inputs[0], g.n * sizeof(*g.inputs));
+	g.inputs[0] = (size_t)li;
+	g.n++;
+	add_group(set, &g);
+}
+
 void metric_lib_group_inputs(const struct pstat_metric_lib *lib,
 			     struct pstat_metric_set *set)
 {
 	char leader[96];
+
+	if (lib->nvendor) {
+		if (lib->families & METRIC_FAM_INTEL_ICL)
+			group_perf_metrics(set, lib->core);
+		return;
+	}
 
 	/* the event every other counts in leads */
 	if (lib->families & METRIC_FAM_INTEL_ICL) {

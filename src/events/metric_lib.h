@@ -44,6 +44,8 @@ struct metric_lib_entry {
 extern const struct metric_lib_entry metric_lib_table[];
 extern const size_t metric_lib_table_size;
 
+struct vendor_metrics;
+
 struct pstat_metric_lib {
 	unsigned families;
 	char core[64];          /* the core PMU, "" when none */
@@ -56,9 +58,18 @@ struct pstat_metric_lib {
 	 * the PMU lacks.
 	 */
 	char no_topdown[512];
-	int topdown_levels;     /* 0, 1 or 2 */
+	int topdown_levels;     /* 0 none, else the deepest level (up to 6) */
 	int amd;                /* the core PMU "cpu" is AMD's */
 	int amd_zen;            /* AMD: the Zen generation, 0 unknown */
+	/*
+	 * The vendor's tables for this CPU (events/vendor.h), one per kind
+	 * of core; when there are any, the top-down groups are theirs, and
+	 * vendor_cpu says which CPU they were chosen for.
+	 */
+	const struct vendor_metrics *vendor[4];
+	struct metric_lib_entry *vendor_e[4];   /* their rows as entries */
+	size_t nvendor;
+	char vendor_cpu[96];
 	/* what cpuinfo says of the CPU; cpu_err: -errno it was read with */
 	struct pstat_cpuinfo cpu;
 	int cpu_err;
@@ -75,6 +86,13 @@ struct pstat_metric_lib {
 void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root);
 void metric_lib_free(struct pstat_metric_lib *lib);
+
+/*
+ * Pick lib->vendor[] for lib->cpu (metric_vendor.c): the vendor's tables
+ * of the kinds of core whose PMU pmus has; sets lib->topdown_levels to
+ * the deepest level, lib->vendor_cpu.
+ */
+void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus);
 
 /* The entry called name that applies here, or NULL (borrowed). */
 const struct metric_lib_entry *

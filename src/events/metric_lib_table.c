@@ -9,8 +9,11 @@
  *
  * Top-down fractions are evaluated as fractions and shown x100 in %;
  * other metrics refer to them unscaled. Thresholds follow the vendors'
- * (Intel's TMA: frontend > 0.2, bad speculation > 0.15, backend > 0.2,
- * retiring > 0.7 flags the area to look at).
+ * (Intel's TMA: frontend > 0.15, bad speculation > 0.15, backend > 0.2,
+ * retiring > 0.7 or its heavy operations > 0.1 flags the area to look
+ * at). These are the fallback where the vendors' own tables
+ * (vendor_intel.c, chosen by the CPU's family and model) do not name
+ * the CPU.
  */
 #include "base/util.h"
 #include "events/metric_lib.h"

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PSTAT_VENDOR_H
+#define PSTAT_VENDOR_H
+
+#include <stddef.h>
+
+#include "base/cpuinfo.h"
+
+/*
+ * Tables generated from the vendors' data (src/events/vendor/gen-tables.py
+ * writes vendor_intel.c from Intel's perfmon files): per CPU model, the
+ * TMA metrics in pstat's definition syntax and the core events'
+ * encodings. Every string is an offset into vendor_intel_str, so that
+ * the tables hold no pointer for the loader to relocate: a run that
+ * names no metric and no vendor event never reads them.
+ *
+ * A definition's "$core", "$atom" and "$lowpower" stand for the core PMU
+ * of that kind of core (cpu or cpu_core, cpu_atom, cpu_lowpower).
+ */
+extern const char vendor_intel_str[];
+
+/* The string at offset off (borrowed). */
+static inline const char *vendor_str(unsigned off)
+{
+	return vendor_intel_str + off;
+}
+
+struct vendor_metric_row {
+	unsigned def;                   /* metric.h's NAME = EXPR; ... */
+	unsigned group;                 /* "TopdownL1", "Info", ... */
+};
+
+/* One kind of core's metrics: rows[first .. first + n). */
+struct vendor_metrics {
+	unsigned platform;              /* perfmon's name: "SPR" */
+	unsigned source;                /* the files and their versions */
+	unsigned first, n;
+	int levels;                     /* the deepest TMA level */
+};
+
+struct vendor_event {
+	unsigned name;                  /* "INST_RETIRED.ANY" */
+	unsigned terms;                 /* "event=0xc0,umask=0x0" */
+};
+
+/* A core's events, events[first .. first + n), sorted by name. */
+struct vendor_events {
+	unsigned source;
+	unsigned first, n;
+};
+
+/* One row of perfmon's mapfile.csv for a core's events. */
+struct vendor_cpu {
+	unsigned short family, model;
+	unsigned short steppings;       /* bit n: stepping n */
+	unsigned role;                  /* "" one kind of core; "Core", "Atom", "LowPower_Atom" */
+	unsigned platform;
+	int metrics;                    /* index into vendor_intel_metrics, -1 none */
+	int events;                     /* index into vendor_intel_event_tables */
+};
+
+extern const struct vendor_metric_row vendor_intel_rows[];
+extern const struct vendor_metrics vendor_intel_metrics[];
+extern const size_t vendor_intel_nmetrics;
+extern const struct vendor_event vendor_intel_events[];
+extern const struct vendor_events vendor_intel_event_tables[];
+extern const struct vendor_cpu vendor_intel_cpus[];
+extern const size_t vendor_intel_ncpus;
+
+/*
+ * The core PMU of a mapfile role on this machine: "cpu_core", "cpu_atom",
+ * "cpu_lowpower"; for "" (one kind of core) core, the machine's core PMU
+ * (static or core).
+ */
+const char *vendor_role_pmu(const char *role, const char *core);
+
+/*
+ * The mapfile rows of the CPU ci describes (family, model and stepping
+ * within mapfile.csv's ranges; one per kind of core) into rows[max];
+ * returns how many.
+ */
+size_t vendor_cpu_rows(const struct pstat_cpuinfo *ci,
+		       const struct vendor_cpu **rows, size_t max);
+
+#endif

@@ -1,0 +1,589 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Turn the vendors' published performance-monitoring data into pstat's
+metric and event tables (src/events/vendor_intel.c).
+
+The data files beside this script are the vendors' own, unchanged:
+
+  intel/   github.com/intel/perfmon (BSD-3-Clause, intel/LICENSE):
+           mapfile.csv (CPUID family-model[-stepping] to platform files),
+           <PLATFORM>/metrics/*_metrics.json (TMA per platform: every
+           level, thresholds), <PLATFORM>/events/*_core.json (encodings),
+           E-core_TMA_Metrics.csv (the E-cores of hybrid parts).
+
+Usage: gen-tables.py [SRCDIR]   (writes SRCDIR/vendor_intel.c; SRCDIR is
+the directory above this one, src/events, when not given). `make
+regen-metrics` runs it. To add a CPU: copy its files from perfmon into
+intel/ keeping perfmon's paths, add its platform to PLATFORMS, rerun.
+
+What pstat's formula language cannot say is left out, and the metrics
+that refer to it with it: events with a retire-latency or per-core
+modifier, uncore and MSR events, privilege-level counts. The generated
+file lists what was left out and why.
+"""
+
+import csv
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTEL = os.path.join(HERE, "intel")
+
+# The platforms whose files are committed: perfmon's directory names.
+PLATFORMS = ["SKX", "ICL", "SPR", "GNR", "ADL", "ARL", "LNL", "SRF"]
+
+# The E-core TMA column for an (platform, core role) of a hybrid part.
+ECORE_COLUMN = {
+    ("ADL", "Atom"): "GRT",
+    ("ADL", ""): "GRT",
+    ("ARL", "Atom"): "ARL-SKT",
+    ("ARL", "LowPower_Atom"): "CMT",
+    ("LNL", "Atom"): "LNL-SKT",
+    ("MTL", "Atom"): "CMT",
+}
+
+# The kernel's core PMU of each role (arch/x86/events/intel/core.c).
+ROLE_PMU = {"": "$core", "Core": "$core", "Atom": "$atom",
+            "LowPower_Atom": "$lowpower"}
+ROLE_SUFFIX = {"": "", "Core": ".cpu_core", "Atom": ".cpu_atom",
+               "LowPower_Atom": ".cpu_lowpower"}
+
+# PERF_METRICS fields: the kernel's topdown-* events of the slots group.
+PERF_METRICS = {
+    "frontend_bound": "topdown-fe-bound",
+    "bad_speculation": "topdown-bad-spec",
+    "retiring": "topdown-retiring",
+    "backend_bound": "topdown-be-bound",
+    "heavy_operations": "topdown-heavy-ops",
+    "branch_mispredicts": "topdown-br-mispredict",
+    "fetch_latency": "topdown-fetch-lat",
+    "memory_bound": "topdown-mem-bound",
+}
+
+# pstat's short names for TMA's first two levels.
+SHORT = ["Frontend_Bound", "Bad_Speculation", "Backend_Bound", "Retiring",
+         "Fetch_Latency", "Fetch_Bandwidth", "Branch_Mispredicts",
+         "Machine_Clears", "Memory_Bound", "Core_Bound", "Light_Operations",
+         "Heavy_Operations"]
+
+
+class Skip(Exception):
+    """A formula pstat cannot count: why."""
+
+
+def first_sentence(text):
+    """Up to the first full stop that ends a sentence ("e.g." does not)."""
+    m = re.search(r"(?<!e\.g)(?<!i\.e)\.\s+[A-Z]", text)
+    return text[:m.start()] if m else text
+
+
+def read_json(rel):
+    with open(os.path.join(INTEL, rel), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cstr(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def num(s):
+    s = (s or "0").split(",")[0].strip()
+    return int(s, 16) if s.lower().startswith("0x") else int(s or "0")
+
+
+class Events:
+    """One core's events JSON: name -> pstat terms."""
+
+    def __init__(self, rel):
+        self.rel = rel
+        doc = read_json(rel)
+        self.version = doc["Header"].get("Version", "")
+        self.ev = {}
+        for e in doc["Events"]:
+            self.ev[e["EventName"].upper()] = e
+
+    def terms(self, name, mods=()):
+        """The event's terms (event=..,umask=..), or Skip."""
+        e = self.ev.get(name.upper())
+        if e is None:
+            raise Skip("event %s is not in %s" % (name, self.rel))
+        code = num(e["EventCode"].split(",")[0])
+        umask = num(e.get("UMask"))
+        counter = e.get("Counter", "")
+        # The fixed counters' pseudo-encodings (event 0, umask n) as the
+        # kernel's fixed-counter constraints take them
+        if counter.startswith("Fixed counter") and code == 0:
+            if umask == 1:
+                code, umask = 0xC0, 0
+            elif umask == 2:
+                code, umask = 0x3C, 0
+        cmask, inv, edge = (num(e.get("CounterMask")), num(e.get("Invert")),
+                            num(e.get("EdgeDetect")))
+        anyt = num(e.get("AnyThread"))
+        msr, msrval = (e.get("MSRIndex") or "0").lower(), num(e.get("MSRValue"))
+        for m in mods:
+            if m.startswith("u0x"):
+                umask = int(m[1:], 16)
+                continue
+            if m.startswith("ocr_msr_val="):
+                msrval = num(m.split("=", 1)[1])
+                continue
+            mm = re.fullmatch(r"([cei])(\d+)", m)
+            if not mm:
+                raise Skip("modifier :%s of %s" % (m, name))
+            v = int(mm.group(2))
+            if mm.group(1) == "c":
+                cmask = v
+            elif mm.group(1) == "e":
+                edge = v
+            else:
+                inv = v
+        t = ["event=0x%x" % code, "umask=0x%x" % umask]
+        ext = num(e.get("UMaskExt"))
+        if ext:
+            raise Skip("event %s has an extended umask" % name)
+        if cmask:
+            t.append("cmask=%d" % cmask)
+        if inv:
+            t.append("inv=1")
+        if edge:
+            t.append("edge=1")
+        if anyt:
+            t.append("any=1")
+        if msr.startswith("0x1a6"):
+            t.append("offcore_rsp=0x%x" % msrval)
+        elif msr == "0x3f6":
+            t.append("ldlat=%d" % msrval)
+        elif msr == "0x3f7":
+            t.append("frontend=0x%x" % msrval)
+        elif msr not in ("0", "0x00", "0x0"):
+            raise Skip("event %s needs MSR %s" % (name, msr))
+        return ",".join(t)
+
+    def table(self):
+        """Every event: (NAME, terms), by name."""
+        out = []
+        for name in sorted(self.ev):
+            e = self.ev[name]
+            if num(e.get("Deprecated")):
+                continue
+            try:
+                out.append((name, self.terms(name)))
+            except Skip:
+                pass
+        return out
+
+
+TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e\d+)?)"
+                   r"|(?P<name>[A-Za-z_][A-Za-z0-9_.]*(?::[A-Za-z0-9_=]+)*)"
+                   r"|(?P<op>[-+*/(),<>&|!=]=?))")
+
+
+def tokens(text):
+    pos, out = 0, []
+    text = text.strip()
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise Skip("cannot read %r" % text[pos:pos + 20])
+        pos = m.end()
+        out.append((m.lastgroup, m.group(m.lastgroup)))
+    return out
+
+
+class Platform:
+    """One platform's metrics JSON, made into pstat definitions."""
+
+    def __init__(self, rel, events, role, tag):
+        self.rel, self.events, self.role, self.tag = rel, events, role, tag
+        doc = read_json(rel)
+        self.header = doc["Header"]
+        self.metrics = [m for m in doc["Metrics"] if m.get("Category") == "TMA"]
+        self.skipped = []
+
+    def mname(self, n):
+        return "tma_" + n.lower() + ROLE_SUFFIX[self.role]
+
+    def expr(self, text, known):
+        # Skylake's core clocks with SMT on: the any-thread count needs
+        # privileges and counts the sibling; Intel's own estimate from
+        # the thread's clocks and the time it ran alone does not
+        text = text.replace(
+            "( cpu_clk_unhalted.thread_any / 2 ) if smt_on",
+            "( cpu_clk_unhalted.thread / 2 * ( 1 + cpu_clk_unhalted.one_thread_active / cpu_clk_unhalted.ref_xclk ) ) if smt_on")
+        out = []
+        pmu = ROLE_PMU[self.role]
+        for kind, tok in tokens(text):
+            if kind != "name":
+                out.append(tok)
+                continue
+            low = tok.lower()
+            if low in ("if", "else", "max", "min"):
+                out.append(low)
+            elif low == "smt_on":
+                out.append("#smt_on")
+            elif low == "num_cpus":
+                out.append("#num_cpus")
+            elif low == "duration_time":
+                out.append("duration_time")
+            elif low == "tsc":
+                out.append("msr@tsc@")
+            elif low.startswith("tma_"):
+                if low not in known:
+                    raise Skip("refers to %s, not in the file" % low)
+                out.append(low + ROLE_SUFFIX[self.role])
+            elif low.startswith("perf_metrics."):
+                f = PERF_METRICS.get(low.split(".", 1)[1])
+                if not f:
+                    raise Skip(tok)
+                out.append("%s@%s@" % (pmu, f))
+            elif low == "topdown.slots:perf_metrics":
+                out.append("%s@slots@" % pmu)
+            elif "." in low:
+                parts = tok.split(":")
+                out.append("%s@%s@" % (pmu, self.events.terms(parts[0],
+                                                              parts[1:])))
+            else:
+                raise Skip("name %s" % tok)
+        return " ".join(out)
+
+    def threshold(self, m, legacy):
+        t = m.get("Threshold") or {}
+        text = (t.get("BaseFormula") or "").strip()
+        if not text:
+            return ""
+        for lname in sorted(legacy, key=len, reverse=True):
+            if lname in text:
+                target, pct = legacy[lname]
+                text = text.replace(lname, "(%s * 100)" % target if pct
+                                    else target)
+        if "metric_" in text:
+            raise Skip("threshold names %r" % text)
+        return text
+
+    def entries(self):
+        legacy = {}
+        for m in self.metrics:
+            legacy[m["LegacyName"]] = (
+                self.mname(m["MetricName"]),
+                m.get("UnitOfMeasure") == "percent")
+        known = {"tma_" + m["MetricName"].lower() for m in self.metrics}
+        done = {}
+        for m in self.metrics:
+            name = m["MetricName"]
+            try:
+                body = self.expr(m.get("BaseFormula", ""), known)
+                thr = self.threshold(m, legacy)
+                done[name] = (body, thr)
+            except Skip as e:
+                self.skipped.append((name, str(e)))
+        # a metric over one left out is left out too
+        while True:
+            ok = {"tma_" + n.lower() + ROLE_SUFFIX[self.role] for n in done}
+            bad = [n for n, (b, t) in done.items()
+                   if any(r not in ok for r in re.findall(r"tma_[a-z0-9_.]+", b + " " + t))]
+            if not bad:
+                break
+            for n in bad:
+                self.skipped.append((n, "refers to a metric left out"))
+                del done[n]
+        rows, stack = [], []
+        for m in self.metrics:
+            name = m["MetricName"]
+            node = not name.startswith(("Info_", "Bottleneck_"))
+            pct = m.get("UnitOfMeasure") == "percent"
+            if node:
+                while stack and stack[-1][0] >= m["Level"]:
+                    stack.pop()
+                stack.append((m["Level"], name))
+            if name not in done:
+                continue
+            body, thr = done[name]
+            if node:
+                group = "TopdownL%d" % m["Level"]
+            else:
+                group = "Info" if name.startswith("Info_") else "Bottleneck"
+            desc = first_sentence(m.get("BriefDescription") or "")
+            desc = desc.replace(";", ",").replace("\n", " ").strip().rstrip(".")
+            d = "%s = %s" % (self.mname(name), body)
+            if pct:
+                d += "; scale = 100; unit = %"
+            if node:
+                under_ret = stack[0][1] == "Retiring"
+                d += "; higher = %s" % ("yes" if under_ret and name in (
+                    "Retiring", "Light_Operations") else "no")
+            if thr:
+                d += "; threshold = " + thr
+            if desc:
+                d += "; desc = " + desc
+            rows.append((group, d, m["Level"] if node else 0, name))
+        for s in SHORT:
+            if s in done:
+                rows.append(("Topdown", "%s%s = %s; scale = 100; unit = %%; desc = pstat's short name of %s" % (
+                    s.lower(), ROLE_SUFFIX[self.role], self.mname(s),
+                    self.mname(s)), 0, s))
+        return rows
+
+    def source(self):
+        h = self.header
+        return "Intel perfmon %s %s, TMA %s (BSD-3-Clause); encodings: %s %s" % (
+            self.rel, h.get("Version", ""), h.get("TmaVersion", ""),
+            self.events.rel, self.events.version)
+
+
+class ECore:
+    """One column of E-core_TMA_Metrics.csv, made into definitions."""
+
+    def __init__(self, column, events, role, tag):
+        self.column, self.events, self.role, self.tag = column, events, role, tag
+        with open(os.path.join(INTEL, "E-core_TMA_Metrics.csv"),
+                  encoding="utf-8-sig") as f:
+            rows = list(csv.reader(f))
+        self.version = rows[0][2]
+        head = rows[2]
+        col = head.index(column)
+        self.rows = []
+        self.aux = {}
+        for r in rows[3:]:
+            if len(r) <= col:
+                continue
+            if r[0] == "Aux":
+                self.aux[r[1]] = r[col].strip()
+            elif r[0] not in (".", ""):
+                self.rows.append(r)
+        self.col = col
+        self.head = head
+        self.skipped = []
+
+    def mname(self, n):
+        return "tma_" + n.lower().lstrip("%_") + ROLE_SUFFIX[self.role]
+
+    def expand(self, text, depth=0):
+        """#CLKS, #SLOTS, #Pipeline_Width spelled out."""
+        if depth > 5:
+            raise Skip("aux loop")
+        def sub(m):
+            key = m.group(0)
+            v = self.aux.get(key)
+            if v is None or v == "":
+                raise Skip("%s unknown" % key)
+            return "( " + self.expand(v, depth + 1) + " )"
+        return re.sub(r"#[A-Za-z_]+", sub, text)
+
+    def expr(self, text, known):
+        text = self.expand(text)
+        pmu = ROLE_PMU[self.role]
+        out = []
+        for kind, tok in tokens(text):
+            if kind != "name":
+                out.append(tok)
+                continue
+            if tok in known:
+                out.append(known[tok])
+            elif "." in tok:
+                parts = tok.split(":")
+                out.append("%s@%s@" % (pmu, self.events.terms(parts[0],
+                                                              parts[1:])))
+            else:
+                raise Skip("name %s" % tok)
+        return " ".join(out)
+
+    def entries(self):
+        known, rows, parents = {}, [], {}
+        lvl_name = {}
+        i_thr = self.head.index("Threshold")
+        i_desc = self.head.index("Metric Description")
+        for r in self.rows:
+            node = r[0] in ("FE", "BAD", "BE", "RET")
+            if node:
+                level = next(i for i in (1, 2, 3) if r[i])
+                name = r[level]
+                lvl_name[level] = name
+                parent = lvl_name.get(level - 1) if level > 1 else None
+            else:
+                level, name, parent = 0, r[1], None
+            text = r[self.col].strip()
+            if not text or text == "#NA":
+                self.skipped.append((name, "#NA on %s" % self.column))
+                continue
+            try:
+                body = self.expr(text, known)
+            except Skip as e:
+                self.skipped.append((name, str(e)))
+                continue
+            mn = self.mname(name)
+            known[name] = mn
+            d = "%s = %s" % (mn, body)
+            if node:
+                d += "; scale = 100; unit = %"
+                d += "; higher = %s" % ("yes" if name == "Retiring" else "no")
+                thr = r[i_thr].strip()
+                m = re.fullmatch(r">\s*([0-9.]+)(\s*&\s*P)?", thr)
+                if m:
+                    d += "; threshold = %s > %s" % (mn, m.group(1))
+                    if m.group(2) and parent in known:
+                        # the parent's own condition (TMA's "& P")
+                        pm = re.search(r"threshold = (.*?)(;|$)",
+                                       parents[parent]).group(1)
+                        d += " & " + pm
+            desc = first_sentence(r[i_desc]).replace(";", ",").strip().rstrip(".")
+            if desc:
+                d += "; desc = " + desc
+            if node:
+                parents[name] = d
+            group = "TopdownL%d" % level if node else "Info"
+            rows.append((group, d, level, name))
+        return rows
+
+    def source(self):
+        return "Intel perfmon E-core_TMA_Metrics.csv version %s, column %s (BSD-3-Clause); encodings: %s %s" % (
+            self.version, self.column, self.events.rel, self.events.version)
+
+
+def mapfile():
+    with open(os.path.join(INTEL, "mapfile.csv"), encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def cpuid_key(fm):
+    """'GenuineIntel-6-55-[01234]' -> (family, model, stepping mask)."""
+    parts = fm.split("-")
+    fam, model = int(parts[1], 16), int(parts[2], 16)
+    mask = 0xFFFF
+    if len(parts) > 3:
+        m = re.fullmatch(r"\[([0-9A-Fa-f]+)\]", parts[3])
+        steps = m.group(1) if m else parts[3]
+        mask = 0
+        for ch in steps:
+            mask |= 1 << int(ch, 16)
+    return fam, model, mask
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(HERE)
+    rows = mapfile()
+    files = {}
+    for r in rows:
+        plat = r["Filename"].strip("/").split("/")[0]
+        if plat not in PLATFORMS:
+            continue
+        files.setdefault((r["Family-model"], r["Core Role Name"] or ""), {})[
+            r["EventType"]] = r["Filename"].strip("/")
+    tables, evtables, cpus = {}, {}, []
+    for (fm, role), f in sorted(files.items()):
+        plat = (f.get("core") or f.get("hybridcore") or "").split("/")[0]
+        evrel = f.get("core") or f.get("hybridcore")
+        if not evrel:
+            continue
+        if evrel not in evtables:
+            evtables[evrel] = Events(evrel)
+        ev = evtables[evrel]
+        mt = None
+        if f.get("metrics"):
+            key = (f["metrics"], role)
+            if key not in tables:
+                tables[key] = Platform(f["metrics"], ev, role, plat)
+            mt = key
+        elif (plat, role) in ECORE_COLUMN:
+            key = ("E-core_TMA_Metrics.csv:" + ECORE_COLUMN[(plat, role)],
+                   role)
+            if key not in tables:
+                tables[key] = ECore(ECORE_COLUMN[(plat, role)], ev, role, plat)
+            mt = key
+        fam, model, mask = cpuid_key(fm)
+        cpus.append((fam, model, mask, role, plat, mt, evrel))
+
+    # Every string in one array, referred to by offset: tables of plain
+    # numbers need no relocation when the program is loaded, so a run
+    # that names no metric never touches them.
+    blob, offs, size = [], {}, [0]
+
+    def off(text):
+        if text not in offs:
+            offs[text] = size[0]
+            size[0] += len(text.encode()) + 1
+            blob.append(text)
+        return offs[text]
+
+    o, body = [], []
+    w = body.append
+    rows, mtabs = [], []
+    tindex = {}
+    comments = []
+    order = {"Topdown": 7, "Info": 8, "Bottleneck": 9}
+    for key, t in sorted(tables.items()):
+        ents = sorted(t.entries(), key=lambda r: order.get(r[0], r[2]))
+        levels = max([lv for _, _, lv, _ in ents] + [0])
+        tindex[key] = len(mtabs)
+        mtabs.append((off(t.tag), off(t.source()), len(rows), len(ents),
+                      levels))
+        comments.append("/* %d: %s */" % (len(mtabs) - 1, t.source()))
+        for n, why in t.skipped:
+            comments.append("/*   left out: %s: %s */" % (
+                n, why.replace("*/", "* /")))
+        for group, d, _, _ in ents:
+            rows.append((off(d), off(group)))
+    events, etabs, eindex = [], [], {}
+    for rel, ev in sorted(evtables.items()):
+        tab = ev.table()
+        eindex[rel] = len(etabs)
+        etabs.append((off("Intel perfmon %s %s (BSD-3-Clause)" % (
+            rel, ev.version)), len(events), len(tab)))
+        for n, t in tab:
+            events.append((off(n), off(t)))
+    w("const struct vendor_metric_row vendor_intel_rows[] = {")
+    for d, g in rows:
+        w("\t{ %d, %d }," % (d, g))
+    w("};")
+    w("")
+    w("const struct vendor_metrics vendor_intel_metrics[] = {")
+    for plat, src, first, n, levels in mtabs:
+        w("\t{ %d, %d, %d, %d, %d }," % (plat, src, first, n, levels))
+    w("};")
+    w("const size_t vendor_intel_nmetrics = ARRAY_SIZE(vendor_intel_metrics);")
+    w("")
+    w("const struct vendor_event vendor_intel_events[] = {")
+    for n, t in events:
+        w("\t{ %d, %d }," % (n, t))
+    w("};")
+    w("")
+    w("const struct vendor_events vendor_intel_event_tables[] = {")
+    for src, first, n in etabs:
+        w("\t{ %d, %d, %d }," % (src, first, n))
+    w("};")
+    w("")
+    w("/* mapfile.csv: family, model, steppings, core role, platform, metrics, events */")
+    w("const struct vendor_cpu vendor_intel_cpus[] = {")
+    for fam, model, mask, role, plat, mt, evrel in cpus:
+        w("\t{ 0x%x, 0x%02x, 0x%04x, %d, %d, %d, %d }," % (
+            fam, model, mask, off(role), off(plat),
+            tindex[mt] if mt else -1, eindex[evrel]))
+    w("};")
+    w("const size_t vendor_intel_ncpus = ARRAY_SIZE(vendor_intel_cpus);")
+    o.append("/* SPDX-License-Identifier: BSD-3-Clause */")
+    o.append("/*")
+    o.append(" * GENERATED by src/events/vendor/gen-tables.py from Intel's perfmon data")
+    o.append(" * (src/events/vendor/intel/, BSD-3-Clause: intel/LICENSE). Do not edit:")
+    o.append(" * change the generator or the data and run `make regen-metrics`.")
+    o.append(" */")
+    o.append('#include "base/util.h"')
+    o.append('#include "events/vendor.h"')
+    o.append("")
+    o.extend(comments)
+    o.append("")
+    o.append("const char vendor_intel_str[] =")
+    for text in blob:
+        o.append("\t%s \"\\0\"" % cstr(text))
+    o.append("\t;")
+    o.append("")
+    o.extend(body)
+    path = os.path.join(out_dir, "vendor_intel.c")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write("\n".join(o) + "\n")
+    os.replace(path + ".tmp", path)
+
+
+if __name__ == "__main__":
+    main()
