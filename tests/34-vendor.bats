@@ -266,3 +266,56 @@ groups_fit() {
 	assert_success
 	[ "$(grep -c ', group 0' <<<"$output")" -eq 9 ]
 }
+
+@test "vendor events: inst_retired.any and INST_RETIRED:ANY on Granite Rapids, from Intel's JSON" {
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-graniterapids"
+	# libpfm4 4.13 has no Granite Rapids table; here it may know the
+	# machine's own CPU, so it is given none that has the name
+	export LIBPFM_FORCE_PMU=none
+	run "$ROOT/pstat" --dry-run -e inst_retired.any
+	assert_success
+	assert_line 'inst_retired.any: resolver vendor, pmu cpu, group 0 (leader)'
+	assert_line --partial 'type 4 config 0xc0 config1 0 '
+	run "$ROOT/pstat" --dry-run -e INST_RETIRED:ANY,int_misc.uop_dropping:u
+	assert_success
+	assert_line 'INST_RETIRED:ANY: resolver vendor, pmu cpu, group 0 (leader)'
+	want=$(intel_config GNR/events/graniterapids_core.json INT_MISC.UOP_DROPPING)
+	assert_line --partial "config $want config1 0 "
+	assert_line --partial 'exclude_user 0 exclude_kernel 1'
+	# the MSR value of an offcore or frontend event goes to config1
+	run "$ROOT/pstat" --dry-run -e frontend_retired.itlb_miss
+	assert_success
+	msr=$(jq -r '.Events[] | select(.EventName == "FRONTEND_RETIRED.ITLB_MISS") | .MSRValue' \
+		"$VENDOR/intel/GNR/events/graniterapids_core.json")
+	assert_line --partial "config1 $(printf '0x%x' "$msr") "
+	# listed, in perf's spelling, under the core PMU
+	run "$ROOT/pstat" list inst_retired.any
+	assert_success
+	assert_line 'Vendor events of PMU cpu (the CPU'"'"'s own data: Intel perfmon):'
+	assert_line --regexp '^  inst_retired.any +\[Vendor event\]$'
+	run "$ROOT/pstat" list -j inst_retired.any
+	jq_assert '.events[] | select(.section == "vendor" and .name == "inst_retired.any") | .pmu == "cpu"' <<<"$output"
+	# an unknown one is still unknown
+	run "$ROOT/pstat" --dry-run -e inst_retired.nosuch
+	assert_failure
+	assert_output --partial "unknown event 'inst_retired.nosuch'"
+}
+
+@test "vendor events: where libpfm4 knows the CPU, its names and the vendor's agree (Sapphire Rapids)" {
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids"
+	LIBPFM_FORCE_PMU=spr "$PT" pfm --pmus 2>/dev/null | grep -q '^spr core' ||
+		skip "this libpfm4 has no Sapphire Rapids table"
+	for ev in INT_MISC:UOP_DROPPING BR_MISP_RETIRED:ALL_BRANCHES \
+	    MEM_LOAD_RETIRED:L3_MISS IDQ:DSB_UOPS ICACHE_DATA:STALLS; do
+		LIBPFM_FORCE_PMU=spr run "$ROOT/pstat" --dry-run -e "$ev"
+		assert_success
+		assert_line --partial 'resolver libpfm4'
+		a=$(awk '/^  type/ { print $2, $4, $6; exit }' <<<"$output")
+		perf=$(tr 'A-Z:' 'a-z.' <<<"$ev")
+		run "$ROOT/pstat" --dry-run -e "$perf"
+		assert_success
+		assert_line --partial 'resolver vendor'
+		b=$(awk '/^  type/ { print $2, $4, $6; exit }' <<<"$output")
+		[ "$a" = "$b" ] || { echo "$ev: libpfm4 $a, vendor $b"; return 1; }
+	done
+}

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 #include "events/pmu.h"
 #include "events/sim_events.h"
 #include "events/tracepoint.h"
+#include "events/vendor.h"
 #include "report/print.h"
 
 static void *list_own(struct list_ctx *c, void *p)
@@ -544,6 +546,46 @@ static void list_pfm(struct list_ctx *c)
 		pfm_foreach_event(list_pfm_event, c);
 }
 
+/*
+ * The vendor's events of the CPU the tree's (or the machine's) cpuinfo
+ * names, from the generated tables, in perf's spelling
+ * (inst_retired.any); -e takes libpfm4's too (INST_RETIRED:ANY).
+ */
+static void list_vendor(struct list_ctx *c)
+{
+	const struct vendor_cpu *rows[8];
+	struct pstat_cpuinfo ci;
+	size_t n;
+
+	if (!(c->sections & LIST_OTHER) || cpuinfo_load(c->o->sysfs_root, &ci))
+		return;
+	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
+	for (size_t r = 0; r < n; r++) {
+		const struct vendor_events *t =
+			&vendor_intel_event_tables[rows[r]->events];
+		const char *pmu = vendor_role_pmu(vendor_str(rows[r]->role),
+						  "cpu");
+
+		for (size_t i = t->first; i < t->first + t->n; i++) {
+			char *name = xstrdup(vendor_str(vendor_intel_events[i].name));
+			struct list_item *it;
+
+			for (char *p = name; *p; p++)
+				*p = (char)tolower((unsigned char)*p);
+			if (!list_match(c, name)) {
+				free(name);
+				continue;
+			}
+			it = list_add(c, "vendor");
+			it->e.pmu = pmu;
+			it->e.name = list_own(c, name);
+			it->e.desc = vendor_str(vendor_intel_events[i].terms);
+			it->display = it->e.name;
+			it->tag = "Vendor event";
+		}
+	}
+}
+
 /* Counting tracepoints by their directories, without reading an id. */
 struct tp_count {
 	const char *root;
@@ -611,6 +653,7 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 	ntps = list_tracepoints(&c, &tps);
 	list_pfm(&c);
 	list_sim(&c);
+	list_vendor(&c);
 
 	if (o->json) {
 		ret = list_print_json(&c, out);

@@ -78,6 +78,9 @@ static void list_heading(const struct list_ctx *c,
 		fprintf(out, "Simulated PMU sim (the command runs under Valgrind, 4 to 15 times slower%s):\n",
 			c->have_valgrind ? "" :
 			"; valgrind is not installed here");
+	else if (!strcmp(s, "vendor"))
+		fprintf(out, "Vendor events of PMU %s (the CPU's own data: Intel perfmon):\n",
+			it->e.pmu);
 	else if (!strcmp(s, "pmu")) {
 		lp = list_find_pmu(c, "sysfs", it->e.pmu);
 		fprintf(out, "Kernel PMU %s (type %d%s):\n", it->e.pmu,

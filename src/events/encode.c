@@ -404,6 +404,13 @@ static int encode_pfm(struct encoder *e, const struct pstat_evspec *sp,
 	char *pfm_pmu = NULL;
 	int r = pfm_encode(name, &attr, &pfm_pmu, e->err);
 
+	if (r == -ELIBACC || r == -ENOENT) {
+		/* the vendor's own tables know the CPUs libpfm4 does not */
+		int v = encode_vendor_event(e, sp, name, gmods);
+
+		if (v != 1)
+			return v;
+	}
 	if (r == -ELIBACC) {
 		/*
 		 * No libpfm4 here: not found, like any name nobody knows,
@@ -501,6 +508,12 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 	/* after the generic names, like perf: "tsc" is msr/tsc/ */
 	if (!strstr(name, "::")) {
 		r = encode_alias_event(e, sp, name, gmods);
+		if (r != 1)
+			return r;
+	}
+	/* perf's spelling of a vendor event (inst_retired.any) */
+	if (strchr(name, '.') && !strchr(name, ':')) {
+		r = encode_vendor_event(e, sp, name, gmods);
 		if (r != 1)
 			return r;
 	}

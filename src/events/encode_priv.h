@@ -60,6 +60,15 @@ int encode_not_found(struct encoder *e, long off, char *hint, const char *want,
  * match), one row summing the instances. Returns 0 or -1 with e->err
  * filled.
  */
+/*
+ * A vendor event name (encode_vendor.c): perf's inst_retired.any or
+ * libpfm4's INST_RETIRED:ANY, from the generated tables of the CPU that
+ * the tree's (or the machine's) cpuinfo names. Returns 0, 1 when it is
+ * not one, or -1 with e->err filled.
+ */
+int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
+			const char *name, const char *gmods);
+
 int encode_pmu_event(struct encoder *e, const struct pstat_evspec *sp,
 		     const char *gmods);
 

@@ -25,6 +25,7 @@ struct pmus_slot {
 };
 
 struct pstat_pmus {
+	char *root; /* as given to pmus_new: NULL for /sys */
 	char *devices; /* <root>/bus/event_source/devices */
 	struct pmus_slot *slots;
 	size_t nslots, aslots;
@@ -428,15 +429,22 @@ struct pstat_pmus *pmus_new(const char *sysfs_root)
 {
 	struct pstat_pmus *pmus = xcalloc(1, sizeof(*pmus));
 
+	pmus->root = sysfs_root ? xstrdup(sysfs_root) : NULL;
 	pmus->devices = xasprintf("%s/bus/event_source/devices",
 				  sysfs_root ? sysfs_root : "/sys");
 	return pmus;
+}
+
+const char *pmus_root(const struct pstat_pmus *pmus)
+{
+	return pmus->root;
 }
 
 void pmus_free(struct pstat_pmus *pmus)
 {
 	if (!pmus)
 		return;
+	free(pmus->root);
 	for (size_t i = 0; i < pmus->nslots; i++) {
 		free(pmus->slots[i].name);
 		free(pmus->slots[i].why);

@@ -63,6 +63,9 @@ struct pstat_pmus;
  * "/sys"). Nothing is read until asked. Free with pmus_free().
  */
 struct pstat_pmus *pmus_new(const char *sysfs_root);
+
+/* The root pmus was made with (borrowed), NULL for /sys. */
+const char *pmus_root(const struct pstat_pmus *pmus);
 void pmus_free(struct pstat_pmus *pmus);
 
 /*

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vendor's own event names, from the tables generated from its data
+ * (vendor.h): perf's spelling (inst_retired.any) and libpfm4's
+ * (INST_RETIRED:ANY) both name the event of the CPU's events JSON, which
+ * is encoded on the core PMU of each kind of core that has it. This is
+ * how a CPU newer than libpfm4's tables (Granite Rapids, Arrow Lake...)
+ * still knows its vendor's names.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cpuinfo.h"
+#include "base/util.h"
+#include "events/encode_priv.h"
+#include "events/vendor.h"
+
+/* The terms of event NAME (upper case) in table t, or NULL. */
+static const char *find_event(const struct vendor_events *t, const char *name)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct vendor_event *ev = &vendor_intel_events[t->first + mid];
+		int c = strcmp(name, vendor_str(ev->name));
+
+		if (!c)
+			return vendor_str(ev->terms);
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/*
+ * name in the vendor's spelling, into buf: upper case, libpfm4's ':'
+ * between event and umask made perf's '.'. Returns -1 for what is not
+ * such a name (no separator, or more than one).
+ */
+static int vendor_spelling(const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name), seps = 0;
+
+	if (!n || n >= len)
+		return -1;
+	for (size_t i = 0; i <= n; i++) {
+		char c = name[i];
+
+		if (c == ':' || c == '.') {
+			seps++;
+			c = '.';
+		} else if (c && !isalnum((unsigned char)c) && c != '_') {
+			return -1;
+		}
+		buf[i] = (char)toupper((unsigned char)c);
+	}
+	return seps == 1 ? 0 : -1;
+}
+
+int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
+			const char *name, const char *gmods)
+{
+	const struct vendor_cpu *rows[8];
+	struct pstat_cpuinfo ci;
+	char want[160];
+	size_t n, found = 0;
+	int r = 0;
+
+	if (vendor_spelling(name, want, sizeof(want)) ||
+	    cpuinfo_load(pmus_root(e->ctx->pmus), &ci))
+		return 1;
+	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
+	for (size_t i = 0; i < n && !r; i++) {
+		const struct vendor_events *t =
+			&vendor_intel_event_tables[rows[i]->events];
+		const char *terms = find_event(t, want);
+		const char *pmu = vendor_role_pmu(vendor_str(rows[i]->role),
+						  "cpu");
+		struct pstat_evspec one = *sp;
+		size_t before = e->out->n;
+
+		if (!terms || !pmus_find(e->ctx->pmus, pmu))
+			continue;
+		one.name = NULL;
+		one.pmu = (char *)pmu;
+		if (evspec_parse_terms(terms, &one.terms, &one.nterms, e->err)) {
+			e->err->offset = sp->off;
+			return -1;
+		}
+		r = encode_pmu_event(e, &one, gmods);
+		evspec_terms_free(one.terms, one.nterms);
+		for (size_t k = before; k < e->out->n; k++)
+			e->out->ev[k].resolver = "vendor";
+		found++;
+	}
+	if (r)
+		return -1;
+	return found ? 0 : 1;
+}
