@@ -562,12 +562,12 @@ static void list_vendor(struct list_ctx *c)
 	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
 	for (size_t r = 0; r < n; r++) {
 		const struct vendor_events *t =
-			&vendor_intel_event_tables[rows[r]->events];
+			&vendor_event_tables[rows[r]->events];
 		const char *pmu = vendor_role_pmu(vendor_str(rows[r]->role),
 						  "cpu");
 
 		for (size_t i = t->first; i < t->first + t->n; i++) {
-			char *name = xstrdup(vendor_str(vendor_intel_events[i].name));
+			char *name = xstrdup(vendor_str(vendor_event_rows[i].name));
 			struct list_item *it;
 
 			for (char *p = name; *p; p++)
@@ -579,7 +579,7 @@ static void list_vendor(struct list_ctx *c)
 			it = list_add(c, "vendor");
 			it->e.pmu = pmu;
 			it->e.name = list_own(c, name);
-			it->e.desc = vendor_str(vendor_intel_events[i].terms);
+			it->e.desc = vendor_str(vendor_event_rows[i].terms);
 			it->display = it->e.name;
 			it->tag = "Vendor event";
 		}

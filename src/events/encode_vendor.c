@@ -23,7 +23,7 @@ static const char *find_event(const struct vendor_events *t, const char *name)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct vendor_event *ev = &vendor_intel_events[t->first + mid];
+		const struct vendor_event *ev = &vendor_event_rows[t->first + mid];
 		int c = strcmp(name, vendor_str(ev->name));
 
 		if (!c)
@@ -76,7 +76,7 @@ int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
 	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
 	for (size_t i = 0; i < n && !r; i++) {
 		const struct vendor_events *t =
-			&vendor_intel_event_tables[rows[i]->events];
+			&vendor_event_tables[rows[i]->events];
 		const char *terms = find_event(t, want);
 		const char *pmu = vendor_role_pmu(vendor_str(rows[i]->role),
 						  "cpu");

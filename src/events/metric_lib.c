@@ -289,7 +289,7 @@ void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 	if (lib->core[0])
 		metric_vendor_pick(lib, pmus);
 	read_consts(lib, sysfs_root);
-	if (lib->families & METRIC_FAM_ARM_SLOTS &&
+	if (lib->families & METRIC_FAM_ARM_SLOTS && !lib->nvendor &&
 	    isnan(lib->consts.v[MEXPR_SLOTS])) {
 		lib->families &= ~(unsigned)METRIC_FAM_ARM_SLOTS;
 		lib->topdown_levels = 0;
@@ -526,11 +526,11 @@ static int known_elsewhere(const char *w)
 		if (!strcasecmp(name, w) || !strcasecmp(e->group, w))
 			return 1;
 	}
-	for (size_t t = 0; t < vendor_intel_nmetrics; t++) {
-		const struct vendor_metrics *v = &vendor_intel_metrics[t];
+	for (size_t t = 0; t < vendor_ntables; t++) {
+		const struct vendor_metrics *v = &vendor_tables[t];
 
 		for (size_t r = v->first; r < v->first + v->n; r++) {
-			const char *def = vendor_str(vendor_intel_rows[r].def);
+			const char *def = vendor_str(vendor_rows[r].def);
 
 			snprintf(name, sizeof(name), "%.*s",
 				 (int)strcspn(def, " ="), def);

@@ -12,7 +12,7 @@
  * (Intel's TMA: frontend > 0.15, bad speculation > 0.15, backend > 0.2,
  * retiring > 0.7 or its heavy operations > 0.1 flags the area to look
  * at). These are the fallback where the vendors' own tables
- * (vendor_intel.c, chosen by the CPU's family and model) do not name
+ * (vendor_tables.c, chosen by the CPU's identity) do not name
  * the CPU.
  */
 #include "base/util.h"

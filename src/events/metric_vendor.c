@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Which of the tables generated from the vendors' data (vendor_intel.c)
+ * Which of the tables generated from the vendors' data (vendor_tables.c)
  * describe this CPU: Intel's mapfile rows by CPUID family, model and
  * stepping, one row per kind of core on a hybrid part, each counted by
  * its own core PMU.
@@ -57,7 +57,7 @@ static struct metric_lib_entry *entries(const struct vendor_metrics *v)
 	struct metric_lib_entry *e = xcalloc(v->n + 1, sizeof(*e));
 
 	for (size_t i = 0; i < v->n; i++) {
-		const struct vendor_metric_row *r = &vendor_intel_rows[v->first + i];
+		const struct vendor_metric_row *r = &vendor_rows[v->first + i];
 
 		e[i].group = vendor_str(r->group);
 		e[i].def = vendor_str(r->def);
@@ -66,29 +66,85 @@ static struct metric_lib_entry *entries(const struct vendor_metrics *v)
 	return e;
 }
 
+/* Add table v to lib's, once. */
+static void add_table(struct pstat_metric_lib *lib,
+		      const struct vendor_metrics *v)
+{
+	for (size_t k = 0; k < lib->nvendor; k++)
+		if (lib->vendor[k] == v)
+			return;
+	if (lib->nvendor == ARRAY_SIZE(lib->vendor))
+		return;
+	lib->vendor_e[lib->nvendor] = entries(v);
+	lib->vendor[lib->nvendor++] = v;
+	if (v->levels > lib->topdown_levels)
+		lib->topdown_levels = v->levels;
+}
+
+/*
+ * An Arm core: the MIDR of CPU 0 (sysfs, else cpuinfo's fields) against
+ * the cores of Arm's telemetry data. Where none matches, or the PMU does
+ * not list the slot events, there is no top-down, and lib->no_topdown
+ * says why.
+ */
+static void pick_arm(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
+{
+	struct pstat_cpuinfo ci = lib->cpu;
+	const struct pstat_pmu *core = pmus_find(pmus, lib->core);
+	unsigned rev;
+
+	if (cpuinfo_midr(pmus_root(pmus), 0, &ci) && ci.implementer < 0)
+		return;
+	if (ci.part < 0 || ci.variant < 0 || ci.revision < 0)
+		return;
+	rev = (unsigned)ci.variant << 4 | (unsigned)ci.revision;
+	for (size_t i = 0; i < vendor_arm_ncpus; i++) {
+		const struct vendor_arm_cpu *a = &vendor_arm_cpus[i];
+		const struct vendor_metrics *v = &vendor_tables[a->metrics];
+
+		if (a->implementer != (unsigned)ci.implementer ||
+		    a->part != (unsigned)ci.part || rev < a->rev_min ||
+		    rev > a->rev_max)
+			continue;
+		snprintf(lib->vendor_cpu, sizeof(lib->vendor_cpu),
+			 "Arm %s r%up%u (MIDR implementer 0x%02x part 0x%03x)",
+			 vendor_str(v->platform), (unsigned)ci.variant,
+			 (unsigned)ci.revision, (unsigned)ci.implementer,
+			 (unsigned)ci.part);
+		if (!core || !pmu_alias_find(core, "stall_slot") ||
+		    !pmu_alias_find(core, "op_spec"))
+			return;
+		add_table(lib, v);
+		lib->no_topdown[0] = '\0';
+		return;
+	}
+	if (!lib->topdown_levels) {
+		size_t n = strlen(lib->no_topdown);
+
+		snprintf(lib->no_topdown + n, sizeof(lib->no_topdown) - n,
+			 "%sArm's telemetry data has no top-down for this core (MIDR implementer 0x%02x part 0x%03x r%dp%d)",
+			 n ? "; " : "", (unsigned)ci.implementer,
+			 (unsigned)ci.part, ci.variant, ci.revision);
+	}
+}
+
 void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 {
 	const struct vendor_cpu *rows[8];
 	size_t n = vendor_cpu_rows(&lib->cpu, rows, ARRAY_SIZE(rows));
 
+	if (lib->families & METRIC_FAM_ARM) {
+		pick_arm(lib, pmus);
+		return;
+	}
+
 	for (size_t i = 0; i < n; i++) {
 		const char *pmu = vendor_role_pmu(vendor_str(rows[i]->role),
 						  lib->core);
-		const struct vendor_metrics *v;
-		size_t k;
 
-		if (rows[i]->metrics < 0 || !*pmu || !pmus_find(pmus, pmu) ||
-		    lib->nvendor == ARRAY_SIZE(lib->vendor))
+		if (rows[i]->metrics < 0 || !*pmu || !pmus_find(pmus, pmu))
 			continue;
-		v = &vendor_intel_metrics[rows[i]->metrics];
-		for (k = 0; k < lib->nvendor && lib->vendor[k] != v; k++)
-			;
-		if (k < lib->nvendor)
-			continue;
-		lib->vendor_e[lib->nvendor] = entries(v);
-		lib->vendor[lib->nvendor++] = v;
-		if (v->levels > lib->topdown_levels)
-			lib->topdown_levels = v->levels;
+		add_table(lib, &vendor_tables[rows[i]->metrics]);
 		snprintf(lib->vendor_cpu, sizeof(lib->vendor_cpu),
 			 "Intel %s (family %Xh model %02Xh stepping %d)",
 			 vendor_str(rows[i]->platform), lib->cpu.family,

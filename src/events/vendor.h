@@ -8,21 +8,21 @@
 
 /*
  * Tables generated from the vendors' data (src/events/vendor/gen-tables.py
- * writes vendor_intel.c from Intel's perfmon files): per CPU model, the
- * TMA metrics in pstat's definition syntax and the core events'
- * encodings. Every string is an offset into vendor_intel_str, so that
+ * writes vendor_tables.c from Intel's perfmon files and Arm's telemetry
+ * data): per CPU model, the TMA (or Arm's top-down) metrics in pstat's
+ * definition syntax and the core events' encodings. Every string is an offset into vendor_strings, so that
  * the tables hold no pointer for the loader to relocate: a run that
  * names no metric and no vendor event never reads them.
  *
  * A definition's "$core", "$atom" and "$lowpower" stand for the core PMU
  * of that kind of core (cpu or cpu_core, cpu_atom, cpu_lowpower).
  */
-extern const char vendor_intel_str[];
+extern const char vendor_strings[];
 
 /* The string at offset off (borrowed). */
 static inline const char *vendor_str(unsigned off)
 {
-	return vendor_intel_str + off;
+	return vendor_strings + off;
 }
 
 struct vendor_metric_row {
@@ -55,17 +55,26 @@ struct vendor_cpu {
 	unsigned short steppings;       /* bit n: stepping n */
 	unsigned role;                  /* "" one kind of core; "Core", "Atom", "LowPower_Atom" */
 	unsigned platform;
-	int metrics;                    /* index into vendor_intel_metrics, -1 none */
-	int events;                     /* index into vendor_intel_event_tables */
+	int metrics;                    /* index into vendor_tables, -1 none */
+	int events;                     /* index into vendor_event_tables */
 };
 
-extern const struct vendor_metric_row vendor_intel_rows[];
-extern const struct vendor_metrics vendor_intel_metrics[];
-extern const size_t vendor_intel_nmetrics;
-extern const struct vendor_event vendor_intel_events[];
-extern const struct vendor_events vendor_intel_event_tables[];
+/* An Arm core of Arm's telemetry data, by MIDR. */
+struct vendor_arm_cpu {
+	unsigned implementer, part;
+	unsigned rev_min, rev_max;      /* variant << 4 | revision */
+	int metrics;                    /* index into vendor_tables */
+};
+
+extern const struct vendor_metric_row vendor_rows[];
+extern const struct vendor_metrics vendor_tables[];
+extern const size_t vendor_ntables;
+extern const struct vendor_event vendor_event_rows[];
+extern const struct vendor_events vendor_event_tables[];
 extern const struct vendor_cpu vendor_intel_cpus[];
 extern const size_t vendor_intel_ncpus;
+extern const struct vendor_arm_cpu vendor_arm_cpus[];
+extern const size_t vendor_arm_ncpus;
 
 /*
  * The core PMU of a mapfile role on this machine: "cpu_core", "cpu_atom",

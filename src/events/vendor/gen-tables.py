@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Turn the vendors' published performance-monitoring data into pstat's
-metric and event tables (src/events/vendor_intel.c).
+metric and event tables (src/events/vendor_tables.c).
 
 The data files beside this script are the vendors' own, unchanged:
 
@@ -10,8 +10,11 @@ The data files beside this script are the vendors' own, unchanged:
            <PLATFORM>/metrics/*_metrics.json (TMA per platform: every
            level, thresholds), <PLATFORM>/events/*_core.json (encodings),
            E-core_TMA_Metrics.csv (the E-cores of hybrid parts).
+  arm/     Arm's telemetry-solution (Apache-2.0, arm/LICENSE): per
+           Neoverse core, its top-down level 1 (arm/README says what the
+           extracts hold), chosen by MIDR.
 
-Usage: gen-tables.py [SRCDIR]   (writes SRCDIR/vendor_intel.c; SRCDIR is
+Usage: gen-tables.py [SRCDIR]   (writes SRCDIR/vendor_tables.c; SRCDIR is
 the directory above this one, src/events, when not given). `make
 regen-metrics` runs it. To add a CPU: copy its files from perfmon into
 intel/ keeping perfmon's paths, add its platform to PLATFORMS, rerun.
@@ -67,6 +70,19 @@ SHORT = ["Frontend_Bound", "Bad_Speculation", "Backend_Bound", "Retiring",
          "Fetch_Latency", "Fetch_Bandwidth", "Branch_Mispredicts",
          "Machine_Clears", "Memory_Bound", "Core_Bound", "Light_Operations",
          "Heavy_Operations"]
+
+
+# Arm cores: file, implementer, part, first and last revision
+# (variant << 4 | revision) the file describes.
+# The last is the core's events file of ARM-software/data (arm/data/).
+ARM_CORES = [
+    ("neoverse-n2-r0p0.json", 0x41, 0xD49, 0x00, 0x02, "neoverse-n2.json"),
+    ("neoverse-n2-r0p3.json", 0x41, 0xD49, 0x03, 0xFF, "neoverse-n2.json"),
+    ("neoverse-v1.json", 0x41, 0xD40, 0x00, 0xFF, "neoverse-v1.json"),
+    ("neoverse-v2.json", 0x41, 0xD4F, 0x00, 0xFF, "neoverse-v2.json"),
+    ("neoverse-v3.json", 0x41, 0xD84, 0x00, 0xFF, "neoverse-v3.json"),
+]
+ARM_HIGHER = {"retiring": "yes"}
 
 
 class Skip(Exception):
@@ -442,6 +458,50 @@ class ECore:
             self.version, self.column, self.events.rel, self.events.version)
 
 
+class ArmCore:
+    """One Neoverse core's extract: its level-1 top-down metrics."""
+
+    def __init__(self, rel, events):
+        self.rel = rel
+        with open(os.path.join(HERE, "arm", rel), encoding="utf-8") as f:
+            self.doc = json.load(f)
+        with open(os.path.join(HERE, "arm", "data", events),
+                  encoding="utf-8") as f:
+            self.codes = {e["name"]: e["code"] for e in json.load(f)["events"]}
+        self.tag = self.doc["product_configuration"]["product_name"]
+        self.skipped = []
+
+    def entries(self):
+        rows = []
+        for name in ("frontend_bound", "bad_speculation", "backend_bound",
+                     "retiring"):
+            m = self.doc["metrics"][name]
+            body = re.sub(r"[A-Z][A-Z0-9_]*", self.event, m["formula"])
+            desc = first_sentence(m["description"].replace("\n", " "))
+            d = "%s = %s; unit = %%; higher = %s; desc = %s" % (
+                name, body, ARM_HIGHER.get(name, "no"),
+                desc.replace(";", ",").rstrip("."))
+            rows.append(("TopdownL1", d, 1, name))
+        return rows
+
+    def event(self, m):
+        """A common event by the kernel's alias (its name in lower case,
+        listed where the core has it); another by its code on the core
+        PMU, from ARM-software/data."""
+        name = m.group(0)
+        code = self.codes.get(name)
+        if code is None:
+            raise Skip("event %s is not in the core's events" % name)
+        if code < 0x40 or 0x4000 <= code < 0x4040:
+            return name.lower()
+        return "$core@event=0x%x@" % code
+
+    def source(self):
+        x = self.doc["extracted_from"]
+        return "Arm telemetry-solution %s at %s (Apache-2.0), extract src/events/vendor/arm/%s" % (
+            x["path"], x["commit"][:12], self.rel)
+
+
 def mapfile():
     with open(os.path.join(INTEL, "mapfile.csv"), encoding="utf-8") as f:
         return list(csv.DictReader(f))
@@ -494,6 +554,11 @@ def main():
             mt = key
         fam, model, mask = cpuid_key(fm)
         cpus.append((fam, model, mask, role, plat, mt, evrel))
+    arm = []
+    for rel, impl, part, rmin, rmax, events in ARM_CORES:
+        key = ("arm/" + rel, "")
+        tables[key] = ArmCore(rel, events)
+        arm.append((impl, part, rmin, rmax, key))
 
     # Every string in one array, referred to by offset: tables of plain
     # numbers need no relocation when the program is loaded, so a run
@@ -533,23 +598,23 @@ def main():
             rel, ev.version)), len(events), len(tab)))
         for n, t in tab:
             events.append((off(n), off(t)))
-    w("const struct vendor_metric_row vendor_intel_rows[] = {")
+    w("const struct vendor_metric_row vendor_rows[] = {")
     for d, g in rows:
         w("\t{ %d, %d }," % (d, g))
     w("};")
     w("")
-    w("const struct vendor_metrics vendor_intel_metrics[] = {")
+    w("const struct vendor_metrics vendor_tables[] = {")
     for plat, src, first, n, levels in mtabs:
         w("\t{ %d, %d, %d, %d, %d }," % (plat, src, first, n, levels))
     w("};")
-    w("const size_t vendor_intel_nmetrics = ARRAY_SIZE(vendor_intel_metrics);")
+    w("const size_t vendor_ntables = ARRAY_SIZE(vendor_tables);")
     w("")
-    w("const struct vendor_event vendor_intel_events[] = {")
+    w("const struct vendor_event vendor_event_rows[] = {")
     for n, t in events:
         w("\t{ %d, %d }," % (n, t))
     w("};")
     w("")
-    w("const struct vendor_events vendor_intel_event_tables[] = {")
+    w("const struct vendor_events vendor_event_tables[] = {")
     for src, first, n in etabs:
         w("\t{ %d, %d, %d }," % (src, first, n))
     w("};")
@@ -562,10 +627,19 @@ def main():
             tindex[mt] if mt else -1, eindex[evrel]))
     w("};")
     w("const size_t vendor_intel_ncpus = ARRAY_SIZE(vendor_intel_cpus);")
-    o.append("/* SPDX-License-Identifier: BSD-3-Clause */")
+    w("")
+    w("/* Arm: implementer, part, revisions (variant << 4 | revision), table */")
+    w("const struct vendor_arm_cpu vendor_arm_cpus[] = {")
+    for impl, part, rmin, rmax, key in arm:
+        w("\t{ 0x%x, 0x%x, 0x%02x, 0x%02x, %d }," % (impl, part, rmin, rmax,
+                                                 tindex[key]))
+    w("};")
+    w("const size_t vendor_arm_ncpus = ARRAY_SIZE(vendor_arm_cpus);")
+    o.append("/* SPDX-License-Identifier: BSD-3-Clause AND Apache-2.0 */")
     o.append("/*")
     o.append(" * GENERATED by src/events/vendor/gen-tables.py from Intel's perfmon data")
-    o.append(" * (src/events/vendor/intel/, BSD-3-Clause: intel/LICENSE). Do not edit:")
+    o.append(" * (src/events/vendor/intel/, BSD-3-Clause: intel/LICENSE) and Arm's")
+    o.append(" * telemetry-solution (src/events/vendor/arm/, Apache-2.0). Do not edit:")
     o.append(" * change the generator or the data and run `make regen-metrics`.")
     o.append(" */")
     o.append('#include "base/util.h"')
@@ -573,13 +647,13 @@ def main():
     o.append("")
     o.extend(comments)
     o.append("")
-    o.append("const char vendor_intel_str[] =")
+    o.append("const char vendor_strings[] =")
     for text in blob:
         o.append("\t%s \"\\0\"" % cstr(text))
     o.append("\t;")
     o.append("")
     o.extend(body)
-    path = os.path.join(out_dir, "vendor_intel.c")
+    path = os.path.join(out_dir, "vendor_tables.c")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         f.write("\n".join(o) + "\n")
     os.replace(path + ".tmp", path)
