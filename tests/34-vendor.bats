@@ -396,3 +396,79 @@ arm_counts() {
 	assert_success
 	assert_output --partial 'no top-down analysis here'
 }
+
+@test "finding 5: Zen 5 is family 1Ah models 00-2Fh, 40-4Fh and 60-7Fh (a 60h part counts)" {
+	export PSTAT_SYSFS_ROOT="$CPUS/amd-zen5-krackan"
+	grep -q '^model		: 96$' "$PSTAT_SYSFS_ROOT/proc/cpuinfo"
+	run "$ROOT/pstat" --dry-run --topdown
+	assert_success
+	assert_line --partial 'cpu/event=0x1a0,umask=0x1/'
+	# Zen 5 dispatches 8 ops a cycle
+	run "$PT" metric-eval "$PSTAT_SYSFS_ROOT -M TopdownL1 cpu/event=0x76/=1000 cpu/event=0x1a0,umask=0x1/=800 cpu/event=0x1a0,umask=0x1e/=2000 cpu/event=0x1a0,umask=0x60/=200 cpu/event=0xaa,umask=0x7/=5500 cpu/event=0xc1/=5000"
+	assert_success
+	close_to "$(mval frontend_bound)" 10
+	# a 50h part is not said to be a Zen 5
+	cp -r "$PSTAT_SYSFS_ROOT" "$BATS_TEST_TMPDIR/z"
+	sed -i 's/^model\t\t: 96$/model\t\t: 80/' "$BATS_TEST_TMPDIR/z/proc/cpuinfo"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/z" run "$ROOT/pstat" --dry-run --topdown
+	assert_failure
+	assert_output --partial '60h-7Fh), not those of family 1Ah model 50h'
+}
+
+@test "finding 6: l2_mpki's L2_LINES_IN.ALL is umask 0x1F on Skylake, 0x07 on Sandy Bridge to Broadwell" {
+	cp -r "$SYSFS/intel-skylake" "$BATS_TEST_TMPDIR/t"
+	rm -r "$BATS_TEST_TMPDIR/t/proc"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/t" run "$ROOT/pstat" --dry-run -M l2_mpki
+	assert_success
+	assert_line --partial 'cpu/event=0xf1,umask=0x1f/'
+	want=$(intel_config SKX/events/skylakex_core.json L2_LINES_IN.ALL)
+	[ "$want" = 0x1ff1 ]
+	for core in sandybridge haswell broadwell; do
+		echo "$core" >"$BATS_TEST_TMPDIR/t/bus/event_source/devices/cpu/caps/pmu_name"
+		PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/t" run "$ROOT/pstat" --dry-run -M l2_mpki
+		assert_success
+		assert_line --partial 'cpu/event=0xf1,umask=0x7/'
+		assert_line --regexp '^  type 4 config 0x7f1 '
+	done
+}
+
+@test "finding 7: the Skylake fixture's topdown-recovery-bubbles is the kernel's umask 0x3" {
+	run cat "$SYSFS/intel-skylake/bus/event_source/devices/cpu/events/topdown-recovery-bubbles"
+	assert_output 'event=0xd,umask=0x3,cmask=1,any=1'
+	cp -r "$SYSFS/intel-skylake" "$BATS_TEST_TMPDIR/t"
+	rm -r "$BATS_TEST_TMPDIR/t/proc"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/t" run "$ROOT/pstat" --dry-run -a -e topdown-recovery-bubbles
+	assert_success
+	assert_line --regexp '^  type 4 config 0x120030d '
+}
+
+@test "finding 9: memory bandwidth in MB/s as Intel's, and from the per-scheduler counts of Granite Rapids" {
+	run "$PT" metric-eval "$SYSFS/intel-skylake -M memory_bandwidth_read duration=1 uncore_imc/cas_count_read/=1000"
+	assert_success
+	assert_line 'memory_bandwidth_read 1048.576000 MB/s'
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-graniterapids"
+	run "$ROOT/pstat" list metrics
+	assert_success
+	assert_line --regexp '^  memory_bandwidth_read +\(uncore_imc@cas_count_read_sch0@ \+ uncore_imc@cas_count_read_sch1@\) \* 1.048576 / duration_time  in MB/s$'
+	run "$ROOT/pstat" --dry-run -M memory_bandwidth
+	assert_success
+	assert_line --partial 'uncore_imc/cas_count_read_sch0/: resolver sysfs, pmu uncore_imc_0'
+	run "$PT" metric-eval "$PSTAT_SYSFS_ROOT -M memory_bandwidth duration=2 uncore_imc/cas_count_read_sch0/=100 uncore_imc/cas_count_read_sch1/=100 uncore_imc/cas_count_write_sch0/=50 uncore_imc/cas_count_write_sch1/=50"
+	assert_success
+	close_to "$(mval memory_bandwidth)" 157.286400
+}
+
+@test "finding 10: dtlb_walk_rate is perf's walks per L1D TLB access on Arm; no generic TLB or LLC metric on AMD" {
+	run "$PT" metric-eval "$CPUS/arm64-neoverse-v2 -M dtlb_walk_rate,dtlb_mpki dtlb_walk=30 l1d_tlb=3000 inst_retired=10000"
+	assert_success
+	close_to "$(mval dtlb_walk_rate)" 0.01
+	close_to "$(mval dtlb_mpki)" 3
+	PSTAT_SYSFS_ROOT="$FIX/amd-zen4" run "$ROOT/pstat" list --names metrics
+	assert_success
+	refute_line llc_mpki
+	refute_line dtlb_mpki
+	refute_line dtlb_walk_rate
+	PSTAT_SYSFS_ROOT="$FIX/amd-zen4" run "$ROOT/pstat" --dry-run -M llc_mpki
+	assert_failure
+	assert_output --partial "'llc_mpki' is not available here"
+}

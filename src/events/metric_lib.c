@@ -133,9 +133,10 @@ static int amd_zen_generation(int family, int model)
 		return (model >= 0x10 && model <= 0x1f) ||
 		       (model >= 0x60 && model <= 0xaf) ? 4 : 3;
 	case 0x1a:
+		/* Zen 5: 00h-2Fh, 40h-4Fh, 60h-7Fh (bsp_init_amd) */
 		return (model >= 0 && model <= 0x2f) ||
 		       (model >= 0x40 && model <= 0x4f) ||
-		       (model >= 0x70 && model <= 0x7f) ? 5 : 0;
+		       (model >= 0x60 && model <= 0x7f) ? 5 : 0;
 	}
 	return 0;
 }
@@ -186,7 +187,7 @@ static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			 ci->family, ci->model, lib->amd_zen);
 	} else {
 		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
-			 "pstat knows AMD's pipeline-utilisation events of Zen 4 (family 19h) and Zen 5 (family 1Ah models 00h-2Fh, 40h-4Fh, 70h-7Fh), not those of family %Xh model %02Xh",
+			 "pstat knows AMD's pipeline-utilisation events of Zen 4 (family 19h) and Zen 5 (family 1Ah models 00h-2Fh, 40h-4Fh, 60h-7Fh), not those of family %Xh model %02Xh",
 			 ci->family, ci->model);
 	}
 }
@@ -215,6 +216,9 @@ static void find_families(struct pstat_metric_lib *lib,
 		if (str_starts_with(all[i]->name, "uncore_imc") &&
 		    pmu_alias_find(all[i], "cas_count_read"))
 			lib->families |= METRIC_FAM_INTEL_IMC;
+		else if (str_starts_with(all[i]->name, "uncore_imc") &&
+			 pmu_alias_find(all[i], "cas_count_read_sch0"))
+			lib->families |= METRIC_FAM_INTEL_IMC_SCH;
 	free(all);
 	if (!lib->core[0]) {
 		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
@@ -229,6 +233,10 @@ static void find_families(struct pstat_metric_lib *lib,
 		lib->families |= METRIC_FAM_INTEL;
 	/* the core Intel's Skylake TMA level 2 is written for */
 	skylake = s && !strcmp(s, "skylake");
+	/* the kernel's names of the cores before it (caps/pmu_name) */
+	if (s && (!strcmp(s, "sandybridge") || !strcmp(s, "ivybridge") ||
+		  !strcmp(s, "haswell") || !strcmp(s, "broadwell")))
+		lib->families |= METRIC_FAM_INTEL_SNB;
 	free(s);
 	if (pmu_has_event(pmus, "cpu_atom", "topdown-retiring"))
 		lib->families |= METRIC_FAM_INTEL_ATOM;
@@ -250,6 +258,8 @@ static void find_families(struct pstat_metric_lib *lib,
 	} else if (!(lib->families & METRIC_FAM_INTEL)) {
 		find_amd(lib, pmus, root);
 	}
+	if (!lib->amd)
+		lib->families |= METRIC_FAM_NOT_AMD;
 	if (lib->topdown_levels || lib->no_topdown[0]) {
 		/* settled */
 	} else if (pmu_has_event(pmus, lib->core, "cpu_cycles")) {

@@ -29,6 +29,9 @@
 #define METRIC_FAM_INTEL_ATOM   0x200   /* a hybrid's cpu_atom topdown-* */
 #define METRIC_FAM_AMD_ZEN4     0x400   /* AMD Zen 4 and later (PPR events) */
 #define METRIC_FAM_INTEL_SKL_L2 0x800   /* Skylake-class raw events, level 2 */
+#define METRIC_FAM_INTEL_SNB    0x1000  /* Sandy Bridge to Broadwell cores */
+#define METRIC_FAM_INTEL_IMC_SCH 0x2000 /* uncore_imc cas_count_*_sch0/1 */
+#define METRIC_FAM_NOT_AMD      0x4000  /* a core PMU, not AMD's */
 
 struct metric_lib_entry {
 	unsigned families;

@@ -26,7 +26,8 @@
 #define SRC_ATOM "Intel perfmon E-core TMA metrics (BSD-3-Clause), level 1: TOPDOWN_FE_BOUND.ALL, TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_RETIRING.ALL, TOPDOWN_BE_BOUND.ALL over their sum"
 #define SRC_AMD "AMD, table 'Guidance for Pipeline Utilization Analysis Statistics': Zen 4 in the PPR for AMD Family 19h Model 11h Revision B1, section 2.1.15.2 'Performance Measurement' (6 slots a cycle); Zen 5 in 'Performance Monitor Counters for AMD Family 1Ah Model 00h-0Fh Processors', section 1.2 (8 slots a cycle). Slots = #slots x PMCx076 LsNotHaltedCyc; PMCx1A0 DeNoDispatchPerSlot umask 01h NoOpsFromFrontend, 1Eh BackendStalls, 60h SMTContention; PMCx0AA DeSrcOpDisp umask 07h (all sources); PMCx0C1 ExRetOps"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
-#define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_*; cas_count_* scaled to MiB by the kernel"
+#define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_* in MB/s; cas_count_* scaled to MiB by the kernel"
+#define SRC_IMC_SCH "Intel perfmon GNR metrics (BSD-3-Clause): memory_bandwidth_* over UNC_M_CAS_COUNT_SCH0/SCH1, in MB/s; the kernel's cas_count_*_sch0/1 in MiB"
 
 const struct metric_lib_entry metric_lib_table[] = {
 	/* everywhere */
@@ -56,32 +57,58 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_ARM, "Cache",
 	  "l2_mpki = l2d_cache_refill / inst_retired * 1000; unit = MPKI; higher = no; desc = L2 cache refills per 1000 instructions",
 	  SRC_ARM " l2_cache_mpki" },
-	{ METRIC_FAM_INTEL_SKL, "Cache",
+	{ METRIC_FAM_INTEL_SKL_L2, "Cache",
 	  "l2_mpki = $core@event=0xf1,umask=0x1f@ / instructions * 1000; unit = MPKI; higher = no; desc = L2 lines filled (L2_LINES_IN.ALL) per 1000 instructions",
 	  "Intel perfmon SKX metrics (BSD-3-Clause): l2_mpi, L2_LINES_IN.ALL (event 0xf1, umask 0x1f)" },
+	{ METRIC_FAM_INTEL_SNB, "Cache",
+	  "l2_mpki = $core@event=0xf1,umask=0x7@ / instructions * 1000; unit = MPKI; higher = no; desc = L2 lines filled (L2_LINES_IN.ALL) per 1000 instructions",
+	  "Intel perfmon SNB, IVB, HSW and BDW core events (BSD-3-Clause): L2_LINES_IN.ALL is event 0xf1, umask 0x07 there" },
 	{ METRIC_FAM_ARM, "Cache",
 	  "llc_mpki = ll_cache_miss_rd / inst_retired * 1000; unit = MPKI; higher = no; desc = Last-level cache read misses per 1000 instructions",
 	  SRC_ARM " ll_cache_read_mpki" },
-	{ METRIC_FAM_ANY, "Cache",
+	/* AMD's kernel has no LLC-load-misses: not offered there */
+	{ METRIC_FAM_NOT_AMD, "Cache",
 	  "llc_mpki = LLC-load-misses / instructions * 1000; unit = MPKI; higher = no; desc = Last-level cache load misses per 1000 instructions",
 	  SRC_GENERIC },
 	{ METRIC_FAM_ARM, "TLB",
-	  "dtlb_walk_rate = dtlb_walk / inst_retired * 1000; unit = walks/kinsn; higher = no; desc = Data TLB walks per 1000 instructions",
+	  "dtlb_walk_rate = dtlb_walk / l1d_tlb; unit = walks/access; higher = no; desc = Data TLB walks per L1 data TLB access",
+	  SRC_ARM " dtlb_walk_ratio (perf's dtlb_walk_rate)" },
+	{ METRIC_FAM_ARM, "TLB",
+	  "dtlb_mpki = dtlb_walk / inst_retired * 1000; unit = walks/kinsn; higher = no; desc = Data TLB walks per 1000 instructions",
 	  SRC_ARM " dtlb_mpki" },
-	{ METRIC_FAM_ANY, "TLB",
-	  "dtlb_walk_rate = dTLB-load-misses / instructions * 1000; unit = misses/kinsn; higher = no; desc = Data TLB load misses per 1000 instructions",
+	/*
+	 * The generic dTLB-load-misses counts page walks on Intel
+	 * (DTLB_LOAD_MISSES.WALK_COMPLETED) but L1 DTLB misses on AMD: Intel
+	 * only
+	 */
+	{ METRIC_FAM_INTEL, "TLB",
+	  "dtlb_mpki = dTLB-load-misses / instructions * 1000; unit = walks/kinsn; higher = no; desc = Data TLB load walks (the generic dTLB-load-misses) per 1000 instructions",
 	  SRC_GENERIC },
 
-	/* memory bandwidth from the integrated memory controllers */
+	/*
+	 * Memory bandwidth from the integrated memory controllers: the
+	 * kernel scales cas_count_* to MiB (64-byte lines); Intel's metric
+	 * is in MB/s (10^6), so x 1.048576
+	 */
 	{ METRIC_FAM_INTEL_IMC, "Memory",
-	  "memory_bandwidth_read = uncore_imc@cas_count_read@ / duration_time; unit = MiB/s; higher = yes; desc = DRAM read bandwidth",
+	  "memory_bandwidth_read = uncore_imc@cas_count_read@ * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM read bandwidth",
 	  SRC_IMC },
 	{ METRIC_FAM_INTEL_IMC, "Memory",
-	  "memory_bandwidth_write = uncore_imc@cas_count_write@ / duration_time; unit = MiB/s; higher = yes; desc = DRAM write bandwidth",
+	  "memory_bandwidth_write = uncore_imc@cas_count_write@ * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM write bandwidth",
 	  SRC_IMC },
 	{ METRIC_FAM_INTEL_IMC, "Memory",
-	  "memory_bandwidth = (uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@) / duration_time; unit = MiB/s; higher = yes; desc = DRAM bandwidth, reads and writes",
+	  "memory_bandwidth = (uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@) * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes",
 	  SRC_IMC },
+	/* Granite Rapids, Sierra Forest: two schedulers a controller */
+	{ METRIC_FAM_INTEL_IMC_SCH, "Memory",
+	  "memory_bandwidth_read = (uncore_imc@cas_count_read_sch0@ + uncore_imc@cas_count_read_sch1@) * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM read bandwidth",
+	  SRC_IMC_SCH },
+	{ METRIC_FAM_INTEL_IMC_SCH, "Memory",
+	  "memory_bandwidth_write = (uncore_imc@cas_count_write_sch0@ + uncore_imc@cas_count_write_sch1@) * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM write bandwidth",
+	  SRC_IMC_SCH },
+	{ METRIC_FAM_INTEL_IMC_SCH, "Memory",
+	  "memory_bandwidth = (uncore_imc@cas_count_read_sch0@ + uncore_imc@cas_count_read_sch1@ + uncore_imc@cas_count_write_sch0@ + uncore_imc@cas_count_write_sch1@) * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes",
+	  SRC_IMC_SCH },
 
 	/*
 	 * Intel Skylake-class: the kernel's topdown-* events count issue

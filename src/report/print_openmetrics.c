@@ -86,6 +86,9 @@ static const struct {
 	{ "KiB", "bytes", 1024.0, 1 },
 	{ "MiB", "bytes", 1048576.0, 1 },
 	{ "GiB", "bytes", 1073741824.0, 1 },
+	{ "kB", "bytes", 1e3, 1 },
+	{ "MB", "bytes", 1e6, 1 },
+	{ "GB", "bytes", 1e9, 1 },
 };
 
 int om_base_unit(struct om_family *f, const char *unit, const char *suffix)
