@@ -472,3 +472,31 @@ arm_counts() {
 	assert_failure
 	assert_output --partial "'llc_mpki' is not available here"
 }
+
+@test "AMD: PipelineL1 and PipelineL2 (perf's names), level 2 summing to level 1, Zen 5's width in the counter mask" {
+	local T="$FIX/amd-zen4" C=cpu/event=
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --dry-run -M PipelineL1
+	assert_success
+	assert_line --partial 'cpu/event=0x1a0,umask=0x1/'
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --dry-run -M PipelineL2
+	assert_success
+	assert_line --partial 'cpu/event=0x1a0,umask=0x1,cmask=6/'
+	PSTAT_SYSFS_ROOT="$FIX/amd-zen5" run "$ROOT/pstat" --dry-run -M PipelineL2
+	assert_success
+	assert_line --partial 'cpu/event=0x1a0,umask=0x1,cmask=8/'
+	local counts="${C}0x76/=1000 ${C}0x1a0,umask=0x1/=900 ${C}0x1a0,umask=0x1,cmask=6/=100 ${C}0x1a0,umask=0x1e/=2400 ${C}0x1a0,umask=0x60/=300 ${C}0xaa,umask=0x7/=3000 ${C}0xc1/=2400 ${C}0xc3/=30 ${C}0x96/=10 ${C}0xd6,umask=0xa2/=200 ${C}0xd6,umask=0x2/=500 ${C}0x1c2/=240"
+	run "$PT" metric-eval "$T -M PipelineL1,PipelineL2 $counts"
+	assert_success
+	close_to "$(mval frontend_bound_latency)" 10
+	close_to "$(mval bad_speculation_mispredicts)" 7.5
+	close_to "$(mval backend_bound_memory)" 16
+	close_to "$(mval retiring_microcode)" 4
+	for pair in frontend_bound:frontend_bound_latency:frontend_bound_bandwidth \
+	    bad_speculation:bad_speculation_mispredicts:bad_speculation_pipeline_restarts \
+	    backend_bound:backend_bound_memory:backend_bound_cpu \
+	    retiring:retiring_microcode:retiring_fastpath; do
+		IFS=: read -r parent a b <<<"$pair"
+		kids=$(awk -v x="$(mval $a)" -v y="$(mval $b)" 'BEGIN { printf "%.6f", x + y }')
+		close_to "$kids" "$(mval $parent)"
+	done
+}

@@ -180,7 +180,9 @@ static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 	lib->amd_zen = amd_zen_generation(ci->family, ci->model);
 	if (lib->amd_zen >= 4) {
 		lib->families |= METRIC_FAM_AMD_ZEN4;
-		lib->topdown_levels = 1;
+		if (lib->amd_zen >= 5)
+			lib->families |= METRIC_FAM_AMD_ZEN5;
+		lib->topdown_levels = 2;
 	} else if (lib->amd_zen) {
 		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
 			 "this AMD CPU (family %Xh model %02Xh) is a Zen %d; AMD documents its pipeline-utilisation events (PMCx1A0 DeNoDispatchPerSlot) from Zen 4 on",
@@ -519,6 +521,10 @@ static int group_matches(const struct pstat_metric_lib *lib,
 			 const struct metric_lib_entry *e, const char *w)
 {
 	if (!strcasecmp(e->group, w))
+		return 1;
+	/* AMD's names of its two levels, as perf's */
+	if (lib->amd && !strncasecmp(w, "PipelineL", 9) && w[9] &&
+	    !w[10] && is_topdown(e->group) && e->group[8] == w[9])
 		return 1;
 	return lib->nvendor && !strcasecmp(w, "Default") &&
 	       !strcmp(e->group, "TopdownL1");

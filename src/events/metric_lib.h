@@ -32,6 +32,7 @@
 #define METRIC_FAM_INTEL_SNB    0x1000  /* Sandy Bridge to Broadwell cores */
 #define METRIC_FAM_INTEL_IMC_SCH 0x2000 /* uncore_imc cas_count_*_sch0/1 */
 #define METRIC_FAM_NOT_AMD      0x4000  /* a core PMU, not AMD's */
+#define METRIC_FAM_AMD_ZEN5     0x8000  /* AMD Zen 5 (8 dispatch slots) */
 
 struct metric_lib_entry {
 	unsigned families;

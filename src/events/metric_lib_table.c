@@ -25,6 +25,7 @@
 #define SRC_ARM "Arm telemetry-solution (Apache-2.0), Neoverse metrics"
 #define SRC_ATOM "Intel perfmon E-core TMA metrics (BSD-3-Clause), level 1: TOPDOWN_FE_BOUND.ALL, TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_RETIRING.ALL, TOPDOWN_BE_BOUND.ALL over their sum"
 #define SRC_AMD "AMD, table 'Guidance for Pipeline Utilization Analysis Statistics': Zen 4 in the PPR for AMD Family 19h Model 11h Revision B1, section 2.1.15.2 'Performance Measurement' (6 slots a cycle); Zen 5 in 'Performance Monitor Counters for AMD Family 1Ah Model 00h-0Fh Processors', section 1.2 (8 slots a cycle). Slots = #slots x PMCx076 LsNotHaltedCyc; PMCx1A0 DeNoDispatchPerSlot umask 01h NoOpsFromFrontend, 1Eh BackendStalls, 60h SMTContention; PMCx0AA DeSrcOpDisp umask 07h (all sources); PMCx0C1 ExRetOps"
+#define SRC_AMD_L2 "AMD, the same pipeline-utilisation guidance (PPR for Family 19h Model 11h, section 2.1.15.2; Family 1Ah Model 00h-0Fh performance monitor counters, section 1.2), level 2: PMCx1A0 NoOpsFromFrontend with CntMask = the dispatch width; PMCx0C3 ExRetBrnMisp and PMCx096 resyncs or NC redirects; PMCx0D6 ExNoRetire umask 02h (not complete) and A2h (load not complete); PMCx1C2 retired microcode ops over PMCx0C1 ExRetOps"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_* in MB/s; cas_count_* scaled to MiB by the kernel"
 #define SRC_IMC_SCH "Intel perfmon GNR metrics (BSD-3-Clause): memory_bandwidth_* over UNC_M_CAS_COUNT_SCH0/SCH1, in MB/s; the kernel's cas_count_*_sch0/1 in MiB"
@@ -249,6 +250,41 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_AMD_ZEN4, "TopdownL1",
 	  "retiring = cpu@event=0xc1@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = yes; desc = Dispatch slots of ops that retired",
 	  SRC_AMD },
+
+	/*
+	 * AMD level 2 (perf's PipelineL2): each level-1 share split by
+	 * the events AMD's guidance pairs with it. Frontend latency is
+	 * the cycles with every slot empty for want of ops (PMCx1A0
+	 * NoOpsFromFrontend with a counter mask of the slot count), as
+	 * slots; the rest of frontend bound is bandwidth.
+	 */
+	{ METRIC_FAM_AMD_ZEN5, "TopdownL2",
+	  "frontend_bound_latency = 8 * cpu@event=0x1a0,umask=0x1,cmask=8@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = no; desc = Dispatch slots of cycles the frontend supplied no op at all (cache or TLB misses)",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "frontend_bound_latency = 6 * cpu@event=0x1a0,umask=0x1,cmask=6@ / (#slots * cpu@event=0x76@); scale = 100; unit = %; higher = no; desc = Dispatch slots of cycles the frontend supplied no op at all (cache or TLB misses)",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "frontend_bound_bandwidth = frontend_bound - frontend_bound_latency; scale = 100; unit = %; higher = no; desc = Dispatch slots the frontend left empty in cycles it supplied some ops (decode or op-cache bandwidth)",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "bad_speculation_mispredicts = bad_speculation * cpu@event=0xc3@ / (cpu@event=0xc3@ + cpu@event=0x96@); scale = 100; unit = %; higher = no; desc = Bad speculation's share of retired branch mispredicts (PMCx0C3) among the pipeline's flushes",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "bad_speculation_pipeline_restarts = bad_speculation - bad_speculation_mispredicts; scale = 100; unit = %; higher = no; desc = Bad speculation's share of resyncs and redirects not caused by mispredicts (PMCx096)",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "backend_bound_memory = backend_bound * cpu@event=0xd6,umask=0xa2@ / cpu@event=0xd6,umask=0x2@; scale = 100; unit = %; higher = no; desc = Backend bound's share of no-retire cycles waiting on load data",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "backend_bound_cpu = backend_bound - backend_bound_memory; scale = 100; unit = %; higher = no; desc = Backend bound's share not waiting on the memory subsystem",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "retiring_microcode = retiring * cpu@event=0x1c2@ / cpu@event=0xc1@; scale = 100; unit = %; higher = no; desc = Retiring slots of microcoded ops (PMCx1C2)",
+	  SRC_AMD_L2 },
+	{ METRIC_FAM_AMD_ZEN4, "TopdownL2",
+	  "retiring_fastpath = retiring - retiring_microcode; scale = 100; unit = %; higher = yes; desc = Retiring slots of fast-path ops",
+	  SRC_AMD_L2 },
 
 	/* Arm Neoverse with slot counting (V1, N2, V2 and later) */
 	{ METRIC_FAM_ARM_SLOTS, "TopdownL1",
