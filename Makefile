@@ -98,7 +98,9 @@ QUIET_CC = @echo '   CC' $@;
 QUIET_LINK = @echo ' LINK' $@;
 endif
 
-LIB_SRC := $(wildcard src/*/*.c)
+# the tables generated from the vendors' data live beside their
+# generator (src/events/vendor/gen-tables.py)
+LIB_SRC := $(wildcard src/*/*.c) src/events/vendor/vendor_tables.c
 LIB_OBJ := $(LIB_SRC:.c=.o)
 TEST_SRC := $(wildcard tests/helper/*.c)
 TEST_OBJ := $(TEST_SRC:.c=.o)
@@ -122,7 +124,7 @@ pstat: src/main.o src/libpstat.a | layout-check
 # so a build needs neither the data's tools nor a network; this re-makes
 # them after the data or the generator changed.
 regen-metrics:
-	python3 src/events/vendor/gen-tables.py src/events
+	python3 src/events/vendor/gen-tables.py
 
 src/libpstat.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^

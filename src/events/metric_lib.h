@@ -98,6 +98,9 @@ void metric_lib_free(struct pstat_metric_lib *lib);
  */
 void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus);
 
+/* Whether group is a top-down level ("TopdownL1", any case). */
+int metric_lib_is_topdown(const char *group);
+
 /* The entry called name that applies here, or NULL (borrowed). */
 const struct metric_lib_entry *
 metric_lib_find(const struct pstat_metric_lib *lib, const char *name);

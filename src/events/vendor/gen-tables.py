@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Turn the vendors' published performance-monitoring data into pstat's
-metric and event tables (src/events/vendor_tables.c).
+metric and event tables (vendor_tables.c, beside this script).
 
 The data files beside this script are the vendors' own, unchanged:
 
@@ -14,8 +14,8 @@ The data files beside this script are the vendors' own, unchanged:
            Neoverse core, its top-down level 1 (arm/README says what the
            extracts hold), chosen by MIDR.
 
-Usage: gen-tables.py [SRCDIR]   (writes SRCDIR/vendor_tables.c; SRCDIR is
-the directory above this one, src/events, when not given). `make
+Usage: gen-tables.py [OUTDIR]   (writes OUTDIR/vendor_tables.c; OUTDIR is
+this script's directory when not given). `make
 regen-metrics` runs it. To add a CPU: copy its files from perfmon into
 intel/ keeping perfmon's paths, add its platform to PLATFORMS, rerun.
 
@@ -522,7 +522,7 @@ def cpuid_key(fm):
 
 
 def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(HERE)
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else HERE
     rows = mapfile()
     files = {}
     for r in rows:
