@@ -500,3 +500,36 @@ arm_counts() {
 		close_to "$kids" "$(mval $parent)"
 	done
 }
+
+@test "Haswell, Broadwell, Tiger Lake (level 2 and deeper), Emerald Rapids, Meteor Lake: the vendor's TMA by model" {
+	for t in haswell:HSW broadwell:BDW tigerlake:TGL emeraldrapids:EMR meteorlake:MTL; do
+		PSTAT_SYSFS_ROOT="$CPUS/intel-${t%%:*}" run "$ROOT/pstat" list -j metrics
+		assert_success
+		jq_assert --arg p "${t#*:}" '(.topdown.levels >= 3) and
+			([.metrics[] | select(.group == "TopdownL2") | .source |
+			  test($p + "/")] | length >= 4 and all)' <<<"$output"
+		PSTAT_SYSFS_ROOT="$CPUS/intel-${t%%:*}" run "$ROOT/pstat" --dry-run --td-level 2
+		assert_success
+	done
+	# Meteor Lake's E-cores: Crestmont's 6 slots a cycle
+	PSTAT_SYSFS_ROOT="$CPUS/intel-meteorlake" run "$ROOT/pstat" list metrics
+	assert_line --regexp '^  tma_frontend_bound.cpu_atom +cpu_atom@.*\( 6 \)'
+}
+
+@test "Arm vendor events: a Neoverse V3's own events by name, from ARM-software/data" {
+	export PSTAT_SYSFS_ROOT="$CPUS/arm64-neoverse-v3" LIBPFM_FORCE_PMU=none
+	run "$ROOT/pstat" --dry-run -e stall_frontend_flush,STALL_FRONTEND_FLUSH:u
+	assert_success
+	assert_line 'stall_frontend_flush: resolver vendor, pmu armv8_pmuv3_0, group 0 (leader)'
+	assert_line --regexp '^  type 8 config 0x8162 '
+	assert_line --partial 'exclude_user 0 exclude_kernel 1'
+	# the kernel's own names stay the kernel's
+	run "$ROOT/pstat" --dry-run -e stall_slot
+	assert_line --partial 'stall_slot: resolver sysfs'
+	run "$ROOT/pstat" list stall_frontend_flush
+	assert_success
+	assert_line --partial 'Vendor events of PMU armv8_pmuv3_0'
+	# a core Arm's data does not describe knows none
+	PSTAT_SYSFS_ROOT="$CPUS/arm64-qemu-max" run "$ROOT/pstat" --dry-run -e stall_frontend_flush
+	assert_failure
+}

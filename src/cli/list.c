@@ -551,20 +551,27 @@ static void list_pfm(struct list_ctx *c)
  * names, from the generated tables, in perf's spelling
  * (inst_retired.any); -e takes libpfm4's too (INST_RETIRED:ANY).
  */
-static void list_vendor(struct list_ctx *c)
+static void list_vendor(struct list_ctx *c, struct pstat_pmus *pmus)
 {
 	const struct vendor_cpu *rows[8];
 	struct pstat_cpuinfo ci;
 	size_t n;
 
+	const struct vendor_arm_cpu *arm;
+
 	if (!(c->sections & LIST_OTHER) || cpuinfo_load(c->o->sysfs_root, &ci))
 		return;
-	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
+	cpuinfo_midr(c->o->sysfs_root, 0, &ci);
+	arm = vendor_arm_core(&ci);
+	n = arm ? 1 : vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
 	for (size_t r = 0; r < n; r++) {
 		const struct vendor_events *t =
-			&vendor_event_tables[rows[r]->events];
-		const char *pmu = vendor_role_pmu(vendor_str(rows[r]->role),
-						  "cpu");
+			&vendor_event_tables[arm ? arm->events : rows[r]->events];
+		const char *pmu = arm ? vendor_arm_pmu(pmus) :
+			vendor_role_pmu(vendor_str(rows[r]->role), "cpu");
+
+		if (!pmu)
+			continue;
 
 		for (size_t i = t->first; i < t->first + t->n; i++) {
 			char *name = xstrdup(vendor_str(vendor_event_rows[i].name));
@@ -653,7 +660,7 @@ int list_run(const struct pstat_list_opts *o, FILE *out)
 	ntps = list_tracepoints(&c, &tps);
 	list_pfm(&c);
 	list_sim(&c);
-	list_vendor(&c);
+	list_vendor(&c, pmus);
 
 	if (o->json) {
 		ret = list_print_json(&c, out);

@@ -79,8 +79,10 @@ static void list_heading(const struct list_ctx *c,
 			c->have_valgrind ? "" :
 			"; valgrind is not installed here");
 	else if (!strcmp(s, "vendor"))
-		fprintf(out, "Vendor events of PMU %s (the CPU's own data: Intel perfmon):\n",
-			it->e.pmu);
+		fprintf(out, "Vendor events of PMU %s (the CPU's own data: %s):\n",
+			it->e.pmu,
+			strncmp(it->e.pmu, "armv", 4) ? "Intel perfmon" :
+							"ARM-software/data");
 	else if (!strcmp(s, "pmu")) {
 		lp = list_find_pmu(c, "sysfs", it->e.pmu);
 		fprintf(out, "Kernel PMU %s (type %d%s):\n", it->e.pmu,

@@ -511,8 +511,11 @@ static int encode_name(struct encoder *e, const struct pstat_evspec *sp,
 		if (r != 1)
 			return r;
 	}
-	/* perf's spelling of a vendor event (inst_retired.any) */
-	if (strchr(name, '.') && !strchr(name, ':')) {
+	/*
+	 * perf's spelling of a vendor event (inst_retired.any, an Arm
+	 * core's stall_frontend_flush), which takes perf's modifiers
+	 */
+	if (!strchr(name, ':')) {
 		r = encode_vendor_event(e, sp, name, gmods);
 		if (r != 1)
 			return r;

@@ -38,8 +38,9 @@ static const char *find_event(const struct vendor_events *t, const char *name)
 
 /*
  * name in the vendor's spelling, into buf: upper case, libpfm4's ':'
- * between event and umask made perf's '.'. Returns -1 for what is not
- * such a name (no separator, or more than one).
+ * between event and umask made perf's '.'. Returns the number of
+ * separators, or -1 for what is not such a name (more than one, or
+ * another character).
  */
 static int vendor_spelling(const char *name, char *buf, size_t len)
 {
@@ -58,46 +59,63 @@ static int vendor_spelling(const char *name, char *buf, size_t len)
 		}
 		buf[i] = (char)toupper((unsigned char)c);
 	}
-	return seps == 1 ? 0 : -1;
+	return seps <= 1 ? (int)seps : -1;
+}
+
+/* An event of one PMU's table t, encoded on pmu. 1: not in t. */
+static int encode_on(struct encoder *e, const struct pstat_evspec *sp,
+		     const struct vendor_events *t, const char *want,
+		     const char *pmu, const char *gmods)
+{
+	const char *terms = find_event(t, want);
+	struct pstat_evspec one = *sp;
+	size_t before = e->out->n;
+	int r;
+
+	if (!terms || !pmu || !pmus_find(e->ctx->pmus, pmu))
+		return 1;
+	one.name = NULL;
+	one.pmu = (char *)pmu;
+	if (evspec_parse_terms(terms, &one.terms, &one.nterms, e->err)) {
+		e->err->offset = sp->off;
+		return -1;
+	}
+	r = encode_pmu_event(e, &one, gmods);
+	evspec_terms_free(one.terms, one.nterms);
+	for (size_t k = before; k < e->out->n; k++)
+		e->out->ev[k].resolver = "vendor";
+	return r ? -1 : 0;
 }
 
 int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
 			const char *name, const char *gmods)
 {
+	const char *root = pmus_root(e->ctx->pmus);
 	const struct vendor_cpu *rows[8];
+	const struct vendor_arm_cpu *arm;
 	struct pstat_cpuinfo ci;
 	char want[160];
 	size_t n, found = 0;
-	int r = 0;
+	int seps = vendor_spelling(name, want, sizeof(want)), r;
 
-	if (vendor_spelling(name, want, sizeof(want)) ||
-	    cpuinfo_load(pmus_root(e->ctx->pmus), &ci))
+	if (seps < 0 || cpuinfo_load(root, &ci))
+		return 1;
+	/* Arm: the core the MIDR names, its events file's names */
+	cpuinfo_midr(root, 0, &ci);
+	arm = seps ? NULL : vendor_arm_core(&ci);
+	if (arm)
+		return encode_on(e, sp, &vendor_event_tables[arm->events], want,
+				 vendor_arm_pmu(e->ctx->pmus), gmods);
+	if (seps != 1)
 		return 1;
 	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
-	for (size_t i = 0; i < n && !r; i++) {
-		const struct vendor_events *t =
-			&vendor_event_tables[rows[i]->events];
-		const char *terms = find_event(t, want);
-		const char *pmu = vendor_role_pmu(vendor_str(rows[i]->role),
-						  "cpu");
-		struct pstat_evspec one = *sp;
-		size_t before = e->out->n;
-
-		if (!terms || !pmus_find(e->ctx->pmus, pmu))
-			continue;
-		one.name = NULL;
-		one.pmu = (char *)pmu;
-		if (evspec_parse_terms(terms, &one.terms, &one.nterms, e->err)) {
-			e->err->offset = sp->off;
+	for (size_t i = 0; i < n; i++) {
+		r = encode_on(e, sp, &vendor_event_tables[rows[i]->events], want,
+			      vendor_role_pmu(vendor_str(rows[i]->role), "cpu"),
+			      gmods);
+		if (r < 0)
 			return -1;
-		}
-		r = encode_pmu_event(e, &one, gmods);
-		evspec_terms_free(one.terms, one.nterms);
-		for (size_t k = before; k < e->out->n; k++)
-			e->out->ev[k].resolver = "vendor";
-		found++;
+		found += r == 0;
 	}
-	if (r)
-		return -1;
 	return found ? 0 : 1;
 }

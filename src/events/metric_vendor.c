@@ -6,6 +6,7 @@
  * its own core PMU.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -51,6 +52,39 @@ size_t vendor_cpu_rows(const struct pstat_cpuinfo *ci,
 	return n;
 }
 
+const struct vendor_arm_cpu *vendor_arm_core(const struct pstat_cpuinfo *ci)
+{
+	unsigned rev;
+
+	if (ci->implementer < 0 || ci->part < 0 || ci->variant < 0 ||
+	    ci->revision < 0)
+		return NULL;
+	rev = (unsigned)ci->variant << 4 | (unsigned)ci->revision;
+	for (size_t i = 0; i < vendor_arm_ncpus; i++) {
+		const struct vendor_arm_cpu *a = &vendor_arm_cpus[i];
+
+		if (a->implementer == (unsigned)ci->implementer &&
+		    a->part == (unsigned)ci->part && rev >= a->rev_min &&
+		    rev <= a->rev_max)
+			return a;
+	}
+	return NULL;
+}
+
+const char *vendor_arm_pmu(struct pstat_pmus *pmus)
+{
+	const struct pstat_pmu **all = NULL;
+	size_t n = pmus_all(pmus, &all);
+	const char *name = NULL;
+
+	for (size_t i = 0; i < n && !name; i++)
+		if (str_starts_with(all[i]->name, "armv8_") ||
+		    str_starts_with(all[i]->name, "armv9_"))
+			name = all[i]->name;
+	free(all);
+	return name;
+}
+
 /* Table v's rows as the library's entries (new array). */
 static struct metric_lib_entry *entries(const struct vendor_metrics *v)
 {
@@ -91,21 +125,16 @@ static void pick_arm(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 {
 	struct pstat_cpuinfo ci = lib->cpu;
 	const struct pstat_pmu *core = pmus_find(pmus, lib->core);
-	unsigned rev;
+	const struct vendor_arm_cpu *a;
 
 	if (cpuinfo_midr(pmus_root(pmus), 0, &ci) && ci.implementer < 0)
 		return;
 	if (ci.part < 0 || ci.variant < 0 || ci.revision < 0)
 		return;
-	rev = (unsigned)ci.variant << 4 | (unsigned)ci.revision;
-	for (size_t i = 0; i < vendor_arm_ncpus; i++) {
-		const struct vendor_arm_cpu *a = &vendor_arm_cpus[i];
+	a = vendor_arm_core(&ci);
+	if (a) {
 		const struct vendor_metrics *v = &vendor_tables[a->metrics];
 
-		if (a->implementer != (unsigned)ci.implementer ||
-		    a->part != (unsigned)ci.part || rev < a->rev_min ||
-		    rev > a->rev_max)
-			continue;
 		snprintf(lib->vendor_cpu, sizeof(lib->vendor_cpu),
 			 "Arm %s r%up%u (MIDR implementer 0x%02x part 0x%03x)",
 			 vendor_str(v->platform), (unsigned)ci.variant,

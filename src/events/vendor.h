@@ -64,6 +64,7 @@ struct vendor_arm_cpu {
 	unsigned implementer, part;
 	unsigned rev_min, rev_max;      /* variant << 4 | revision */
 	int metrics;                    /* index into vendor_tables */
+	int events;                     /* index into vendor_event_tables */
 };
 
 extern const struct vendor_metric_row vendor_rows[];
@@ -90,5 +91,18 @@ const char *vendor_role_pmu(const char *role, const char *core);
  */
 size_t vendor_cpu_rows(const struct pstat_cpuinfo *ci,
 		       const struct vendor_cpu **rows, size_t max);
+
+/*
+ * The Arm core of Arm's data that ci's MIDR fields (implementer, part,
+ * variant, revision) name, or NULL.
+ */
+const struct vendor_arm_cpu *vendor_arm_core(const struct pstat_cpuinfo *ci);
+
+/*
+ * The Arm PMUv3 core PMU of pmus (armv8_pmuv3_0, armv8_cortex_a76...;
+ * borrowed from pmus), or NULL.
+ */
+struct pstat_pmus;
+const char *vendor_arm_pmu(struct pstat_pmus *pmus);
 
 #endif

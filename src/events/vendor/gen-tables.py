@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INTEL = os.path.join(HERE, "intel")
 
 # The platforms whose files are committed: perfmon's directory names.
-PLATFORMS = ["SKX", "ICL", "SPR", "GNR", "ADL", "ARL", "LNL", "SRF"]
+PLATFORMS = ["SKL", "SKX", "CLX", "HSW", "BDW", "ICL", "ICX", "TGL", "SPR", "EMR", "GNR", "ADL", "MTL", "ARL", "LNL", "SRF", "GRR"]
 
 # The E-core TMA column for an (platform, core role) of a hybrid part.
 ECORE_COLUMN = {
@@ -458,6 +458,19 @@ class ECore:
             self.version, self.column, self.events.rel, self.events.version)
 
 
+class ArmEvents:
+    """One core's events file of ARM-software/data: name -> code."""
+
+    def __init__(self, rel):
+        with open(os.path.join(HERE, "arm", "data", rel), encoding="utf-8") as f:
+            doc = json.load(f)
+        self.source = "ARM-software/data pmu/%s (Apache-2.0)" % rel
+        self.codes = {e["name"]: e["code"] for e in doc["events"]}
+
+    def table(self):
+        return [(n, "event=0x%x" % c) for n, c in sorted(self.codes.items())]
+
+
 class ArmCore:
     """One Neoverse core's extract: its level-1 top-down metrics."""
 
@@ -555,10 +568,13 @@ def main():
         fam, model, mask = cpuid_key(fm)
         cpus.append((fam, model, mask, role, plat, mt, evrel))
     arm = []
+    arm_events = {}
     for rel, impl, part, rmin, rmax, events in ARM_CORES:
         key = ("arm/" + rel, "")
         tables[key] = ArmCore(rel, events)
-        arm.append((impl, part, rmin, rmax, key))
+        if events not in arm_events:
+            arm_events[events] = ArmEvents(events)
+        arm.append((impl, part, rmin, rmax, key, events))
 
     # Every string in one array, referred to by offset: tables of plain
     # numbers need no relocation when the program is loaded, so a run
@@ -598,6 +614,12 @@ def main():
             rel, ev.version)), len(events), len(tab)))
         for n, t in tab:
             events.append((off(n), off(t)))
+    for rel, ev in sorted(arm_events.items()):
+        tab = ev.table()
+        eindex["arm/" + rel] = len(etabs)
+        etabs.append((off(ev.source), len(events), len(tab)))
+        for n, t in tab:
+            events.append((off(n), off(t)))
     w("const struct vendor_metric_row vendor_rows[] = {")
     for d, g in rows:
         w("\t{ %d, %d }," % (d, g))
@@ -628,11 +650,11 @@ def main():
     w("};")
     w("const size_t vendor_intel_ncpus = ARRAY_SIZE(vendor_intel_cpus);")
     w("")
-    w("/* Arm: implementer, part, revisions (variant << 4 | revision), table */")
+    w("/* Arm: implementer, part, revisions (variant << 4 | revision), metrics, events */")
     w("const struct vendor_arm_cpu vendor_arm_cpus[] = {")
-    for impl, part, rmin, rmax, key in arm:
-        w("\t{ 0x%x, 0x%x, 0x%02x, 0x%02x, %d }," % (impl, part, rmin, rmax,
-                                                 tindex[key]))
+    for impl, part, rmin, rmax, key, ev in arm:
+        w("\t{ 0x%x, 0x%x, 0x%02x, 0x%02x, %d, %d }," % (
+            impl, part, rmin, rmax, tindex[key], eindex["arm/" + ev]))
     w("};")
     w("const size_t vendor_arm_ncpus = ARRAY_SIZE(vendor_arm_cpus);")
     o.append("/* SPDX-License-Identifier: BSD-3-Clause AND Apache-2.0 */")
