@@ -161,8 +161,8 @@ static int simulate_set(struct sim_cli *sc, const struct pstat_opts *o,
 }
 
 /*
- * What cannot be combined with sim events: the reason, or NULL. An
- * event that is neither sim's nor software's into *ev.
+ * What cannot be combined with sim events: the reason, or NULL, and
+ * into *what the event or option that cannot.
  */
 static const char *refusal(const struct pstat_opts *o,
 			   const struct pstat_evlist *evl,

@@ -198,8 +198,7 @@ static int finish_run(struct session *s, struct pstat_child *ch,
 	}
 	for (size_t i = 0; i < s->nslots; i++)
 		s->cur[i] = stats_reading_sub(&s->cur[i], &s->base[i]);
-	if (s->cfg->sim)
-		session_sim_fill(s);
+	session_sim_fill(s);
 	if (ch && !res->have_status) {
 		/* measurement ended first (--interval-count) */
 		while ((r = target_wait(ch, &res->status, &res->ru)) == -EINTR)
@@ -476,8 +475,7 @@ void session_free(struct session *s)
 	free(s->ev_on);
 	control_close(&s->ctl);
 	cgroup_close_events(s->evl, s->cgroup_fds);
-	sim_run_end(&s->sim_run);
-	free(s->sim_val);
+	session_sim_free(s);
 }
 
 /*

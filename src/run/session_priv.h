@@ -266,9 +266,13 @@ void session_sim_finish(struct session *s, struct run_result *res);
 
 /*
  * The sim events' readings of the run into s->cur: (value, the run's
- * elapsed time as enabled and running), never scaled.
+ * elapsed time as enabled and running), never scaled. Nothing without
+ * sim events.
  */
 void session_sim_fill(struct session *s);
+
+/* Remove what a run left of Valgrind's files, free the counts. */
+void session_sim_free(struct session *s);
 
 /* ---- session_wait.c */
 

@@ -78,6 +78,13 @@ void session_sim_finish(struct session *s, struct run_result *res)
 	sim_run_end(&s->sim_run);
 }
 
+void session_sim_free(struct session *s)
+{
+	sim_run_end(&s->sim_run);
+	free(s->sim_val);
+	s->sim_val = NULL;
+}
+
 void session_sim_fill(struct session *s)
 {
 	for (size_t i = 0; s->sim_val && i < s->evl->n; i++)
