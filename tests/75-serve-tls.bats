@@ -162,6 +162,13 @@ EOF
 	bad 'basic_auth_users: [alice]\n' 'basic_auth_users is not a mapping'
 	bad 'tls_server_config: {cert_file: [a], key_file: b}\n' \
 		'tls_server_config: cert_file is not a string'
+	# given twice (the second list of users once overran the first's)
+	bad "basic_auth_users:\n  alice: $HASH_ALICE\nbasic_auth_users:\n  bob: $HASH_BOB\n" \
+		"'basic_auth_users' given twice"
+	bad "basic_auth_users:\n  alice: $HASH_ALICE\n  alice: $HASH_BOB\n" \
+		"basic_auth_users: 'alice' given twice"
+	bad 'tls_server_config:\n  cert_file: cert.pem\n  cert_file: key.pem\n' \
+		"tls_server_config: 'cert_file' given twice"
 	bad '- a\n- b\n' 'not a mapping of settings'
 	bad 'a: [\n' 'not YAML: did not find expected node content at line 2'
 	run "$PSTAT" serve --web.config.file nonexistent.yml -e task-clock

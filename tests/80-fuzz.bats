@@ -83,3 +83,7 @@ replay() {
 @test "fuzz: HTTP requests to pstat serve, on 127.0.0.1 (3 s)" {
 	fuzz fuzz_serve_http
 }
+
+@test "fuzz: web configuration files of pstat serve (3 s)" {
+	fuzz fuzz_serve_web
+}

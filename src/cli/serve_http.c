@@ -528,11 +528,14 @@ static size_t on_unescape(void *cls, struct MHD_Connection *c, char *s)
 	return serve_unescape(s);
 }
 
-/* The connection limit: SERVE_MAX_CONNECTIONS, fewer where descriptors are. */
+/*
+ * The connection limit: SERVE_MAX_CONNECTIONS, or the descriptor limit
+ * less SERVE_FD_RESERVE where that is fewer.
+ */
 static unsigned int connection_limit(rlim_t limit)
 {
 	if (limit == RLIM_INFINITY ||
-	    limit > SERVE_MAX_CONNECTIONS + 2 * SERVE_FD_RESERVE)
+	    limit >= SERVE_MAX_CONNECTIONS + SERVE_FD_RESERVE)
 		return SERVE_MAX_CONNECTIONS;
 	return limit > 3 * SERVE_FD_RESERVE / 2 ?
 		       (unsigned int)(limit - SERVE_FD_RESERVE) :

@@ -33,11 +33,6 @@
 /* A configuration, a certificate or a key longer than this is refused. */
 #define WEB_FILE_MAX (1 << 20)
 
-struct serve_web_user {
-	char *name, *hash;
-	char *ok;                   /* the password last checked right */
-};
-
 static struct {
 	void *yaml, *crypt;
 	int (*init)(yaml_parser_t *);
@@ -143,6 +138,11 @@ static int parse_tls(yaml_document_t *d, yaml_node_t *m, const char *dir,
 				 k ? k : "a key");
 			return -1;
 		}
+		if ((!strcmp(k, "cert_file") && cert) ||
+		    (!strcmp(k, "key_file") && key)) {
+			snprintf(why, len, "tls_server_config: '%s' given twice", k);
+			return -1;
+		}
 		if (!strcmp(k, "cert_file"))
 			cert = v;
 		else if (!strcmp(k, "key_file"))
@@ -168,7 +168,7 @@ static int parse_users(yaml_document_t *d, yaml_node_t *m,
 		       struct serve_web *w, char *why, size_t len)
 {
 	yaml_node_pair_t *p;
-	size_t n;
+	size_t n, i;
 
 	if (m->type == YAML_SCALAR_NODE && !*scalar(m))
 		return 0;
@@ -195,6 +195,12 @@ static int parse_users(yaml_document_t *d, yaml_node_t *m,
 				 k);
 			return -1;
 		}
+		for (i = 0; i < w->nusers; i++)
+			if (!strcmp(w->users[i].name, k)) {
+				snprintf(why, len, "basic_auth_users: '%s' given twice",
+					 k);
+				return -1;
+			}
 		w->users[w->nusers].name = xstrdup(k);
 		w->users[w->nusers].hash = xstrdup(v);
 		w->nusers++;
@@ -244,11 +250,18 @@ int serve_web_parse(const char *text, size_t len, const char *dir,
 	     p < root->data.mapping.pairs.top; p++) {
 		const char *k = scalar(lib.node(&doc, p->key));
 		yaml_node_t *v = lib.node(&doc, p->value);
+		struct serve_web_user *users = w->users;
 
-		if (k && !strcmp(k, "tls_server_config")) {
+		if (k && v &&
+		    ((!strcmp(k, "tls_server_config") && w->cert) ||
+		     (!strcmp(k, "basic_auth_users") && users))) {
+			snprintf(why, why_len, "'%s' given twice", k);
+			goto out;
+		}
+		if (k && v && !strcmp(k, "tls_server_config")) {
 			if (parse_tls(&doc, v, dir, w, why, why_len))
 				goto out;
-		} else if (k && !strcmp(k, "basic_auth_users")) {
+		} else if (k && v && !strcmp(k, "basic_auth_users")) {
 			if (parse_users(&doc, v, w, why, why_len))
 				goto out;
 		} else {

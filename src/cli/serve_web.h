@@ -11,6 +11,11 @@
  * and its basic_auth_users' bcrypt hashes checked with crypt(3)
  * (libxcrypt). Both libraries are loaded with dlopen, by serve only.
  */
+struct serve_web_user {
+	char *name, *hash;          /* the hash as given ($2y$...) */
+	char *ok;                   /* the password last checked right */
+};
+
 struct serve_web {
 	char *cert, *key;           /* PEM text of tls_server_config, or NULL */
 	size_t nusers;
