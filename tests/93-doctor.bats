@@ -236,3 +236,61 @@ sysfs_copy() {
 	run bash -c '"$1" doctor -j >/dev/full' _ "$PSTAT"
 	assert_failure 125
 }
+
+# A core PMU without instructions (QEMU's PMUv3 without -icount) still
+# counts cycles (issue 30 item 2): a shim refuses instructions with
+# ENOENT and counts cycles as task-clock, under a tree with a core PMU.
+@test "doctor: a core PMU without instructions: cycles probed, counting works" {
+	local src=$BATS_TEST_TMPDIR/hw.c so=$BATS_TEST_TMPDIR/hw.so
+	software_works || skip "software counting does not work here"
+	cat >"$src" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+long syscall(long n, ...)
+{
+	static long (*real)(long, ...);
+	struct perf_event_attr a;
+	long v[6];
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		v[i] = va_arg(ap, long);
+	va_end(ap);
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	if (n == SYS_perf_event_open) {
+		memcpy(&a, (void *)v[0], sizeof(a));
+		if (a.type == PERF_TYPE_HARDWARE &&
+		    a.config == PERF_COUNT_HW_INSTRUCTIONS) {
+			errno = ENOENT;
+			return -1;
+		}
+		if (a.type == PERF_TYPE_HARDWARE &&
+		    a.config == PERF_COUNT_HW_CPU_CYCLES) {
+			a.type = PERF_TYPE_SOFTWARE;
+			a.config = PERF_COUNT_SW_TASK_CLOCK;
+			v[0] = (long)&a;
+		}
+	}
+	return real(n, v[0], v[1], v[2], v[3], v[4], v[5]);
+}
+EOF
+	cc -shared -fPIC -o "$so" "$src" -ldl || skip "cannot build a preload library"
+	PSTAT_SYSFS_ROOT=$SYSFS/arm64-neoverse LD_PRELOAD=$so run "$PSTAT" doctor
+	assert_success
+	assert_line --regexp '^warn  instructions:u: not supported \(.*\): the core PMU does not count this event$'
+	assert_line "      fix: 'pstat list' shows the events it has"
+	assert_line --regexp '^ok    cycles:u: counted [1-9][0-9]*: hardware events work$'
+	assert_line 'result: software counting works; hardware counting works'
+	# without a core PMU, the verdict stands on instructions alone
+	PSTAT_SYSFS_ROOT=$SYSFS/vm-nopmu LD_PRELOAD=$so run "$PSTAT" doctor
+	refute_line --regexp '^ok    cycles:u'
+	assert_line --regexp '^warn  instructions:u: not supported .*hardware events cannot be counted here$'
+}
