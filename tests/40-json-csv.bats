@@ -418,8 +418,8 @@ EOF
 
 @test "csv: intervals lead with perf's padded timestamps, then summary" {
 	f=$(pt_print csv interval)
-	# the last interval was cut short: a comment says so, as the
-	# table's does, and leaves the field count alone
+	# the last interval was cut short: unlike the table, no comment
+	# line says so (perf prints none; scripts read every line)
 	assert_equal "$(cat "$f")" "$(cat <<'EOF'
      0.100220457,0.97,msec,task-clock,969426,100.00,0.010,CPUs utilized
      0.100220457,45,,page-faults,969426,100.00,46.420,K/sec
@@ -427,16 +427,15 @@ EOF
      0.200594992,<not counted>,,page-faults,0,100.00,,
      0.302344354,0.06,msec,task-clock,63283,100.00,0.001,CPUs utilized
      0.302344354,2,,page-faults,63283,100.00,31.600,K/sec
-# interval 3 is partial: 101.749 ms
          summary,1.03,msec,task-clock,1032709,100.00,0.003,CPUs utilized
          summary,47,,page-faults,1032709,100.00,45.510,K/sec
 EOF
 )"
-	# the comment is there whatever the separator, and only once
+	# nor with any other separator
 	for fmt in csv-semicolon csv-tab csv-multi; do
 		f=$(pt_print "$fmt" interval)
-		run grep '^#' "$f"
-		assert_output '# interval 3 is partial: 101.749 ms'
+		run grep -c '^#' "$f"
+		assert_output 0
 	done
 }
 
@@ -451,7 +450,6 @@ EOF
      0.200594992,<not counted>,,page-faults,0.00%,0,100.00,,
      0.302344354,0.06,msec,task-clock,0.00%,63283,100.00,0.001,CPUs utilized
      0.302344354,2,,page-faults,0.00%,63283,100.00,31.600,K/sec
-# interval 3 is partial: 101.749 ms
          summary,1.07,msec,task-clock,3.16%,1100000,100.00,0.004,CPUs utilized
          summary,47,,page-faults,0.00%,1100000,100.00,42.730,K/sec
 EOF

@@ -138,21 +138,23 @@ static void csv_field(struct csv_line *l, const char *s)
 
 /*
  * The first field, the interval's time or "summary", right-aligned as
- * perf pads it: the padding is alignment, never quoted (with -x' ' perf's
- * own test reads the time with awk); the rest is a field as any other.
+ * perf pads it: the padding is alignment, and a separator in it is no
+ * reason to quote (with -x' ' perf's own test reads the time with awk).
+ * A field whose text holds the separator (-x.) is quoted whole, padding
+ * and all, as any other.
  */
 static void csv_lead(struct csv_line *l, const char *s)
 {
-	size_t pad = strspn(s, " ");
+	size_t pad = strspn(s, " "), len;
 
 	/* (always a line's first field: no separator goes before it) */
-	if (l->nfields || !s[pad]) {
+	if (l->nfields || !s[pad] || csv_needs_quotes(l, s + pad, &len)) {
 		csv_field(l, s);
 		return;
 	}
-	memcpy(csv_room(l, pad), s, pad);
-	l->len += pad;
-	csv_field(l, s + pad);
+	memcpy(csv_room(l, pad + len), s, pad + len);
+	l->len += pad + len;
+	l->nfields++;
 }
 
 /*
