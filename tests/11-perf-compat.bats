@@ -287,3 +287,78 @@ assert rows[0][-1] == "CPUs utilized", rows' <<<"$output"
 	assert_failure 125
 	assert_line --index 0 "pstat: no help on 'nope': pstat has no such subcommand"
 }
+
+@test "JSON numbers: the fewest digits that read back to the same double (python's, jansson's parser)" {
+	# 20000 doubles: random bits, decimals, counts, ratios
+	python3 - "$PT" <<'PY'
+import json, random, struct, subprocess, sys
+random.seed(33)
+vals = []
+while len(vals) < 20000:
+    k = random.random()
+    if k < 0.3:
+        v = struct.unpack('d', struct.pack('Q', random.getrandbits(64)))[0]
+    elif k < 0.5:
+        v = random.random() * 10 ** random.randint(-12, 20)
+    elif k < 0.7:
+        v = random.randint(0, 10**9) / 10 ** random.randint(0, 9)
+    elif k < 0.85:
+        v = float(random.randint(0, 2**64))
+    else:
+        v = random.randint(1, 10**6) / random.randint(1, 10**6)
+    if v == v and abs(v) != float('inf'):
+        vals.append(v)
+# each side of every power of ten a double reaches: where log10 rounds
+import math
+for e in range(-320, 309):
+    for p in (10.0 ** e, math.nextafter(10.0 ** e, 0), math.nextafter(10.0 ** e, math.inf)):
+        if p and abs(p) != float('inf'):
+            vals.append(p)
+run = lambda cmd, text: subprocess.run([sys.argv[1], cmd], input=text,
+                                       capture_output=True, text=True,
+                                       check=True).stdout.split('\n')
+out = run('real', '\n'.join(v.hex() for v in vals) + '\n')
+back = run('jansson-real', '\n'.join(out[:len(vals)]) + '\n')
+def digits(s):
+    m = s.lstrip('-').split('e')[0].replace('.', '').lstrip('0').rstrip('0')
+    return len(m) or 1
+bad = 0
+for v, s, j in zip(vals, out, back):
+    r = json.loads(s)
+    ok = (isinstance(r, float) and r == v and str(r) == str(v) and
+          digits(s) <= digits(repr(v)) and j != 'error' and
+          float.fromhex(j) == v)
+    if not ok:
+        bad += 1
+        print('differs:', repr(v), s, j, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+	# OpenMetrics' numbers: print_g15 writes exactly what printf's %.15g
+	# does, without printf
+	run bash -c 'python3 -c "
+import random, struct
+random.seed(15)
+for _ in range(20000):
+    k = random.random()
+    v = (struct.unpack(\"d\", struct.pack(\"Q\", random.getrandbits(64)))[0] if k < 0.3 else
+         random.randint(0, 10**12) / 10**random.randint(0, 12) / 1e3 if k < 0.7 else
+         random.random() * 10**random.randint(-8, 16))
+    if v == v and abs(v) != float(\"inf\"):
+        print(v.hex())
+" | "$1" real g15' _ "$PT"
+	assert_success
+	assert_output ""
+	# a run's document: no number longer than it needs
+	need_perf_events
+	run "$PSTAT" -j -o - -e task-clock,cs,page-faults true
+	assert_success
+	python3 -c '
+import json, sys
+floats = []
+json.loads(sys.stdin.read(), parse_float=lambda s: floats.append(s) or float(s))
+assert floats
+for s in floats:
+    m = s.lstrip("-").split("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    assert len(m) <= len(repr(float(s)).replace(".", "").lstrip("0").rstrip("0")), s
+' <<<"$output"
+}

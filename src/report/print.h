@@ -367,6 +367,19 @@ const char *print_group_digits_sep(char *buf, size_t len, double v,
 
 
 /*
+ * Numbers for machine output (print_number.c), in the C locale, into buf
+ * with its terminating NUL; each returns the length. print_real: the
+ * fewest digits that read back as v (v finite), a real always ("52.0",
+ * "0.677416", "1e+20"); PRINT_REAL_MAX bytes are enough.
+ */
+#define PRINT_REAL_MAX 32
+size_t print_u64(char *buf, uint64_t v);
+size_t print_i64(char *buf, int64_t v);
+size_t print_real(char *buf, double v);
+/* v as printf's "%.15g" writes it in the C locale, mostly without printf */
+size_t print_g15(char *buf, double v);
+
+/*
  * Records for the other JSON documents, so that jansson stays in
  * print_json_doc.c: `pstat --dry-run -j` and `pstat list -j`.
  */

@@ -39,13 +39,11 @@
 #endif
 #endif
 
-/* One compact line, for JSON Lines; JSON_PRETTY's precision. */
-#define JSON_LINE (JSON_COMPACT | JSON_REAL_PRECISION(17))
-
 struct print_json {
 	unsigned long intervals;    /* interval documents written */
-	json_t *doc;                /* the last interval document */
-	struct json_buf buf;        /* and the buffer it was written from */
+	struct json_buf buf;        /* the buffer documents are written in */
+	struct jtext_cache *kept;   /* the counters' strings, escaped */
+	struct json_rows *rows;     /* and their objects' text */
 };
 
 /*
@@ -213,46 +211,34 @@ static int json_put(FILE *out, const char *s, size_t len)
 	return 0;
 }
 
-/*
- * Write doc and a newline, then flush, so that a full disk or a closed
- * pipe shows up here. Steals doc. Returns 0 or -errno.
- */
-int json_write(FILE *out, json_t *doc, size_t flags)
+int json_write_buf(FILE *out, struct json_buf *buf)
 {
-	char *s = json_dumps(doc, flags);
-	size_t len;
-	int ret;
-
-	json_decref(doc);
-	if (!s)
-		return -ENOMEM;
-	len = strlen(s);
-	s[len] = '\n';
-	ret = json_put(out, s, len + 1);
-	free(s);
-	return ret;
-}
-
-static int json_buf_add(const char *s, size_t n, void *data)
-{
-	struct json_buf *b = data;
-
-	/* called for each key, value and comma: the call to grow is rare */
-	if (b->alloc - b->len <= n)
-		xgrow((void **)&b->text, &b->alloc, b->len + n + 1, 1);
-	memcpy(b->text + b->len, s, n);
-	b->len += n;
-	return 0;
+	if (buf->alloc - buf->len < 2)
+		xgrow((void **)&buf->text, &buf->alloc, buf->len + 2, 1);
+	buf->text[buf->len++] = '\n';
+	return json_put(out, buf->text, buf->len);
 }
 
 int json_write_kept(FILE *out, const json_t *doc, size_t flags,
 		    struct json_buf *buf)
 {
 	buf->len = 0;
-	if (json_dump_callback(doc, json_buf_add, buf, flags))
-		return -ENOMEM;
-	buf->text[buf->len++] = '\n';
-	return json_put(out, buf->text, buf->len);
+	jtext_dump(buf, doc, (int)(flags & JSON_MAX_INDENT));
+	return json_write_buf(out, buf);
+}
+
+/*
+ * Write doc and a newline, then flush, so that a full disk or a closed
+ * pipe shows up here. Steals doc. Returns 0 or -errno.
+ */
+int json_write(FILE *out, json_t *doc, size_t flags)
+{
+	struct json_buf buf = { 0 };
+	int ret = json_write_kept(out, doc, flags, &buf);
+
+	json_decref(doc);
+	json_buf_free(&buf);
+	return ret;
 }
 
 void json_buf_free(struct json_buf *buf)
@@ -482,9 +468,9 @@ static void json_row_metric(struct jfill *f, const void *arg)
 {
 	const struct pstat_metric *m = arg;
 
-	jfill_str(f, "name", m->name);
+	jfill_str_kept(f, "name", m->name);
 	jfill_real(f, "value", m->value);
-	jfill_str(f, "unit", m->unit ? m->unit : "");
+	jfill_str_kept(f, "unit", m->unit ? m->unit : "");
 }
 
 static void json_counter(struct jfill *f, const void *arg)
@@ -495,23 +481,23 @@ static void json_counter(struct jfill *f, const void *arg)
 	bool has_error = (row->status == PSTAT_ERROR ||
 			  row->status == PSTAT_NOT_SUPPORTED) && row->err > 0;
 
-	jfill_str(f, "event", row->event);
-	jfill_str(f, "pmu", row->pmu);
+	jfill_str_kept(f, "event", row->event);
+	jfill_str_kept(f, "pmu", row->pmu);
 	jfill_int(f, "group", row->group);
 	if (row->group_name)
-		jfill_str(f, "group_name", row->group_name);
+		jfill_str_kept(f, "group_name", row->group_name);
 	if (row->cpu >= 0)
 		jfill_int(f, "cpu", row->cpu);
 	if (row->aggr)
 		jfill_object(f, "aggr", json_row_aggr, row);
 	if (row->thread)
-		jfill_str(f, "thread", row->thread);
+		jfill_str_kept(f, "thread", row->thread);
 	if (row->cgroup)
-		jfill_str(f, "cgroup", row->cgroup);
-	jfill_str(f, "status", print_status_name(row->status));
+		jfill_str_kept(f, "cgroup", row->cgroup);
+	jfill_str_kept(f, "status", print_status_name(row->status));
 	jfill_real(f, "value", has_value ? row->value : NAN);
 	jfill_u64(f, "raw", row->raw);
-	jfill_str(f, "unit", row->unit ? row->unit : "");
+	jfill_str_kept(f, "unit", row->unit ? row->unit : "");
 	jfill_u64(f, "time_enabled_ns", row->ena);
 	jfill_u64(f, "time_running_ns", row->run);
 	jfill_real(f, "running_pct", row->running_pct);
@@ -519,7 +505,7 @@ static void json_counter(struct jfill *f, const void *arg)
 		jfill_object(f, "error", jerrno, &row->err);
 	else
 		jfill_null(f, "error");
-	jfill_str(f, "note", row->note);
+	jfill_str_kept(f, "note", row->note);
 	if (row->has_metric)
 		jfill_object(f, "metric", json_row_metric, &row->metric);
 	/*
@@ -543,20 +529,20 @@ static void json_metric_value(struct jfill *f, const void *arg)
 	const struct pstat_metric_value *m = arg;
 	struct jfill in;
 
-	jfill_str(f, "name", m->name);
+	jfill_str_kept(f, "name", m->name);
 	if (m->cpu >= 0)
 		jfill_int(f, "cpu", m->cpu);
 	if (m->aggr)
 		jfill_object(f, "aggr", json_metric_aggr, m);
 	if (m->thread)
-		jfill_str(f, "thread", m->thread);
+		jfill_str_kept(f, "thread", m->thread);
 	jfill_real(f, "value", m->value);
-	jfill_str(f, "unit", m->unit);
-	jfill_str(f, "expr", m->expr);
-	jfill_str(f, "group", m->group);
+	jfill_str_kept(f, "unit", m->unit);
+	jfill_str_kept(f, "expr", m->expr);
+	jfill_str_kept(f, "group", m->group);
 	jfill_open(f, "inputs", &in, true);
 	for (size_t i = 0; i < m->ninputs; i++)
-		jfill_str(&in, NULL, m->inputs[i]);
+		jfill_str_kept(&in, NULL, m->inputs[i]);
 	jfill_close(f, "inputs", &in);
 	if (m->threshold < 0)
 		jfill_null(f, "threshold_crossed");
@@ -587,6 +573,7 @@ static void json_each(struct jfill *f, const char *key, jfill_fn *fill,
 }
 
 struct json_run_doc {
+	struct json_rows *rows;     /* one-line documents: the kept rows */
 	const struct pstat_report *r;
 	bool interval;
 	bool metric_only;
@@ -616,35 +603,15 @@ static void json_report(struct jfill *f, const void *arg)
 	else
 		jfill_object(f, "exit", json_exit, r);
 	jfill_object(f, "time", json_time, r);
-	json_each(f, "counters", json_counter, r->rows,
-		  d->metric_only ? 0 : r->nrows, sizeof(*r->rows));
+	if (d->rows)
+		json_rows_write(d->rows, f, "counters", r->rows,
+				d->metric_only ? 0 : r->nrows, json_counter);
+	else
+		json_each(f, "counters", json_counter, r->rows,
+			  d->metric_only ? 0 : r->nrows, sizeof(*r->rows));
 	if (r->nmetrics || d->metric_only)
 		json_each(f, "metrics", json_metric_value, r->metrics,
 			  r->nmetrics, sizeof(*r->metrics));
-}
-
-/*
- * The run document of r in doc: built when doc is NULL or its update
- * fails (different keys), else updated in place. Returns the document.
- */
-static json_t *json_report_fill(json_t *doc, const struct pstat_report *r,
-				bool interval, bool metric_only)
-{
-	struct json_run_doc d = { r, interval, metric_only };
-	struct jfill f;
-
-	json_init();
-	if (doc) {
-		jfill_start(&f, doc, true);
-		json_report(&f, &d);
-		if (jfill_done(&f))
-			return doc;
-		json_decref(doc);
-	}
-	doc = json_object();
-	jfill_start(&f, doc, false);
-	json_report(&f, &d);
-	return doc;
 }
 
 static struct print_json *json_priv(struct pstat_printer *p)
@@ -655,32 +622,51 @@ static struct print_json *json_priv(struct pstat_printer *p)
 }
 
 /*
+ * The run document of r, written as text (no jansson value: with
+ * thousands of counters, building and dumping one cost more than all
+ * the rest of an interval), indented or on one line. Returns 0 or -errno.
+ */
+static int json_report_write(struct pstat_printer *p,
+			     const struct pstat_report *r, bool interval,
+			     int indent)
+{
+	struct print_json *pj = json_priv(p);
+	struct json_run_doc d = { NULL, r, interval, p->cfg.metric_only };
+	struct jtext t = { .buf = &pj->buf, .indent = indent };
+	struct jfill f;
+
+	json_init();
+	if (!pj->kept)
+		pj->kept = jtext_cache_new();
+	t.cache = pj->kept;
+	if (!indent) {
+		if (!pj->rows)
+			pj->rows = json_rows_new();
+		d.rows = pj->rows;
+	}
+	pj->buf.len = 0;
+	jfill_start_text(&f, &t);
+	json_report(&f, &d);
+	jfill_end_text(&f);
+	return json_write_buf(p->out, &pj->buf);
+}
+
+/*
  * After intervals the summary is one more compact line, so that the
  * whole stream stays valid JSON Lines; on its own it is indented.
  */
 static void json_summary(struct pstat_printer *p,
 			 const struct pstat_report *r)
 {
-	struct print_json *pj = json_priv(p);
-
-	p->err = json_write(p->out,
-			    json_report_fill(NULL, r, false,
-					     p->cfg.metric_only),
-			    pj->intervals ? JSON_LINE : JSON_PRETTY);
+	p->err = json_report_write(p, r, false,
+				   json_priv(p)->intervals ? 0 : 2);
 }
 
-/*
- * An interval document: the last one's values overwritten, written
- * through the buffer the last one was written through.
- */
 static void json_interval_doc(struct pstat_printer *p,
 			      const struct pstat_report *r)
 {
-	struct print_json *pj = json_priv(p);
-
-	pj->doc = json_report_fill(pj->doc, r, true, p->cfg.metric_only);
-	p->err = json_write_kept(p->out, pj->doc, JSON_LINE, &pj->buf);
-	pj->intervals++;
+	p->err = json_report_write(p, r, true, 0);
+	json_priv(p)->intervals++;
 }
 
 static void json_free(struct pstat_printer *p)
@@ -688,7 +674,8 @@ static void json_free(struct pstat_printer *p)
 	struct print_json *pj = p->priv;
 
 	if (pj) {
-		json_decref(pj->doc);
+		jtext_cache_free(pj->kept);
+		json_rows_free(pj->rows);
 		json_buf_free(&pj->buf);
 	}
 	free(pj);

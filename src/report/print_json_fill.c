@@ -33,7 +33,7 @@ void jfill_start(struct jfill *f, json_t *v, bool update)
 
 bool jfill_done(const struct jfill *f)
 {
-	return !f->update || (!f->failed && (f->array || !f->iter));
+	return f->text || !f->update || (!f->failed && (f->array || !f->iter));
 }
 
 /*
@@ -90,6 +90,11 @@ static void jfill_put(struct jfill *f, const char *key, json_t *v)
 
 void jfill_new(struct jfill *f, const char *key, json_t *v)
 {
+	if (f->text) {
+		jtext_value(f, key, v);
+		json_decref(v);
+		return;
+	}
 	json_t *cur;
 
 	if (jfill_at(f, key, &cur))
@@ -100,6 +105,10 @@ void jfill_new(struct jfill *f, const char *key, json_t *v)
 
 void jfill_null(struct jfill *f, const char *key)
 {
+	if (f->text) {
+		jtext_literal(f, key, "null");
+		return;
+	}
 	json_t *cur;
 
 	if (!jfill_at(f, key, &cur))
@@ -112,6 +121,10 @@ void jfill_null(struct jfill *f, const char *key)
 
 void jfill_bool(struct jfill *f, const char *key, bool b)
 {
+	if (f->text) {
+		jtext_literal(f, key, b ? "true" : "false");
+		return;
+	}
 	json_t *cur;
 
 	if (!jfill_at(f, key, &cur))
@@ -124,6 +137,10 @@ void jfill_bool(struct jfill *f, const char *key, bool b)
 
 void jfill_int(struct jfill *f, const char *key, json_int_t v)
 {
+	if (f->text) {
+		jtext_int(f, key, v);
+		return;
+	}
 	json_t *cur;
 
 	if (!jfill_at(f, key, &cur))
@@ -139,6 +156,10 @@ void jfill_int(struct jfill *f, const char *key, json_int_t v)
 /* A real; finite only (jfill_real makes the rest null). */
 static void jfill_finite(struct jfill *f, const char *key, double d)
 {
+	if (f->text) {
+		jtext_real(f, key, d);
+		return;
+	}
 	json_t *cur;
 
 	if (!jfill_at(f, key, &cur))
@@ -161,6 +182,11 @@ void jfill_real(struct jfill *f, const char *key, double d)
 
 void jfill_u64(struct jfill *f, const char *key, uint64_t v)
 {
+	/* (past INT64_MAX a real, as jansson has no such integer) */
+	if (f->text && v <= INT64_MAX) {
+		jtext_u64(f, key, v);
+		return;
+	}
 	if (v > INT64_MAX)
 		jfill_finite(f, key, (double)v);
 	else
@@ -169,6 +195,10 @@ void jfill_u64(struct jfill *f, const char *key, uint64_t v)
 
 void jfill_str(struct jfill *f, const char *key, const char *s)
 {
+	if (f->text) {
+		jtext_str(f, key, s, false);
+		return;
+	}
 	json_t *cur;
 
 	if (!s) {
@@ -184,9 +214,36 @@ void jfill_str(struct jfill *f, const char *key, const char *s)
 		jfill_put(f, key, jstr(s));
 }
 
+void jfill_str_kept(struct jfill *f, const char *key, const char *s)
+{
+	if (f->text)
+		jtext_str(f, key, s, true);
+	else
+		jfill_str(f, key, s);
+}
+
+void jfill_start_text(struct jfill *f, struct jtext *t)
+{
+	struct jfill top = { .text = t, .first = true };
+
+	t->started = false;
+	jtext_open(&top, NULL, f, false);
+}
+
+void jfill_end_text(struct jfill *f)
+{
+	struct jfill top = { .text = f->text };
+
+	jtext_close(&top, f);
+}
+
 void jfill_open(struct jfill *f, const char *key, struct jfill *c,
 		bool array)
 {
+	if (f->text) {
+		jtext_open(f, key, c, array);
+		return;
+	}
 	json_t *cur;
 
 	if (!jfill_at(f, key, &cur)) {
@@ -204,6 +261,10 @@ void jfill_open(struct jfill *f, const char *key, struct jfill *c,
 
 bool jfill_close(struct jfill *f, const char *key, struct jfill *c)
 {
+	if (f->text) {
+		jtext_close(f, c);
+		return true;
+	}
 	json_t *fresh;
 
 	/* f's update failed: whoever fills f builds it anew */

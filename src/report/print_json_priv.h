@@ -19,8 +19,13 @@
 
 #define JSON_SCHEMA_RUN "pstat/1"
 
-/* 17 significant digits: every double reads back as the same double. */
-#define JSON_PRETTY (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+/*
+ * Indented by two; every real in the fewest digits that read back to the
+ * same double (print_json_text.c writes the numbers, not jansson).
+ */
+#define JSON_PRETTY JSON_INDENT(2)
+/* One line. */
+#define JSON_LINE JSON_COMPACT
 
 /*
  * Route jansson's allocations through xmalloc. Idempotent; call it before
@@ -58,9 +63,80 @@ struct jfill {
 	bool array;
 	bool update;
 	bool failed;        /* update: a key was not where the fill put it */
+	/* text mode: written as text, no value built (print_json_text.c) */
+	struct jtext *text;
+	int depth;
+	bool first;
 };
 void jfill_start(struct jfill *f, json_t *v, bool update);
 bool jfill_done(const struct jfill *f);
+
+/*
+ * A buffer kept from one document to the next: it grows to the largest
+ * document written and stays, so that writing allocates nothing once
+ * the documents stop growing. json_buf_free frees its text.
+ */
+struct json_buf {
+	char *text;
+	size_t len, alloc;
+};
+void json_buf_free(struct json_buf *buf);
+
+/*
+ * jfill's text mode: the fill writes the document into buf as jansson
+ * would dump it (indent: JSON_INDENT's, 0 for JSON_COMPACT), with the
+ * numbers of print_number.c. Strings given to jfill_str_kept are escaped
+ * once and kept in cache (new, jtext_cache_free frees it; NULL: each is
+ * escaped every time): they must be strings that live as long as the
+ * cache, as a session's event and thread names do.
+ * jfill_start_text opens the document's object, jfill_end_text closes it.
+ */
+struct jtext_cache;
+struct jtext {
+	struct json_buf *buf;
+	int indent;
+	struct jtext_cache *cache;
+	bool started;
+	/*
+	 * marking: where the numbers of a counter that change each interval
+	 * (value, raw, times, running_pct) went, for print_json_rows.c
+	 */
+	bool marking;
+	size_t nmarks;
+	struct {
+		size_t start, end;
+	} marks[8];
+};
+struct jtext_cache *jtext_cache_new(void);
+void jtext_cache_free(struct jtext_cache *c);
+void jfill_start_text(struct jfill *f, struct jtext *t);
+void jfill_end_text(struct jfill *f);
+/* doc dumped into buf (appended) as text, as jfill's text mode writes */
+void jtext_dump(struct json_buf *buf, const json_t *doc, int indent);
+/* (for print_json_fill.c) */
+void jtext_str(struct jfill *f, const char *key, const char *s, bool kept);
+void jtext_real(struct jfill *f, const char *key, double d);
+void jtext_int(struct jfill *f, const char *key, int64_t v);
+void jtext_u64(struct jfill *f, const char *key, uint64_t v);
+void jtext_literal(struct jfill *f, const char *key, const char *lit);
+void jtext_value(struct jfill *f, const char *key, const json_t *v);
+void jtext_open(struct jfill *f, const char *key, struct jfill *c,
+		bool array);
+void jtext_close(struct jfill *f, struct jfill *c);
+
+/*
+ * The counters array of a one-line document in text mode (f), each of
+ * the n rows an object fill (json_counter) writes: rows like those of
+ * the last document are written from the text kept of them (see
+ * print_json_rows.c). jr: new, json_rows_free frees it.
+ */
+struct pstat_row;
+struct json_rows;
+struct json_rows *json_rows_new(void);
+void json_rows_free(struct json_rows *jr);
+typedef void jfill_fn(struct jfill *c, const void *arg);
+void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
+		     const struct pstat_row *rows, size_t n, jfill_fn *fill);
 
 /*
  * The next key of f (NULL in an array) and its value: a string (jstr's,
@@ -68,6 +144,8 @@ bool jfill_done(const struct jfill *f);
  * boolean, null, or a new value (stolen).
  */
 void jfill_str(struct jfill *f, const char *key, const char *s);
+/* jfill_str of a string that lives as long as the text cache (above) */
+void jfill_str_kept(struct jfill *f, const char *key, const char *s);
 void jfill_real(struct jfill *f, const char *key, double d);
 void jfill_int(struct jfill *f, const char *key, json_int_t v);
 void jfill_u64(struct jfill *f, const char *key, uint64_t v);
@@ -82,7 +160,6 @@ void jfill_new(struct jfill *f, const char *key, json_t *v);
  * filled again (in build mode) and closed once more. jfill_object does
  * all of that with fill(c, arg).
  */
-typedef void jfill_fn(struct jfill *c, const void *arg);
 void jfill_open(struct jfill *f, const char *key, struct jfill *c,
 		bool array);
 bool jfill_close(struct jfill *f, const char *key, struct jfill *c);
@@ -112,17 +189,11 @@ void json_doc_version(struct jfill *f);
 int json_write(FILE *out, json_t *doc, size_t flags);
 
 /*
- * A buffer kept from one document to the next: it grows to the largest
- * document written and stays, so that writing allocates nothing once
- * the documents stop growing. json_write_kept: json_write, dumping into
- * buf; doc is borrowed. json_buf_free frees buf's text.
+ * json_write, dumping into buf (kept: see json_buf); doc is borrowed.
+ * json_write_buf writes what buf holds and a newline, and flushes.
  */
-struct json_buf {
-	char *text;
-	size_t len, alloc;
-};
 int json_write_kept(FILE *out, const json_t *doc, size_t flags,
 		    struct json_buf *buf);
-void json_buf_free(struct json_buf *buf);
+int json_write_buf(FILE *out, struct json_buf *buf);
 
 #endif

@@ -357,7 +357,11 @@ static void thread_order(struct session *s, struct pstat_report *rep)
 	size_t n = rep->nrows, shown = 0;
 	struct by_count *k;
 
-	if (!s->cfg->per_thread || (n < 2 && !s->cfg->all_threads))
+	enum pstat_format fmt = s->cfg->printer->cfg.format;
+
+	/* (JSON and OpenMetrics keep the rows' order) */
+	if (!s->cfg->per_thread || (n < 2 && !s->cfg->all_threads) ||
+	    (fmt != FORMAT_TABLE && fmt != FORMAT_CSV))
 		return;
 	if (!s->row_order)
 		s->row_order = xcalloc(s->nrows + 1, sizeof(*s->row_order));

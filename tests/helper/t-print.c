@@ -833,3 +833,30 @@ out:
 	free(copy);
 	return ret;
 }
+
+/*
+ * pstat-test real [g15]: each line of stdin a double (as strtod reads
+ * it, hex floats too), printed by print_real, one a line; with g15,
+ * print_g15 against printf's %.15g, a line for each that differs.
+ */
+int t_real(int argc, char **argv)
+{
+	char line[256], out[PRINT_REAL_MAX], ref[PRINT_REAL_MAX];
+	int g15 = argc > 1 && !strcmp(argv[1], "g15");
+
+	/* g15: print_g15, checked against printf's %.15g */
+	while (fgets(line, sizeof(line), stdin)) {
+		double v = strtod(line, NULL);
+
+		if (g15) {
+			print_g15(out, v);
+			snprintf(ref, sizeof(ref), "%.15g", v);
+			if (strcmp(out, ref))
+				printf("differs: %s %s\n", out, ref);
+			continue;
+		}
+		print_real(out, v);
+		puts(out);
+	}
+	return 0;
+}

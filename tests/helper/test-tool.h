@@ -31,6 +31,8 @@ int t_metric_def(int argc, char **argv);
 int t_metric_eval(int argc, char **argv);
 int t_group(int argc, char **argv);
 int t_sparkline(int argc, char **argv);
+int t_real(int argc, char **argv);
+int t_jansson_real(int argc, char **argv);
 int t_topo(int argc, char **argv);
 int t_aggr(int argc, char **argv);
 int t_rows(int argc, char **argv);
