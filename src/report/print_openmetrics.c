@@ -179,16 +179,26 @@ static void om_escaped_len(FILE *out, const char *s, size_t n, int quotes)
 	while (p < end) {
 		size_t len = 0;
 		unsigned cp = 0;
+		const unsigned char *run = p;
 
+		/* plain ASCII, the common case: written in one go */
+		while (run < end && *run < 0x80 && *run != '\\' &&
+		       *run != '\n' && (*run != '"' || !quotes))
+			run++;
+		if (run > p) {
+			fwrite_unlocked(p, 1, (size_t)(run - p), out);
+			p = run;
+			continue;
+		}
 		if (*p < 0x80) {
 			if (*p == '\\')
-				fputs("\\\\", out);
+				fputs_unlocked("\\\\", out);
 			else if (*p == '\n')
-				fputs("\\n", out);
+				fputs_unlocked("\\n", out);
 			else if (*p == '"' && quotes)
-				fputs("\\\"", out);
+				fputs_unlocked("\\\"", out);
 			else
-				putc(*p, out);
+				putc_unlocked(*p, out);
 			p++;
 			continue;
 		}
@@ -212,7 +222,7 @@ static void om_escaped_len(FILE *out, const char *s, size_t n, int quotes)
 		if (len == 4 && (cp < 0x10000 || cp > 0x10ffff))
 			len = 0;
 		if (!len) {
-			fputs("\xef\xbf\xbd", out);
+			fputs_unlocked("\xef\xbf\xbd", out);
 			p++;
 			continue;
 		}
@@ -232,24 +242,41 @@ void om_escaped(FILE *out, const char *s, int quotes)
  * digits, which is what a double holds of a decimal, so that 11.78 msec
  * is 0.01178 s and not 0.011779999999999999.
  */
+static size_t om_number_buf(char *buf, double v)
+{
+	/* (print_number.c: the same text as printf's, without printf) */
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return print_i64(buf, (int64_t)v);
+	if (v == floor(v) && fabs(v) < 1e20)
+		return (size_t)snprintf(buf, PRINT_REAL_MAX, "%.0f", v);
+	return print_g15(buf, v);
+}
+
 void om_number(FILE *out, double v)
 {
-	if (v == floor(v) && fabs(v) < 1e20)
-		fprintf(out, "%.0f", v);
-	else
-		fprintf(out, "%.15g", v);
+	char buf[PRINT_REAL_MAX];
+
+	fwrite_unlocked(buf, 1, om_number_buf(buf, v), out);
 }
 
 /* Nanoseconds as seconds, exactly: "1.5", "0.000000001", "3". */
-static void om_seconds(FILE *out, uint64_t ns)
+static size_t om_seconds_buf(char *buf, uint64_t ns)
 {
-	char frac[16];
-	int len;
+	uint64_t f = ns % 1000000000;
+	size_t n = print_u64(buf, ns / 1000000000);
+	int len = 9;
 
-	len = snprintf(frac, sizeof(frac), "%09" PRIu64, ns % 1000000000);
-	while (len > 0 && frac[len - 1] == '0')
-		frac[--len] = '\0';
-	fprintf(out, "%" PRIu64 "%s%s", ns / 1000000000, len ? "." : "", frac);
+	if (f) {
+		buf[n++] = '.';
+		while (f % 10 == 0) {
+			f /= 10;
+			len--;
+		}
+		for (int i = len - 1; i >= 0; i--, f /= 10)
+			buf[n + (size_t)i] = (char)('0' + f % 10);
+		n += (size_t)len;
+	}
+	return n;
 }
 
 /*
@@ -293,11 +320,14 @@ static void om_thread_labels(FILE *out, const char *thread)
 		len = (size_t)(dash - thread);
 	else
 		dash = NULL;
-	fputs(",comm=\"", out);
+	fputs_unlocked(",comm=\"", out);
 	om_escaped_len(out, thread, len, 1);
-	putc('"', out);
-	if (dash)
-		fprintf(out, ",tid=\"%s\"", dash + 1);
+	putc_unlocked('"', out);
+	if (dash) {
+		fputs_unlocked(",tid=\"", out);
+		fputs_unlocked(dash + 1, out);
+		putc_unlocked('"', out);
+	}
 }
 
 /* Where a counter's or a metric's value is from: cpu, the aggregation
@@ -306,8 +336,13 @@ void om_place_labels(FILE *out, int cpu,
 			    const struct pstat_aggr_id *aggr,
 			    const char *thread)
 {
-	if (cpu >= 0)
-		fprintf(out, ",cpu=\"%d\"", cpu);
+	if (cpu >= 0) {
+		char num[24];
+
+		fputs_unlocked(",cpu=\"", out);
+		fwrite_unlocked(num, 1, print_i64(num, cpu), out);
+		putc_unlocked('"', out);
+	}
 	if (aggr)
 		om_aggr_labels(out, aggr);
 	if (thread)
@@ -317,20 +352,20 @@ void om_place_labels(FILE *out, int cpu,
 /* occ: the occurrence of the label set (om_select), from 2 a label */
 static void om_labels(FILE *out, const struct pstat_row *r, unsigned occ)
 {
-	fputs("{event=\"", out);
+	fputs_unlocked("{event=\"", out);
 	om_escaped(out, r->event ? r->event : "", 1);
-	fputs("\",pmu=\"", out);
+	fputs_unlocked("\",pmu=\"", out);
 	om_escaped(out, r->pmu ? r->pmu : "", 1);
-	putc('"', out);
+	putc_unlocked('"', out);
 	om_place_labels(out, r->cpu, r->aggr, r->thread);
 	if (r->cgroup) {
-		fputs(",cgroup=\"", out);
+		fputs_unlocked(",cgroup=\"", out);
 		om_escaped(out, r->cgroup, 1);
-		putc('"', out);
+		putc_unlocked('"', out);
 	}
 	if (occ > 1)
 		fprintf(out, ",occurrence=\"%u\"", occ);
-	putc('}', out);
+	putc_unlocked('}', out);
 }
 
 /*
@@ -354,7 +389,7 @@ void om_meta(FILE *out, enum pstat_om_dialect d, const char *name,
 		fprintf(out, "# HELP %s%s ", name, suffix);
 	}
 	om_escaped(out, help, 0);
-	putc('\n', out);
+	putc_unlocked('\n', out);
 	if (d == OM_PROMETHEUS)
 		fprintf(out, "# TYPE %s%s %s\n", name, suffix,
 			!strcmp(type, "info") ? "gauge" : type);
@@ -397,7 +432,7 @@ static unsigned *om_select(const struct pstat_row *rows, size_t n)
 		keys[nk].off = (size_t)ftello(f);
 		keys[nk++].row = i;
 		om_labels(f, &rows[i], 1);
-		putc('\0', f);
+		putc_unlocked('\0', f);
 	}
 	if (f && fclose(f))
 		nk = 0;
@@ -411,14 +446,133 @@ static unsigned *om_select(const struct pstat_row *rows, size_t n)
 	return occ;
 }
 
+/*
+ * om_select's answer kept from one interval to the next: the rows of an
+ * interval run are the same rows every time, and sorting thousands of
+ * label sets each interval cost more than printing them. Kept while
+ * every row has the same strings and place as when it was worked out.
+ */
+struct om_row_id {
+	const char *event, *pmu, *thread, *cgroup;
+	const struct pstat_aggr_id *aggr;
+	int cpu;
+};
+
+struct om_keep {
+	struct om_row_id *id;
+	unsigned *occ;
+	char **label;           /* each row's labels as printed, or NULL */
+	size_t *label_len;
+	size_t n;
+};
+
+static void om_row_id(struct om_row_id *id, const struct pstat_row *r)
+{
+	*id = (struct om_row_id){ r->event, r->pmu, r->thread, r->cgroup,
+				  r->aggr, r->cpu };
+}
+
+static void om_keep_free(struct om_keep *k)
+{
+	for (size_t i = 0; k->label && i < k->n; i++)
+		free(k->label[i]);
+	free(k->label);
+	free(k->label_len);
+	free(k->occ);
+	free(k->id);
+	*k = (struct om_keep){ 0 };
+}
+
+static const unsigned *om_select_kept(struct om_keep *k,
+				      const struct pstat_row *rows, size_t n)
+{
+	bool same = k->occ && k->n == n;
+
+	for (size_t i = 0; same && i < n; i++) {
+		struct om_row_id id;
+
+		om_row_id(&id, &rows[i]);
+		same = id.event == k->id[i].event && id.pmu == k->id[i].pmu &&
+		       id.thread == k->id[i].thread &&
+		       id.cgroup == k->id[i].cgroup &&
+		       id.aggr == k->id[i].aggr && id.cpu == k->id[i].cpu;
+	}
+	if (same)
+		return k->occ;
+	om_keep_free(k);
+	k->occ = om_select(rows, n);
+	k->id = xcalloc(n + 1, sizeof(*k->id));
+	k->label = xcalloc(n + 1, sizeof(*k->label));
+	k->label_len = xcalloc(n + 1, sizeof(*k->label_len));
+	k->n = n;
+	for (size_t i = 0; i < n; i++) {
+		FILE *f = open_memstream(&k->label[i], &k->label_len[i]);
+
+		om_row_id(&k->id[i], &rows[i]);
+		if (f) {
+			om_labels(f, &rows[i], k->occ[i]);
+			if (fclose(f)) {
+				free(k->label[i]);
+				k->label[i] = NULL;
+			}
+		}
+	}
+	return k->occ;
+}
+
+/*
+ * One sample: name, its labels (label: those kept, else row's with
+ * occurrence occ), the value's text num. Made in one buffer and written
+ * with one call: thousands of lines an interval.
+ */
+static void om_sample(FILE *out, const char *name, const char *suffix,
+		      const struct om_keep *k, size_t i,
+		      const struct pstat_row *row, unsigned occ,
+		      const char *num, size_t numlen)
+{
+	char line[512];
+	size_t nl = strlen(name), sl = strlen(suffix);
+	const char *label = k && k->label[i] ? k->label[i] : NULL;
+	size_t ll = label ? k->label_len[i] : 0;
+
+	if (label && nl + sl + ll + numlen + 2 <= sizeof(line)) {
+		char *d = line;
+
+		memcpy(d, name, nl);
+		d += nl;
+		memcpy(d, suffix, sl);
+		d += sl;
+		memcpy(d, label, ll);
+		d += ll;
+		*d++ = ' ';
+		memcpy(d, num, numlen);
+		d += numlen;
+		*d++ = '\n';
+		fwrite_unlocked(line, 1, (size_t)(d - line), out);
+		return;
+	}
+	fputs_unlocked(name, out);
+	fputs_unlocked(suffix, out);
+	if (label)
+		fputs_unlocked(label, out);
+	else
+		om_labels(out, row, occ);
+	putc_unlocked(' ', out);
+	fwrite_unlocked(num, 1, numlen, out);
+	putc_unlocked('\n', out);
+}
+
 /* The value families, each with the rows that belong to it. */
 static void om_values(FILE *out, enum pstat_om_dialect d,
 		      const struct pstat_row *rows, size_t n,
-		      const unsigned *keep)
+		      const unsigned *keep, const struct om_keep *lab)
 {
 	struct om_family *fams = NULL;
 	size_t nfams = 0, alloc = 0;
 	size_t *fam_of = xmalloc((n ? n : 1) * sizeof(*fam_of));
+
+	const char *last_unit = NULL;
+	size_t last_k = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct om_family f;
@@ -426,6 +580,13 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 
 		if (!keep[i] || !om_has_value(&rows[i]))
 			continue;
+		/* rows of one event share its unit: one family look-up */
+		if (nfams && (rows[i].unit == last_unit ||
+			      (rows[i].unit && last_unit &&
+			       !strcmp(rows[i].unit, last_unit)))) {
+			fam_of[i] = last_k;
+			continue;
+		}
 		om_family_init(&f, rows[i].unit);
 		for (k = 0; k < nfams; k++)
 			if (!strcmp(fams[k].name, f.name))
@@ -438,6 +599,8 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 			fams[nfams++] = f;
 		}
 		fam_of[i] = k;
+		last_unit = rows[i].unit;
+		last_k = k;
 	}
 	for (size_t k = 0; k < nfams; k++) {
 		om_meta(out, d, fams[k].name, "counter", fams[k].unit,
@@ -446,14 +609,14 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 			if (!keep[i] || !om_has_value(&rows[i]) ||
 			    fam_of[i] != k)
 				continue;
-			fprintf(out, "%s_total", fams[k].name);
-			om_labels(out, &rows[i], keep[i]);
-			putc(' ', out);
-			om_number(out, rows[i].status == PSTAT_NOT_COUNTED ?
-					       0.0 :
-					       rows[i].value * fams[k].mul /
-						       fams[k].div);
-			putc('\n', out);
+			char num[PRINT_REAL_MAX];
+			size_t nn = om_number_buf(num,
+				rows[i].status == PSTAT_NOT_COUNTED ? 0.0 :
+				rows[i].value * fams[k].mul / fams[k].div);
+
+			om_sample(out, fams[k].name, "_total",
+				  lab, i, &rows[i], keep[i],
+				  num, nn);
 		}
 		om_family_clear(&fams[k]);
 	}
@@ -464,7 +627,8 @@ static void om_values(FILE *out, enum pstat_om_dialect d,
 /* pstat_enabled_seconds or pstat_running_seconds. */
 static void om_times(FILE *out, enum pstat_om_dialect d,
 		     const struct pstat_row *rows, size_t n,
-		     const unsigned *keep, int running)
+		     const unsigned *keep, const struct om_keep *lab,
+		     int running)
 {
 	const char *name = running ? "pstat_running_seconds"
 				   : "pstat_enabled_seconds";
@@ -477,11 +641,12 @@ static void om_times(FILE *out, enum pstat_om_dialect d,
 	for (size_t i = 0; i < n; i++) {
 		if (!keep[i] || !om_has_value(&rows[i]))
 			continue;
-		fprintf(out, "%s_total", name);
-		om_labels(out, &rows[i], keep[i]);
-		putc(' ', out);
-		om_seconds(out, running ? rows[i].run : rows[i].ena);
-		putc('\n', out);
+		char num[40];
+		size_t nn = om_seconds_buf(num, running ? rows[i].run :
+							 rows[i].ena);
+
+		om_sample(out, name, "_total", lab, i, &rows[i], keep[i], num,
+			  nn);
 	}
 }
 
@@ -495,7 +660,7 @@ static void om_times(FILE *out, enum pstat_om_dialect d,
  */
 static void om_counted(FILE *out, enum pstat_om_dialect d,
 		       const struct pstat_row *rows, size_t n,
-		       const unsigned *keep)
+		       const unsigned *keep, const struct om_keep *lab)
 {
 	om_meta(out, d, "pstat_counted", "gauge", "",
 		"1 when the counter counted, 0 when it could not be opened "
@@ -506,11 +671,10 @@ static void om_counted(FILE *out, enum pstat_om_dialect d,
 
 		if (!keep[i])
 			continue;
-		fputs("pstat_counted", out);
-		om_labels(out, &rows[i], keep[i]);
-		fputs(st == PSTAT_COUNTED || st == PSTAT_MULTIPLEXED ? " 1\n" :
-								      " 0\n",
-		      out);
+		om_sample(out, "pstat_counted", "", lab, i, &rows[i], keep[i],
+			  st == PSTAT_COUNTED || st == PSTAT_MULTIPLEXED ? "1" :
+									   "0",
+			  1);
 	}
 }
 
@@ -520,31 +684,34 @@ static void om_counted(FILE *out, enum pstat_om_dialect d,
  */
 static int om_write(FILE *out, enum pstat_om_dialect d, bool counters,
 		    const struct pstat_row *rows, size_t n,
-		    const struct pstat_metric_value *metrics, size_t nmetrics)
+		    const struct pstat_metric_value *metrics, size_t nmetrics,
+		    struct om_keep *kept)
 {
 	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	locale_t old = (locale_t)0;
-	unsigned *keep = counters ? om_select(rows, n) : NULL;
+	unsigned *own = counters && !kept ? om_select(rows, n) : NULL;
+	const unsigned *keep = counters && kept ?
+				       om_select_kept(kept, rows, n) : own;
 
 	/* (glibc's C locale is built in: this does not fail in practice) */
 	if (c_locale)
 		old = uselocale(c_locale);
 	if (counters) {
-		om_values(out, d, rows, n, keep);
-		om_times(out, d, rows, n, keep, 0);
-		om_times(out, d, rows, n, keep, 1);
-		om_counted(out, d, rows, n, keep);
+		om_values(out, d, rows, n, keep, kept);
+		om_times(out, d, rows, n, keep, kept, 0);
+		om_times(out, d, rows, n, keep, kept, 1);
+		om_counted(out, d, rows, n, keep, kept);
 	}
 	om_metrics(out, d, metrics, nmetrics);
 	om_meta(out, d, "pstat_build", "info", "", "pstat's version.");
 	fprintf(out, "pstat_build_info{version=\"%s\"} 1\n", PSTAT_VERSION);
 	if (d == OM_OPENMETRICS)
-		fputs("# EOF\n", out);
+		fputs_unlocked("# EOF\n", out);
 	if (old)
 		uselocale(old);
 	if (c_locale)
 		freelocale(c_locale);
-	free(keep);
+	free(own);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -553,7 +720,7 @@ int openmetrics_write(FILE *out, enum pstat_om_dialect d,
 		      const struct pstat_metric_value *metrics,
 		      size_t nmetrics)
 {
-	return om_write(out, d, true, rows, n, metrics, nmetrics);
+	return om_write(out, d, true, rows, n, metrics, nmetrics, NULL);
 }
 
 /*
@@ -562,32 +729,46 @@ int openmetrics_write(FILE *out, enum pstat_om_dialect d,
  * more at the end, where the last (partial) interval has the final
  * totals already. --metric-only: the metrics alone, each interval's.
  */
+struct om_printer {
+	struct pstat_totals *totals;
+	struct om_keep keep;
+};
+
 static void om_summary(struct pstat_printer *p, const struct pstat_report *r)
 {
 	if (p->priv)
 		return;
 	om_write(p->out, p->cfg.om_dialect, !p->cfg.metric_only, r->rows,
-		 r->nrows, r->metrics, r->nmetrics);
+		 r->nrows, r->metrics, r->nmetrics, NULL);
 }
 
 static void om_interval(struct pstat_printer *p, const struct pstat_report *r)
 {
+	struct om_printer *op = p->priv;
 	const struct pstat_row *rows = NULL;
 	size_t n = 0;
 
-	if (!p->priv)
-		p->priv = totals_new();
+	if (!op) {
+		p->priv = op = xcalloc(1, sizeof(*op));
+		op->totals = totals_new();
+	}
 	if (!p->cfg.metric_only) {
-		totals_add(p->priv, r->rows, r->nrows);
-		rows = totals_rows(p->priv, &n);
+		totals_add(op->totals, r->rows, r->nrows);
+		rows = totals_rows(op->totals, &n);
 	}
 	om_write(p->out, p->cfg.om_dialect, !p->cfg.metric_only, rows, n,
-		 r->metrics, r->nmetrics);
+		 r->metrics, r->nmetrics, &op->keep);
 }
 
 static void om_free(struct pstat_printer *p)
 {
-	totals_free(p->priv);
+	struct om_printer *op = p->priv;
+
+	if (op) {
+		totals_free(op->totals);
+		om_keep_free(&op->keep);
+		free(op);
+	}
 	p->priv = NULL;
 }
 

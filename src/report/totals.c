@@ -18,9 +18,15 @@
 #include "base/util.h"
 #include "report/totals.h"
 
+/* The strings of the interval row a total was last matched with. */
+struct totals_src {
+	const char *event, *pmu, *thread, *cgroup;
+};
+
 struct pstat_totals {
 	struct pstat_row *rows;
 	long double *sum;           /* [row]: the scaled deltas added up */
+	struct totals_src *src;     /* [row] */
 	char **strs;                /* the rows' strings, owned */
 	size_t n, alloc, nstrs, strs_alloc;
 };
@@ -39,6 +45,7 @@ void totals_free(struct pstat_totals *t)
 	free(t->strs);
 	free(t->rows);
 	free(t->sum);
+	free(t->src);
 	free(t);
 }
 
@@ -76,6 +83,16 @@ static size_t totals_find(struct pstat_totals *t, const struct pstat_row *r,
 {
 	struct pstat_row *nr;
 
+	/*
+	 * The same strings as last time at the same index: the same series
+	 * (thousands of rows an interval; comparing their text cost more
+	 * than the rest of the addition)
+	 */
+	if (i < t->n && t->src[i].event == r->event &&
+	    t->src[i].pmu == r->pmu && t->src[i].thread == r->thread &&
+	    t->src[i].cgroup == r->cgroup && t->rows[i].cpu == r->cpu &&
+	    t->rows[i].group == r->group && t->rows[i].aggr == r->aggr)
+		return i;
 	if (i < t->n && totals_same(&t->rows[i], r))
 		return i;
 	for (size_t k = 0; k < t->n; k++)
@@ -83,6 +100,8 @@ static size_t totals_find(struct pstat_totals *t, const struct pstat_row *r,
 			return k;
 	xgrow((void **)&t->rows, &t->alloc, t->n + 1, sizeof(*t->rows));
 	t->sum = xrealloc(t->sum, t->alloc * sizeof(*t->sum));
+	t->src = xrealloc(t->src, t->alloc * sizeof(*t->src));
+	t->src[t->n] = (struct totals_src){ NULL, NULL, NULL, NULL };
 	nr = &t->rows[t->n];
 	memset(nr, 0, sizeof(*nr));
 	nr->event = totals_keep(t, r->event);
@@ -115,6 +134,8 @@ void totals_add(struct pstat_totals *t, const struct pstat_row *rows,
 		size_t k = totals_find(t, r, i);
 		struct pstat_row *tr = &t->rows[k];
 
+		t->src[k] = (struct totals_src){ r->event, r->pmu, r->thread,
+						 r->cgroup };
 		tr->raw = add_sat(tr->raw, r->raw);
 		tr->ena = add_sat(tr->ena, r->ena);
 		tr->run = add_sat(tr->run, r->run);
