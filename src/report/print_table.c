@@ -295,6 +295,12 @@ static void tline_label(struct tline *l, const struct pstat_aggr_id *aggr,
 	}
 }
 
+void print_table_label_tl(struct tline *l, const struct pstat_aggr_id *aggr,
+			  int aggr_nr, int cpu, const char *thread)
+{
+	tline_label(l, aggr, aggr_nr, cpu, thread);
+}
+
 void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
 		       int aggr_nr, int cpu, const char *thread)
 {
@@ -447,10 +453,8 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 		prefetch_ahead(r, k);
 		print_row(&l, &tail, p, print_anchors_row(&a, r, i, &copy),
 			  lead, lead_len);
-		if (print_anchors_has(&a, i)) {
-			tline_flush(&l);
-			print_table_metric_lines(p->out, r, &a, i, lead);
-		}
+		if (print_anchors_has(&a, i))
+			print_table_metric_lines(&l, r, &a, i, lead, lead_len);
 	}
 	tline_flush(&l);
 	print_anchors_free(&a);

@@ -12,6 +12,7 @@
 
 #include "base/topology.h"
 #include "base/util.h"
+#include "report/print_line.h"
 #include "report/print_table_priv.h"
 #include "report/stats.h"
 
@@ -43,35 +44,78 @@ static void metric_title(char *buf, size_t len,
 		snprintf(buf, len, "%s", m->name);
 }
 
-static void metric_line(FILE *out, const struct pstat_metric_value *m,
-			const char *lead)
+/*
+ * m's value as metric_number writes it, into l: without printf on the
+ * common path (a line per metric and thread, thousands an interval).
+ */
+static void metric_value_tl(struct tline *l, const struct pstat_metric_value *m)
 {
-	char val[48], title[160];
+	char val[64];
+
+	/* no value: "-" in metric_number's 8 columns */
+	if (isnan(m->value)) {
+		tline_pad(l, 7);
+		tline_mem(l, "-", 1);
+	} else if (fabs(m->value) >= 1e6) {
+		metric_number(val, sizeof(val), m, m->value);
+		tline_mem(l, val, strlen(val));
+	} else if (!strcmp(m->unit, "%")) {
+		tline_number(l, val, print_fixed(val, sizeof(val), m->value, 2, 0),
+			     7);
+		tline_mem(l, "%", 1);
+	} else {
+		tline_number(l, val, print_fixed(val, sizeof(val), m->value, 3, 0),
+			     8);
+	}
+}
+
+/* A metric's line, after lead (lead_len bytes), built in l. */
+static void metric_line(struct tline *l, const struct pstat_metric_value *m,
+			const char *lead, size_t lead_len)
+{
+	size_t nl = strlen(m->name), tl = nl;
 
 	if (lead)
-		fputs(lead, out);
-	print_table_label(out, m->aggr, m->aggr_nr, m->cpu, m->thread);
-	metric_number(val, sizeof(val), m, m->value);
-	metric_title(title, sizeof(title), m);
-	fprintf(out, "%*s # %s %-*s", COUNT_COLS, "", val, METRIC_W, title);
+		tline_mem(l, lead, lead_len);
+	print_table_label_tl(l, m->aggr, m->aggr_nr, m->cpu, m->thread);
+	tline_pad(l, COUNT_COLS);
+	tline_mem(l, " # ", 3);
+	metric_value_tl(l, m);
+	tline_mem(l, " ", 1);
+	/* metric_title's "unit name", or the name */
+	if (*m->unit && strcmp(m->unit, "%")) {
+		size_t ul = strlen(m->unit);
+
+		tline_mem(l, m->unit, ul);
+		tline_mem(l, " ", 1);
+		tl += ul + 1;
+	}
+	tline_mem(l, m->name, nl);
+	if (tl < METRIC_W)
+		tline_pad(l, METRIC_W - tl);
 	if (m->stats && m->stats->n > 1 && !isnan(m->value) &&
 	    stats_rel_stderr_pct(m->stats) != 0 &&
 	    isfinite(stats_rel_stderr_pct(m->stats)))
-		fprintf(out, "  ( +-%6.2f%% )", stats_rel_stderr_pct(m->stats));
-	if (isnan(m->value))
-		fprintf(out, "  (no value: %s)", m->why ? m->why : "unknown");
-	else if (m->multiplexed)
-		fputs("  (from multiplexed counts)", out);
-	fputc('\n', out);
+		tline_fmt(l, "  ( +-%6.2f%% )", stats_rel_stderr_pct(m->stats));
+	if (isnan(m->value)) {
+		const char *why = m->why ? m->why : "unknown";
+
+		tline_mem(l, "  (no value: ", 13);
+		tline_mem(l, why, strlen(why));
+		tline_mem(l, ")", 1);
+	} else if (m->multiplexed) {
+		tline_mem(l, "  (from multiplexed counts)", 27);
+	}
+	tline_mem(l, "\n", 1);
 }
 
-void print_table_metric_lines(FILE *out, const struct pstat_report *r,
+void print_table_metric_lines(struct tline *l, const struct pstat_report *r,
 			      const struct print_anchors *a, size_t i,
-			      const char *lead)
+			      const char *lead, size_t lead_len)
 {
 	for (size_t k = a->start ? a->start[i] : 0;
 	     a->start && k < a->start[i + 1]; k++)
-		metric_line(out, &r->metrics[a->order[k]], lead);
+		metric_line(l, &r->metrics[a->order[k]], lead, lead_len);
 }
 
 /*

@@ -19,14 +19,19 @@
 void print_table_label(FILE *out, const struct pstat_aggr_id *aggr,
 		       int aggr_nr, int cpu, const char *thread);
 
+/* The same label into the line l is building (print_line.h). */
+struct tline;
+void print_table_label_tl(struct tline *l, const struct pstat_aggr_id *aggr,
+			  int aggr_nr, int cpu, const char *thread);
+
 /*
  * The metric lines that follow row i of r (those anchored to it, by a
  * from print_anchors_build), each after lead (the interval's time
- * column, or NULL).
+ * column, lead_len bytes, or NULL), built in l.
  */
-void print_table_metric_lines(FILE *out, const struct pstat_report *r,
+void print_table_metric_lines(struct tline *l, const struct pstat_report *r,
 			      const struct print_anchors *a, size_t i,
-			      const char *lead);
+			      const char *lead, size_t lead_len);
 
 /*
  * --metric-only: a header of the metrics' names when header is set,
