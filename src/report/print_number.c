@@ -5,6 +5,7 @@
  * Python's repr and JavaScript print), and integers, without a printf
  * per number (thousands of them an interval).
  */
+#include <locale.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +14,35 @@
 #include <string.h>
 
 #include "report/print.h"
+
+/*
+ * printf's and strtod's way for what the fast paths leave, in the C
+ * locale whatever LC_NUMERIC says (a decimal comma is no JSON number).
+ */
+static size_t c_printf_g(char *buf, int prec, double v)
+{
+	static locale_t c;
+	locale_t old = (locale_t)0;
+	int n;
+
+	if (!c)
+		c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (c)
+		old = uselocale(c);
+	n = snprintf(buf, PRINT_REAL_MAX, "%.*g", prec, v);
+	if (old)
+		uselocale(old);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+static double c_strtod(const char *s)
+{
+	static locale_t c;
+
+	if (!c)
+		c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	return c ? strtod_l(s, NULL, c) : strtod(s, NULL);
+}
 
 size_t print_u64(char *buf, uint64_t v)
 {
@@ -177,11 +207,11 @@ size_t print_g15(char *buf, double v)
 	}
 	if (!isfinite(v) || a == 0 || !round_digits(a, 15, &n, &k, &tie) ||
 	    tie)
-		return (size_t)snprintf(buf, PRINT_REAL_MAX, "%.15g", v);
+		return c_printf_g(buf, 15, v);
 	e = 14 - k;
 	/* %g: positional from 1e-4 to below 1e15, as here */
 	if (e < -4)
-		return (size_t)snprintf(buf, PRINT_REAL_MAX, "%.15g", v);
+		return c_printf_g(buf, 15, v);
 	nd = put_decimal(buf, signbit(v) != 0, n, k);
 	/* "12.0" (no decimals left) is "12" to %g */
 	if (nd >= 2 && buf[nd - 2] == '.' && buf[nd - 1] == '0')
@@ -208,16 +238,16 @@ size_t print_real(char *buf, double v)
 	 */
 	for (int prec = fabs(v) < 2.2250738585072014e-308 ? 1 : 15;
 	     prec <= 17; prec++) {
-		int len = snprintf(buf, PRINT_REAL_MAX, "%.*g", prec, v);
+		size_t len = c_printf_g(buf, prec, v);
 
-		if (prec < 17 && strtod(buf, NULL) != v)
+		if (prec < 17 && c_strtod(buf) != v)
 			continue;
 		/* "1e+20" is a JSON number; "5" (from 5.0) gets its ".0" */
 		if (!strpbrk(buf, ".eEn")) {
 			memcpy(buf + len, ".0", 3);
 			len += 2;
 		}
-		return (size_t)len;
+		return len;
 	}
 	return 0;
 }
