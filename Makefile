@@ -1,11 +1,13 @@
 # pstat - a perf-stat-style counting tool.  Plain GNU make.
 #
 #   make                 build ./pstat
-#   make check           install test deps if missing, build, run every test
+#   make check           install build and test deps if missing, build,
+#                        run every test
 #   make check-pmu       only the PMU lab: boot an arm64 guest under QEMU,
 #                        count on its kernel's armv8_pmuv3 driver
 #                        (tests/95-pmulab.bats; make check runs it too)
-#   make demo            install build deps if missing, build, count a workload
+#   make demo            install what building and running pstat need if
+#                        missing (no test tools), build, count a workload
 #   make check NO_INSTALL=1   the same, installing nothing (a build chroot):
 #                        tests whose tools are missing skip, with the reason
 #   make install         PREFIX=/usr/local DESTDIR= (and BASHCOMPDIR,
@@ -107,7 +109,7 @@ TEST_OBJ := $(TEST_SRC:.c=.o)
 ALL_OBJ := src/main.o $(LIB_OBJ) $(TEST_OBJ)
 
 .DELETE_ON_ERROR:
-.PHONY: all check check-pmu demo deps install uninstall clean bench layout-check regen-metrics
+.PHONY: all check check-pmu demo deps deps-build install uninstall clean bench layout-check regen-metrics
 
 all: pstat
 
@@ -145,10 +147,14 @@ FORCE:
 deps:
 	@.ci/install-deps
 
+deps-build:
+	@.ci/install-deps build
+
 # NO_INSTALL=1: use what is there (a distribution's build chroot)
 DEPS := $(if $(filter 1,$(NO_INSTALL)),,deps)
+DEPS_BUILD := $(if $(filter 1,$(NO_INSTALL)),,deps-build)
 
-demo: $(DEPS)
+demo: $(DEPS_BUILD)
 	$(MAKE) pstat
 	$(CC) -O1 -o bench/workload bench/workload.c
 	./pstat -e task-clock,page-faults,context-switches,cycles,instructions \

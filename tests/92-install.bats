@@ -239,3 +239,35 @@ do_install() {
 	assert_success
 	assert_output --partial 'install-deps'
 }
+
+@test "demo installs what building and running need, no test tool; check the rest" {
+	run make -n -C "$ROOT" demo
+	assert_success
+	assert_output --partial '.ci/install-deps build'
+	run make -n -C "$ROOT" demo NO_INSTALL=1
+	refute_output --partial 'install-deps'
+	run make -n -C "$ROOT" check
+	assert_output --partial '.ci/install-deps'
+	refute_output --partial 'install-deps build'
+	run "$ROOT/.ci/install-deps" --list build
+	assert_success
+	local build=$output t
+	for t in bats jq linux-perf prometheus prometheus-node-exporter zsh fish \
+		hyperfine valgrind python3-scipy mandoc clang strace; do
+		refute_line "$t"
+	done
+	# every header the sources include from outside libc comes from a
+	# package of the build list (where dpkg can say whose it is)
+	command -v dpkg >/dev/null || return 0
+	for t in jansson.h perfmon/pfmlib_perf_event.h microhttpd.h yaml.h \
+		zlib.h crypt.h; do
+		[ -e "/usr/include/$t" ] || continue
+		pkg=$(dpkg -S "/usr/include/$t" 2>/dev/null | head -1 | cut -d: -f1)
+		[ -n "$pkg" ] || continue
+		grep -qx "$pkg" <<<"$build" || fail "$t is from $pkg, not in the build list"
+	done
+	# and make check installs the build list too
+	run "$ROOT/.ci/install-deps" --list
+	for t in $build; do assert_line "$t"; done
+	assert_line bats
+}
