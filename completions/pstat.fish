@@ -205,7 +205,7 @@ complete -c pstat -n __fish_pstat_in_options -l format -x -a 'table json markdow
 complete -c pstat -n __fish_pstat_in_options -s h -l help -d 'Show the usage'
 complete -c pstat -n __fish_pstat_in_options -s I -l interval -x -d 'Print deltas every MS milliseconds'
 complete -c pstat -n __fish_pstat_in_options -l interval-count -x -d 'Stop after N intervals'
-complete -c pstat -n __fish_pstat_in_options -s j -l json -d 'One JSON document (pstat/1)'
+complete -c pstat -n __fish_pstat_in_options -s j -l json -a 'pstat perf' -d 'One JSON document (pstat/1); =perf: perf stat -j lines'
 complete -c pstat -n __fish_pstat_in_options -s M -l metrics -x -a '(pstat list --names metrics 2>/dev/null)' -d 'Built-in metrics or metric groups'
 complete -c pstat -n __fish_pstat_in_options -l metric -x -d 'A metric of your own: NAME = EXPR'
 complete -c pstat -n __fish_pstat_in_options -l metric-no-group -d 'Open the events of metrics ungrouped'

@@ -190,7 +190,8 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 {
 	struct pstat_print_cfg pc = { 0 };
 
-	pc.format = o->quiet ? FORMAT_NONE : o->json ? FORMAT_JSON :
+	pc.format = o->quiet ? FORMAT_NONE : o->json == 2 ? FORMAT_JSON_PERF :
+		    o->json ? FORMAT_JSON :
 		    o->csv_sep ? FORMAT_CSV :
 		    o->openmetrics ? FORMAT_OPENMETRICS : FORMAT_TABLE;
 	/* errors are still said: the status alone would not tell which */
@@ -199,7 +200,8 @@ static struct pstat_printer *make_printer(const struct pstat_opts *o,
 	pc.csv_sep = o->csv_sep;
 	pc.no_csv_summary = o->no_csv_summary;
 	pc.no_interval_summary = !o->summary && (pc.format == FORMAT_TABLE ||
-						 pc.format == FORMAT_CSV);
+						 pc.format == FORMAT_CSV ||
+						 pc.format == FORMAT_JSON_PERF);
 	pc.om_dialect = o->openmetrics == 2 ? OM_PROMETHEUS : OM_OPENMETRICS;
 	pc.is_tty = isatty(fileno(out));
 	/* as perf: on a terminal, in a file and into a pipe alike */

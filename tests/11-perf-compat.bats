@@ -362,3 +362,73 @@ for s in floats:
     assert len(m) <= len(repr(float(s)).replace(".", "").lstrip("0").rstrip("0")), s
 ' <<<"$output"
 }
+
+# The shape of perf stat -j lines on stdin: each line's keys, with the
+# value's kind ("s%f" for a "%f" string, "<not ...>" as it is, "n" a
+# number), and metric-unit's own text.
+perf_json_shape() {
+	python3 -c '
+import json, re, sys
+for line in sys.stdin:
+    line = line.strip()
+    if not line.startswith("{"):
+        continue
+    d = json.loads(line)
+    out = []
+    for k, v in d.items():
+        if k == "metric-unit":
+            # (the prefix of a rate goes with the count: K/sec past 1000)
+            out.append("%s=%s" % (k, re.sub(r"^[KMG]/sec$", "/sec", v)))
+        elif k in ("unit", "event", "socket", "cpu"):
+            out.append("%s=%s" % (k, v))
+        elif isinstance(v, str):
+            out.append("%s:%s" % (k, "s%f" if re.fullmatch(r"-?[0-9]+\.[0-9]{6}", v) else v if v.startswith("<") else "s"))
+        else:
+            out.append("%s:n" % k)
+    print(" ".join(out))'
+}
+
+@test "--json=perf: perf stat 6.1's -j lines, the same keys, kinds and units as perf's own" {
+	need_perf_events
+	need_perf
+	local args
+	for args in "-e task-clock,cs,cycles true" "-r 2 -e task-clock,cs true" \
+		"-e page-faults,task-clock -- sleep 0.01"; do
+		# shellcheck disable=SC2086
+		perf stat -j $args 2>"$BATS_TEST_TMPDIR/perf" >/dev/null
+		# shellcheck disable=SC2086
+		"$PSTAT" --json=perf $args 2>"$BATS_TEST_TMPDIR/pstat" >/dev/null
+		perf_json_shape <"$BATS_TEST_TMPDIR/perf" >"$BATS_TEST_TMPDIR/p.shape"
+		perf_json_shape <"$BATS_TEST_TMPDIR/pstat" >"$BATS_TEST_TMPDIR/q.shape"
+		[ -s "$BATS_TEST_TMPDIR/q.shape" ]
+		diff "$BATS_TEST_TMPDIR/p.shape" "$BATS_TEST_TMPDIR/q.shape" ||
+			fail "$args: perf (<) and pstat (>) differ"
+	done
+	if can_count_cpu_wide; then
+		for args in "-a -A -e cs sleep 0.05" "-a --per-socket -e cs sleep 0.05" \
+			"-a -I 100 --interval-count 2 -e cs,task-clock" \
+			"-a -I 100 --interval-count 1 --summary -e cs"; do
+			# shellcheck disable=SC2086
+			perf stat -j $args 2>"$BATS_TEST_TMPDIR/perf" >/dev/null
+			# shellcheck disable=SC2086
+			"$PSTAT" --json=perf $args 2>"$BATS_TEST_TMPDIR/pstat" >/dev/null
+			# (the number of CPUs and their counts as they come)
+			perf_json_shape <"$BATS_TEST_TMPDIR/perf" | sort -u >"$BATS_TEST_TMPDIR/p.shape"
+			perf_json_shape <"$BATS_TEST_TMPDIR/pstat" | sort -u >"$BATS_TEST_TMPDIR/q.shape"
+			[ -s "$BATS_TEST_TMPDIR/q.shape" ]
+			diff "$BATS_TEST_TMPDIR/p.shape" "$BATS_TEST_TMPDIR/q.shape" ||
+				fail "$args: perf (<) and pstat (>) differ"
+		done
+	fi
+	# every line one JSON object, an event name with a quote too (which
+	# perf would leave unescaped)
+	run "$PSTAT" --json=perf -e 'cs/name=a"b/' true
+	assert_success
+	jq_assert -s 'length == 1 and .[0].event == "a\"b"' <<<"$output"
+	# pstat/1 stays the default
+	run "$PSTAT" -j -o - -e cs true
+	jq_assert '.schema == "pstat/1"' <<<"$output"
+	run "$PSTAT" --json=xml -e cs true
+	assert_failure 125
+	assert_line --index 0 --partial "invalid --json format 'xml'"
+}

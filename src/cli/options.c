@@ -81,7 +81,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
-	{ "json", no_argument, NULL, 'j' },
+	{ "json", optional_argument, NULL, 'j' },
 	{ "keep-on-exit", no_argument, NULL, OPT_KEEP_ON_EXIT },
 	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 	{ "metric", required_argument, NULL, OPT_METRIC },
@@ -198,7 +198,8 @@ void options_usage(void)
 	      "  -o, --output FILE        write the results to FILE (-: stdout)\n"
 	      "      --append             append to the -o FILE\n"
 	      "      --log-fd FD          write the results to descriptor FD\n"
-	      "  -j, --json               one JSON document (schema pstat/1)\n"
+	      "  -j, --json[=pstat|perf]  one JSON document (schema pstat/1); =perf:\n"
+	      "                           perf stat 6.1's -j, an object a line\n"
 	      "  -x, --field-separator SEP  CSV output\n"
 	      "      --openmetrics        the OpenMetrics text exposition (with\n"
 	      "                           -I: running totals; with -o FILE: the\n"
@@ -438,7 +439,16 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->no_inherit = 1;
 		break;
 	case 'j':
-		o->json = 1;
+		/* --json=perf: perf stat 6.1's lines; -j, --json: pstat/1 */
+		if (optarg && !strcmp(optarg, "perf")) {
+			o->json = 2;
+		} else if (optarg && strcmp(optarg, "pstat")) {
+			msg_usage("invalid --json format '%s': pstat (pstat/1, the default) or perf (perf stat 6.1's lines)",
+				  optarg);
+			return -1;
+		} else {
+			o->json = 1;
+		}
 		break;
 	case 'M':
 		xgrow((void **)&o->metrics, &alloc->metrics, o->nmetrics + 1,

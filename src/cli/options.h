@@ -39,7 +39,7 @@ struct pstat_opts {
 	const char *output;      /* -o FILE */
 	int log_fd;              /* --log-fd FD, or -1 */
 	int append;              /* --append */
-	int json;                /* -j */
+	int json;                /* -j: 1; --json=perf: 2 */
 	const char *csv_sep;     /* -x SEP */
 	int openmetrics;         /* --openmetrics 1, --prometheus 2 */
 	const char *openmetrics_opt;  /* which, for messages */

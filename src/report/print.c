@@ -54,6 +54,9 @@ struct pstat_printer *printer_new(const struct pstat_print_cfg *cfg,
 	case FORMAT_JSON:
 		p->ops = &print_json_ops;
 		break;
+	case FORMAT_JSON_PERF:
+		p->ops = &print_json_perf_ops;
+		break;
 	case FORMAT_OPENMETRICS:
 		p->ops = &print_openmetrics_ops;
 		break;

@@ -177,6 +177,7 @@ enum pstat_format {
 	FORMAT_TABLE,
 	FORMAT_CSV,
 	FORMAT_JSON,
+	FORMAT_JSON_PERF,           /* --json=perf: perf stat 6.1's -j lines */
 	FORMAT_NONE,                /* --quiet: no report at all */
 	FORMAT_OPENMETRICS,         /* --openmetrics, --prometheus */
 };
@@ -247,6 +248,7 @@ struct pstat_printer {
 extern const struct pstat_printer_ops print_table_ops;
 extern const struct pstat_printer_ops print_csv_ops;
 extern const struct pstat_printer_ops print_json_ops;
+extern const struct pstat_printer_ops print_json_perf_ops;
 extern const struct pstat_printer_ops print_openmetrics_ops;
 
 /*

@@ -361,7 +361,8 @@ static void thread_order(struct session *s, struct pstat_report *rep)
 
 	/* (JSON and OpenMetrics keep the rows' order) */
 	if (!s->cfg->per_thread || (n < 2 && !s->cfg->all_threads) ||
-	    (fmt != FORMAT_TABLE && fmt != FORMAT_CSV))
+	    (fmt != FORMAT_TABLE && fmt != FORMAT_CSV &&
+	     fmt != FORMAT_JSON_PERF))
 		return;
 	if (!s->row_order)
 		s->row_order = xcalloc(s->nrows + 1, sizeof(*s->row_order));
