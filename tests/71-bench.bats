@@ -664,7 +664,18 @@ print("ok")'
 	run "$PSTAT" bench -j -o d.json -r 1 -e task-clock -P t 0 0.5 -D 0.25 \
 		'sleep {t}'
 	assert_success
-	jq_assert '[.commands[].command] == ["sleep 0.00", "sleep 0.25", "sleep 0.50"]' d.json
+	# hyperfine's decimal sums: MIN as written, then MIN's or STEP's
+	# decimals, whichever are more; MAX's do not count
+	jq_assert '[.commands[].command] == ["sleep 0", "sleep 0.25", "sleep 0.50"]' d.json
+	run "$PSTAT" bench -j -o m.json -r 1 -e task-clock -P t 1 2.00 -D 0.5 \
+		'true {t}'
+	assert_success
+	jq_assert '[.commands[].command] == ["true 1", "true 1.5", "true 2.0"]' m.json
+	if command -v hyperfine >/dev/null &&
+		hyperfine -r 1 --style none -P t 1 2.00 -D 0.5 'true {t}' \
+			--export-json h.json >/dev/null 2>&1; then
+		jq_assert '[.results[].command] == ["true 1", "true 1.5", "true 2.0"]' h.json
+	fi
 	run "$PSTAT" bench -r 1 -P n 3 1 true
 	assert_failure 125
 	assert_output --partial 'the range ends below its start'

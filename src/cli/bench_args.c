@@ -382,8 +382,10 @@ static int decimals(const char *s)
 
 /*
  * -P VAR MIN MAX [-D STEP]: the values MIN, MIN + STEP, ... up to MAX,
- * written with the decimals of the most precise of the three, made a
- * list as -L makes one. 0 or -1 (reported).
+ * made a list as -L makes one. As hyperfine writes them (decimal sums):
+ * MIN with its own decimals, each later value with those of the more
+ * precise of MIN and STEP ("-P x 0 1 -D 0.25": 0, 0.25, ... 1.00); MAX's
+ * do not count. 0 or -1 (reported).
  */
 static int scan_values(struct bench_opts *o)
 {
@@ -413,15 +415,14 @@ static int scan_values(struct bench_opts *o)
 			  o->scan[0], o->scan[1], o->scan[2], BENCH_MAX_CMDS);
 		return -1;
 	}
-	if (decimals(o->scan[2]) > dec)
-		dec = decimals(o->scan[2]);
 	if (decimals(step_s) > dec)
 		dec = decimals(step_s);
 	f = open_memstream(&list, &len);
 	if (!f)
 		return -1;
 	for (int i = 0; i < (int)n; i++)
-		fprintf(f, "%s%.*f", i ? "," : "", dec, lo + i * step);
+		fprintf(f, "%s%.*f", i ? "," : "",
+			i ? dec : decimals(o->scan[1]), lo + i * step);
 	fclose(f);
 	/* the list lives as long as o: it is -L's from here on */
 	o->scan_list = list;
