@@ -598,6 +598,17 @@ print("ok")'
 	run "$PSTAT" bench -r 1 -e task-clock --report r.txt true
 	assert_success
 	grep -q '^Benchmark 1: true$' r.txt
+	# -o with one of --output's words is that mistake: no file, no run
+	for w in null pipe inherit; do
+		run "$PSTAT" bench -r 1 -e task-clock -o "$w" 'echo A >>log'
+		assert_failure 125
+		assert_line --index 0 "pstat: -o $w: the report file would be named '$w'"
+		assert_line --index 1 --partial "--output $w"
+		[ ! -e "$w" ] && [ ! -e log ]
+	done
+	run "$PSTAT" bench -r 1 -e task-clock -o ./null true
+	assert_success
+	grep -q '^Benchmark 1: true$' null
 }
 
 @test "bench: --input is the commands' input, from its start at every run" {

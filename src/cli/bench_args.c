@@ -265,6 +265,19 @@ static int bench_opt(struct bench_opts *o, int c, const char *arg)
 	case 'n':
 		return push(o->names, &o->nnames, arg, "-n");
 	case 'o':
+		/*
+		 * hyperfine's --output takes these words; a report file
+		 * named after one is almost surely that mistake, and
+		 * writing it would be silent. ./null still names a file.
+		 */
+		if (!strcmp(arg, "null") || !strcmp(arg, "pipe") ||
+		    !strcmp(arg, "inherit")) {
+			msg_error("-o %s: the report file would be named '%s'",
+				  arg, arg);
+			msg_hint("the commands' output is --output %s; "
+				 "a file of that name is ./%s", arg, arg);
+			return -1;
+		}
 		o->report = arg;
 		return 0;
 	case 'p':
