@@ -358,7 +358,7 @@ arm_counts() {
 	assert_line --partial '(stall_slot_frontend - cpu_cycles)'
 }
 
-@test "Arm: Neoverse V1, V2 and V3 by MIDR, each summing to 100%; V3's flush stalls by their code" {
+@test "Arm: Neoverse V1, V2, V3 and N3 by MIDR, each summing to 100%; the flush stalls by their code" {
 	local c=1000 b=10 f=2500 k=1500 s=3000 r=2400
 	run "$PT" metric-eval "$CPUS/arm64-neoverse-v1 -M TopdownL1 $(arm_counts $c $b $f $k $s $r)"
 	assert_success
@@ -385,6 +385,12 @@ arm_counts() {
 	assert_success
 	assert_line --partial 'armv8_pmuv3_0/event=0x8162/: resolver sysfs'
 	assert_line --regexp '^  type 8 config 0x8162 '
+	# N3: five slots, the same flush correction
+	run "$PT" metric-eval "$CPUS/arm64-neoverse-n3 -M TopdownL1 $(arm_counts $c $b $f $k $s $r armv8_pmuv3_0/event=0x8162/=40)"
+	assert_success
+	close_to "$(mval frontend_bound)" "$(awk "BEGIN { printf \"%.6f\", 100 * ($f / (5 * $c) - 40 / $c) }")"
+	sum=$(awk '$3 == "%" { s += $2 } END { printf "%.6f", s }' <<<"$output")
+	close_to "$sum" 100
 }
 
 @test "Arm: QEMU's own CPU has no top-down, and says why" {

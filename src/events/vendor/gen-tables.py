@@ -80,6 +80,7 @@ ARM_CORES = [
     ("neoverse-n2-r0p3.json", 0x41, 0xD49, 0x03, 0xFF, "neoverse-n2.json"),
     ("neoverse-v1.json", 0x41, 0xD40, 0x00, 0xFF, "neoverse-v1.json"),
     ("neoverse-v2.json", 0x41, 0xD4F, 0x00, 0xFF, "neoverse-v2.json"),
+    ("neoverse-n3.json", 0x41, 0xD8E, 0x00, 0xFF, "neoverse-n3.json"),
     ("neoverse-v3.json", 0x41, 0xD84, 0x00, 0xFF, "neoverse-v3.json"),
 ]
 ARM_HIGHER = {"retiring": "yes"}
