@@ -17,6 +17,18 @@ teardown() {
 	[ -z "${CG:-}" ] || [ -z "${g:-}" ] || rmdir "$CG/$g" 2>/dev/null || true
 }
 
+# threads_bg N WRITES DELAY_MS: tests/progs/threads in the background,
+# its pid in $wpid, once its threads exist.
+threads_bg() {
+	"$(prog threads)" "$@" >"$BATS_TEST_TMPDIR/ready" &
+	wpid=$!
+	for _ in $(seq 50); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 @test "fleet: an event the machine lacks is pstat_counted 0, not a missing series" {
 	need_serve
 	need_om_parser
@@ -41,13 +53,7 @@ teardown() {
 @test "fleet: -p --per-thread series carry comm and tid, to add up by command" {
 	need_serve
 	need_tracepoint
-	t=$(prog threads)
-	"$t" 3 100 1500 >"$BATS_TEST_TMPDIR/ready" &
-	wpid=$!
-	for _ in $(seq 50); do
-		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
-		sleep 0.1
-	done
+	threads_bg 3 100 1500
 	serve_bg -p "$wpid" --per-thread -e syscalls:sys_enter_write -I 100
 	wait "$wpid"
 	wpid=
@@ -255,13 +261,7 @@ panel_queries() {
 	args=$(sed -n 's/^Environment="PSTAT_ARGS=\(.*\)"$/\1/p' "$ROOT/contrib/systemd/pstat.service")
 	serve_bg $args -I 200
 	spid1=$spid port1=$port
-	t=$(prog threads)
-	"$t" 3 1 60000 >"$BATS_TEST_TMPDIR/ready" &
-	wpid=$!
-	for _ in $(seq 50); do
-		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
-		sleep 0.1
-	done
+	threads_bg 3 1 60000
 	serve_bg -p "$wpid" --per-thread -e task-clock -I 200
 	cat >"$BATS_TEST_TMPDIR/prometheus.yml" <<EOF
 global:
@@ -312,9 +312,7 @@ EOF
 		jq_assert '.data.alerts | any(.labels.alertname == "PstatCounterNotCounted" and .labels.event == "cycles" and .state == "pending")' \
 			"$BATS_TEST_TMPDIR/alerts"
 	fi
-	kill -TERM "$prom"
-	wait "$prom" || true
-	prom=
+	prom_stop
 	stop_serve
 	[ "$st" = 0 ]
 	spid=$spid1
@@ -325,13 +323,7 @@ EOF
 @test "fleet: serve -a --per-thread labels each thread of the machine with comm and tid" {
 	need_serve
 	need_cpu_wide
-	t=$(prog threads)
-	"$t" 2 1 30000 >"$BATS_TEST_TMPDIR/ready" &
-	wpid=$!
-	for _ in $(seq 50); do
-		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
-		sleep 0.1
-	done
+	threads_bg 2 1 30000
 	serve_bg -a --per-thread -e context-switches -I 100
 	curl -sf -o "$BATS_TEST_TMPDIR/m" "$url/metrics"
 	# the program's three threads, each its own series, one comm

@@ -102,6 +102,13 @@ prom_start() {
 	purl="http://127.0.0.1:$pport"
 }
 
+# prom_stop: SIGTERM to the Prometheus of prom_start, and wait for it.
+prom_stop() {
+	kill -TERM "$prom"
+	wait "$prom" || true
+	prom=
+}
+
 # promq QUERY: the instant query's JSON answer.
 promq() {
 	curl -sf --data-urlencode "query=$1" "$purl/api/v1/query"

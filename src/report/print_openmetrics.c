@@ -332,9 +332,8 @@ static void om_thread_labels(FILE *out, const char *thread)
 
 /* Where a counter's or a metric's value is from: cpu, the aggregation
  * unit's labels, thread; each when there is one. */
-void om_place_labels(FILE *out, int cpu,
-			    const struct pstat_aggr_id *aggr,
-			    const char *thread)
+void om_place_labels(FILE *out, int cpu, const struct pstat_aggr_id *aggr,
+		     const char *thread)
 {
 	if (cpu >= 0) {
 		char num[24];

@@ -109,6 +109,7 @@ named:
 	f->name = *f->unit ? xasprintf("pstat_metric_%s", f->unit)
 			   : xstrdup("pstat_metric");
 }
+
 /* metric values in families: the family's index, then om_metric_sort */
 struct om_metric_order {
 	const struct pstat_metric_value *m;
@@ -132,7 +133,7 @@ static int om_metric_fam_sort(const void *a, const void *b, void *arg)
  * stable order. Nothing when no metric was asked for.
  */
 void om_metrics(FILE *out, enum pstat_om_dialect d,
-		       const struct pstat_metric_value *m, size_t n)
+		const struct pstat_metric_value *m, size_t n)
 {
 	struct om_family *fams = NULL;
 	size_t nfams = 0, alloc = 0, *idx, *fam, *rank, prev = (size_t)-1;
