@@ -374,7 +374,7 @@ EOF
 @test "sim: pstat list sim and pstat doctor show the simulated PMU" {
 	run "$PSTAT" list sim
 	assert_success
-	assert_line --regexp '^Simulated PMU sim \(the command runs under Valgrind, 4 to 15 times slower'
+	assert_line --regexp '^Simulated PMU sim \(the command runs under Valgrind, 4 to 20 times slower'
 	assert_line --regexp '^  sim/instructions/ +\[Simulated PMU event\]'
 	assert_line --regexp '^  sim/LLC-load-misses/ '
 	"$PSTAT" list -j sim >"$BATS_TEST_TMPDIR/l.json"
@@ -396,7 +396,7 @@ EOF
 	assert_line --partial '; valgrind is not installed here):'
 	command -v valgrind >/dev/null || skip "valgrind is not installed"
 	run "$PSTAT" doctor
-	assert_line --regexp '^ok    sim: .*valgrind runs the simulated PMU .* 4 to 15 times'
+	assert_line --regexp '^ok    sim: .*valgrind runs the simulated PMU .* 4 to 20 times'
 }
 
 @test "sim: --timeout and Ctrl-C end the run with its counts so far" {

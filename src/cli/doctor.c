@@ -465,7 +465,7 @@ static void check_sim(struct doctor *d)
 
 	if (valgrind)
 		doctor_add(d, "sim", DOCTOR_OK,
-		    "sim: %s runs the simulated PMU (sim/instructions/, --sim): exact counts without a PMU, at 4 to 15 times the command's native run time",
+		    "sim: %s runs the simulated PMU (sim/instructions/, --sim): exact counts without a PMU, at 4 to 20 times the command's native run time",
 		    valgrind);
 	else
 		doctor_fix(doctor_add(d, "sim", DOCTOR_WARN,

@@ -75,7 +75,7 @@ static void list_heading(const struct list_ctx *c,
 	else if (!strcmp(s, "breakpoint"))
 		fputs("Hardware breakpoints:\n", out);
 	else if (!strcmp(s, "sim"))
-		fprintf(out, "Simulated PMU sim (the command runs under Valgrind, 4 to 15 times slower%s):\n",
+		fprintf(out, "Simulated PMU sim (the command runs under Valgrind, 4 to 20 times slower%s):\n",
 			c->have_valgrind ? "" :
 			"; valgrind is not installed here");
 	else if (!strcmp(s, "vendor"))
