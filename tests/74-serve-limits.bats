@@ -40,6 +40,21 @@ def answer(s, t=5):
 GET = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
 '
 
+# big_serve MS: serve --per-thread -I MS of a process of 1500 threads
+# ($wpid), 4 events: an exposition of about 1.6 MB.
+big_serve() {
+	local t
+	t=$(prog threads)
+	"$t" 1500 1 600000 >"$BATS_TEST_TMPDIR/ready" &
+	wpid=$!
+	for _ in $(seq 100); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
+		sleep 0.1
+	done
+	serve_bg -p "$wpid" --per-thread -I "$1" \
+		-e task-clock,context-switches,page-faults,cpu-migrations
+}
+
 @test "serve: --listen takes ports 0 to 65535 only, and :PORT for every address" {
 	need_serve
 	for p in 65536 65537 99999 -1 +80 0x50 ' 80' 1e3; do
@@ -265,16 +280,7 @@ print("after", answer(s, 8), "%.1f" % (time.monotonic() - t0))
 	need_om_parser
 	[ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 4096 ] ||
 		skip "the hard descriptor limit ($(ulimit -Hn)) is below 4096"
-	t=$(prog threads)
-	# 1500 threads, --per-thread: an exposition of about 1.6 MB
-	"$t" 1500 1 600000 >"$BATS_TEST_TMPDIR/ready" &
-	wpid=$!
-	for _ in $(seq 100); do
-		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
-		sleep 0.1
-	done
-	serve_bg -p "$wpid" --per-thread -I 1000 \
-		-e task-clock,context-switches,page-faults,cpu-migrations
+	big_serve 1000
 	size=$(curl -sf "$url/metrics" | wc -c)
 	[ "$size" -gt 1000000 ]
 	run timeout 120 "$OM_PYTHON" -c "$PYLIB"'
@@ -324,18 +330,10 @@ print("rss_mb before %d during %d after %d" % (before, during, rss()))
 @test "serve: clients that never read hold 4 old renderings at most: the others' connections are closed" {
 	need_serve
 	command -v ss >/dev/null || skip "ss is not installed (Debian: iproute2)"
-	t=$(prog threads)
-	"$t" 1500 1 600000 >"$BATS_TEST_TMPDIR/ready" &
-	wpid=$!
-	for _ in $(seq 100); do
-		grep -q ready "$BATS_TEST_TMPDIR/ready" && break
-		sleep 0.1
-	done
-	# a rendering of 1.6 MB every 100 ms, and a non-reading client with
-	# three requests every 10 ms for 3 s: 30 renderings pinned, unless
-	# the old ones are let go
-	serve_bg -p "$wpid" --per-thread -I 100 \
-		-e task-clock,context-switches,page-faults,cpu-migrations
+	# a rendering every 100 ms, and a non-reading client with three
+	# requests every 10 ms for 3 s: 30 renderings pinned, unless the old
+	# ones are let go
+	big_serve 100
 	run timeout 60 "$OM_PYTHON" -c "$PYLIB"'
 import subprocess
 held = []

@@ -197,7 +197,6 @@ EOF
 	make_tls
 	SERVE_CURL=(--cacert "$BATS_TEST_TMPDIR/cert.pem" -u alice:s3cret)
 	serve_bg --web.config.file "$BATS_TEST_TMPDIR/web.yml" -e task-clock -I 100
-	ppor=$("$OM_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	printf 's3cret' >"$BATS_TEST_TMPDIR/password"
 	# Prometheus asks for gzip (Accept-Encoding: gzip) on every scrape
 	cat >"$BATS_TEST_TMPDIR/prometheus.yml" <<EOF
@@ -224,31 +223,23 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$port']
 EOF
-	prometheus --config.file="$BATS_TEST_TMPDIR/prometheus.yml" \
-		--storage.tsdb.path="$BATS_TEST_TMPDIR/tsdb" \
-		--web.listen-address="127.0.0.1:$ppor" \
-		>"$BATS_TEST_TMPDIR/prometheus.log" 2>&1 &
-	prom=$!
-	q() {
-		curl -sf --data-urlencode "query=$1" \
-			"http://127.0.0.1:$ppor/api/v1/query"
-	}
+	prom_start "$BATS_TEST_TMPDIR/prometheus.yml"
 	val= wrong=
 	for _ in $(seq 120); do
-		val=$(q 'pstat_event_seconds_total{job="pstat",event="task-clock"}' |
+		val=$(promq 'pstat_event_seconds_total{job="pstat",event="task-clock"}' |
 			jq -r '.data.result[0].value[1] // empty' 2>/dev/null) || true
-		wrong=$(q 'up{job="wrong-password"}' |
+		wrong=$(promq 'up{job="wrong-password"}' |
 			jq -r '.data.result[0].value[1] // empty' 2>/dev/null) || true
 		[ -n "$val" ] && [ -n "$wrong" ] && break
 		sleep 0.5
 	done
 	[ -n "$val" ] || { tail -n 20 "$BATS_TEST_TMPDIR/prometheus.log"; false; }
 	awk -v v="$val" 'BEGIN { exit !(v + 0 > 0) }'
-	run q 'up{job="pstat"}'
+	run promq 'up{job="pstat"}'
 	assert_output --partial '"value":['
-	[ "$(q 'up{job="pstat"}' | jq -r '.data.result[0].value[1]')" = 1 ]
+	[ "$(promq 'up{job="pstat"}' | jq -r '.data.result[0].value[1]')" = 1 ]
 	[ "$wrong" = 0 ]
-	run curl -sf "http://127.0.0.1:$ppor/api/v1/targets"
+	run curl -sf "$purl/api/v1/targets"
 	assert_output --partial '401 Unauthorized'
 	kill -TERM "$prom"
 	wait "$prom" || true
