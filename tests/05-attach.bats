@@ -5,20 +5,6 @@ bats_require_minimum_version 1.5.0
 load test_helper
 
 
-# Start tests/progs/threads N WRITES DELAY_MS in the background and wait
-# until its threads exist; sets $tpid.
-start_threads() {
-	local t
-	t=$(prog threads)
-	"$t" "$@" >"$BATS_TEST_TMPDIR/ready" &
-	tpid=$!
-	for _ in $(seq 100); do
-		grep -q ready "$BATS_TEST_TMPDIR/ready" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 @test "-p counts a running program's writes in the window" {
 	need_perf_events
 	need_tracepoint

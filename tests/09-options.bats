@@ -449,15 +449,8 @@ run_unmounted() {
 
 @test "-B in en_IN: the table groups as the locale does, as perf does" {
 	need_tracepoint syscalls/sys_enter_write
-	local dir="$BATS_FILE_TMPDIR/locale-in" w
-	if ! LC_ALL=en_IN.UTF-8 locale -k LC_NUMERIC 2>/dev/null | grep -q 'grouping=3;2'; then
-		command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/en_IN ] ||
-			skip "no en_IN locale, and no localedef and en_IN sources to build it"
-		mkdir -p "$dir"
-		localedef -i en_IN -f UTF-8 "$dir/en_IN.UTF-8" >/dev/null 2>&1 ||
-			[ -d "$dir/en_IN.UTF-8" ] || skip "localedef cannot build en_IN here"
-		export LOCPATH="$dir"
-	fi
+	local w
+	need_en_in
 	w=$(prog writer)
 	LC_ALL=en_IN.UTF-8 run "$PSTAT" -B -e syscalls:sys_enter_write "$w" 1234567
 	assert_success

@@ -81,15 +81,8 @@ csv_shape() {
 @test "digits grouped in -o files and pipes, as perf; not with -x or --no-big-num" {
 	need_perf_events
 	need_tracepoint syscalls/sys_enter_write
-	local dir="$BATS_FILE_TMPDIR/locale-in" w
-	if ! LC_ALL=en_IN.UTF-8 locale -k LC_NUMERIC 2>/dev/null | grep -q 'grouping=3;2'; then
-		command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/en_IN ] ||
-			skip "no en_IN locale, and no localedef and en_IN sources to build it"
-		mkdir -p "$dir"
-		localedef -i en_IN -f UTF-8 "$dir/en_IN.UTF-8" >/dev/null 2>&1 ||
-			[ -d "$dir/en_IN.UTF-8" ] || skip "localedef cannot build en_IN here"
-		export LOCPATH="$dir"
-	fi
+	local w
+	need_en_in
 	w=$(prog writer)
 	LC_ALL=en_IN.UTF-8 "$PSTAT" -o "$BATS_TEST_TMPDIR/o" -e syscalls:sys_enter_write "$w" 1234567
 	grep -Eq '^ +12,34,567 +syscalls:sys_enter_write' "$BATS_TEST_TMPDIR/o"
@@ -105,19 +98,6 @@ csv_shape() {
 	LC_ALL=en_IN.UTF-8 perf stat -o "$BATS_TEST_TMPDIR/p" -e syscalls:sys_enter_write "$w" 1234567 ||
 		return 0
 	grep -Eq '^ +12,34,567 +syscalls:sys_enter_write' "$BATS_TEST_TMPDIR/p"
-}
-
-# start_threads ARGS...: tests/progs/threads.c, once it is ready ($tpid).
-start_threads() {
-	local t
-	t=$(prog threads)
-	"$t" "$@" >"$BATS_TEST_TMPDIR/ready" &
-	tpid=$!
-	for _ in $(seq 100); do
-		grep -q ready "$BATS_TEST_TMPDIR/ready" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
 }
 
 @test "-p --per-thread: each event's threads by count, largest first, as perf" {

@@ -196,6 +196,36 @@ prog() {
 	echo "$bin"
 }
 
+# Start tests/progs/threads N WRITES DELAY_MS in the background and wait
+# until its threads exist; sets $tpid.
+start_threads() {
+	local t
+	t=$(prog threads)
+	"$t" "$@" >"$BATS_TEST_TMPDIR/ready" &
+	tpid=$!
+	for _ in $(seq 100); do
+		grep -q ready "$BATS_TEST_TMPDIR/ready" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Skip unless en_IN.UTF-8 (grouping 3;2: 12,34,567) is installed or can
+# be built privately with localedef (LOCPATH, exported); call it
+# directly, not in $(...).
+need_en_in() {
+	local dir="$BATS_FILE_TMPDIR/locale-in"
+
+	LC_ALL=en_IN.UTF-8 locale -k LC_NUMERIC 2>/dev/null | grep -q 'grouping=3;2' &&
+		return 0
+	command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/en_IN ] ||
+		skip "no en_IN locale, and no localedef and en_IN sources to build it"
+	mkdir -p "$dir"
+	localedef -i en_IN -f UTF-8 "$dir/en_IN.UTF-8" >/dev/null 2>&1 ||
+		[ -d "$dir/en_IN.UTF-8" ] || skip "localedef cannot build en_IN here"
+	export LOCPATH="$dir"
+}
+
 # A locale whose decimal point is ',': installed, or built privately
 # with localedef (LOCPATH) when the locale sources are there. Sets $loc
 # (and exports LOCPATH); call it directly, not in $(...), or LOCPATH is

@@ -394,6 +394,19 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A list read from /proc, sorted, as *tids (or -ESRCH when empty). */
+static int pid_list_done(pid_t *out, size_t cnt, pid_t **tids, size_t *n)
+{
+	if (!cnt) {
+		free(out);
+		return -ESRCH;
+	}
+	qsort(out, cnt, sizeof(*out), cmp_pid);
+	*tids = out;
+	*n = cnt;
+	return 0;
+}
+
 int target_list_all_threads(pid_t **tids, size_t *n)
 {
 	DIR *d = opendir("/proc");
@@ -418,14 +431,7 @@ int target_list_all_threads(pid_t **tids, size_t *n)
 		free(th);
 	}
 	closedir(d);
-	if (!cnt) {
-		free(out);
-		return -ESRCH;
-	}
-	qsort(out, cnt, sizeof(*out), cmp_pid);
-	*tids = out;
-	*n = cnt;
-	return 0;
+	return pid_list_done(out, cnt, tids, n);
 }
 
 int target_list_threads(pid_t pid, pid_t **tids, size_t *n)
@@ -449,14 +455,7 @@ int target_list_threads(pid_t pid, pid_t **tids, size_t *n)
 		out[cnt++] = (pid_t)t;
 	}
 	closedir(d);
-	if (!cnt) {
-		free(out);
-		return -ESRCH;
-	}
-	qsort(out, cnt, sizeof(*out), cmp_pid);
-	*tids = out;
-	*n = cnt;
-	return 0;
+	return pid_list_done(out, cnt, tids, n);
 }
 
 char *target_thread_name(pid_t tid)
