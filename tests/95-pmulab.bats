@@ -141,24 +141,27 @@ rc() {
 }
 
 # Ten counters on six: each scaled within 2% of the exact count; JSON's
-# value is raw x enabled / running.
+# value is raw x enabled / running. At the start four of the ten wait for
+# a counter, so at least four run less than all the time; how many more
+# the rotation leaves below 100% varies from run to run.
 @test "pmulab: multiplexing: ten instructions:u each within 2%, scaled as perf" {
 	run awk -F, '$3 == "instructions:u" { n++
 		d = $1 / 20000005 - 1; if (d < 0) d = -d
 		if (d > 0.02) print "off by " d * 100 "%: " $0
 		if ($5 < 100) m++ }
-		END { print n " rows, " m " multiplexed" }' "$PMU/mux-csv.out"
-	assert_output '10 rows, 9 multiplexed'
+		END { print n " rows, " (m >= 4 ? "multiplexed" : m " multiplexed") }' \
+		"$PMU/mux-csv.out"
+	assert_output '10 rows, multiplexed'
 	jq_assert '([.counters[]
 			| (.raw * .time_enabled_ns / .time_running_ns) as $v
 			| (.value - $v) | fabs < 1] | all)
 		and ([.counters[] | (.value / 20000005 - 1) | fabs < 0.02]
 			| all)
 		and ([.counters[] | .running_pct | select(. < 100)]
-			| length == 9)' "$PMU/mux-json.out"
+			| length >= 4)' "$PMU/mux-json.out"
 	# the table shows each running percentage as perf does, "(21.30%)"
-	run grep -cE 'instructions:u +\([0-9]+\.[0-9]{2}%\)$' "$PMU/mux.err"
-	assert_output 9
+	n=$(grep -cE 'instructions:u +\([0-9]+\.[0-9]{2}%\)$' "$PMU/mux.err")
+	[ "$n" -ge 4 ]
 }
 
 # Eight counters on six, 100 ms in intervals of 20: each counter's
