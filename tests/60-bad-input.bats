@@ -903,7 +903,7 @@ base_json() {
 	# one definition, then comment lines up to exactly 16 MiB
 	{
 		echo 'big = task-clock * 2'
-		yes '# 0123456789012345678901234567890123456789012345678901234567890' |
+		yes "# $(printf '%0200d' 0)" |
 			head -c $((16 * 1024 * 1024 - 21 - 1))
 		echo
 	} >m
@@ -919,14 +919,53 @@ base_json() {
 	assert_output "pstat: metrics file 'm' is longer than 16 MiB"
 }
 
-@test "bad input: a metrics file of 1,000,000 lines is read, one more is refused" {
+@test "bad input: a metrics file of 250,000 lines is read, one more is refused" {
 	{
 		echo 'lines = task-clock * 2'
-		yes '' | head -n 999999
+		yes '' | head -n 249999
 	} >m
 	run -0 "$PSTAT" -x, --metrics-file m -e task-clock true
 	assert_line --partial ',lines'
 	echo >>m
 	run -125 "$PSTAT" --metrics-file m -e task-clock true
-	assert_output "pstat: metrics file 'm' has more than 1000000 lines"
+	assert_output "pstat: metrics file 'm' has more than 250000 lines"
+}
+
+# chain N FILE: m0 = task-clock, then mI = m(I-1) + 1 up to m(N-1).
+chain() {
+	awk -v n="$1" 'BEGIN {
+		print "m0 = task-clock"
+		for (i = 1; i < n; i++) printf "m%d = m%d + 1\n", i, i - 1
+	}' >"$2"
+}
+
+@test "bad input: a chain of 250,000 metrics resolves without recursion; one more metric is refused" {
+	chain 250000 m
+	# the attack: quadratic (200,000 lines ran for 25 minutes) and a
+	# recursion per link (SIGSEGV at 24,000 under ulimit -s 1024); the
+	# timeout only stops a hang, the speed is make bench's metrics row
+	run -0 bash -c 'ulimit -s 1024 && exec timeout 60 "$1" metric-file m 2' _ "$PT"
+	assert_line 'metrics: 250000 inputs: 1 groups: 0'
+	assert_line 'm249999 250001'
+	# the whole run, evaluated and printed, on that small stack
+	head -n 200000 m >m200k
+	run -0 bash -c 'ulimit -s 1024 && exec timeout 120 "$1" -x, -o out --metrics-file m200k -e task-clock true' _ "$PSTAT"
+	[ "$(grep -c ',m[0-9]*$' out)" = 200000 ] || fail "$(tail -n3 out)"
+	# the limit is on every metric defined, --metric included
+	run -125 "$PSTAT" --metrics-file m --metric 'one_more = task-clock' \
+		-e task-clock true
+	assert_output "pstat: m:250000: more than 250000 metrics defined"
+	chain 250001 m
+	run -125 "$PSTAT" --metrics-file m -e task-clock true
+	assert_output "pstat: metrics file 'm' has more than 250000 lines"
+}
+
+@test "bad input: an expression of 200,000 names, or 1,000,000 terms, evaluates without recursion" {
+	awk 'BEGIN { printf "x = a0"; for (i = 1; i < 200000; i++) printf "+a%d", i; print "" }' >wide
+	run -0 bash -c 'ulimit -s 1024 && exec timeout 60 "$1" metric-file wide' _ "$PT"
+	assert_line 'metrics: 1 inputs: 200000 groups: 0'
+	assert_line 'x 200000'
+	awk 'BEGIN { printf "x = task-clock"; for (i = 1; i < 1000000; i++) printf "+1"; print "" }' >long
+	run -0 bash -c 'ulimit -s 1024 && exec timeout 60 "$1" metric-file long' _ "$PT"
+	assert_line 'x 1e+06'
 }

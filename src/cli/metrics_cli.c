@@ -568,19 +568,16 @@ static void note_split(const struct metrics_cli *mc,
 		       const struct pstat_evlist *evl)
 {
 	const struct pstat_metric_set *set = &mc->set;
-	unsigned char *seen = xcalloc(set->ninputs + 1, 1);
 
 	for (size_t m = 0; m < set->n && msg_verbose >= 1; m++) {
 		int group = -1, split = 0, weak = 0;
 
 		if (!set->m[m].shown)
 			continue;
-		memset(seen, 0, set->ninputs + 1);
-		metric_set_metric_inputs(set, m, seen);
-		for (size_t i = 0; i < set->ninputs; i++) {
-			const struct pstat_event *ev =
-				seen[i] ? row_event(evl, mc->input_row[i]) :
-					  NULL;
+		/* its inputs, ascending as the loop over all of them was */
+		for (size_t k = 0; k < set->m[m].nins; k++) {
+			const struct pstat_event *ev = row_event(
+				evl, mc->input_row[set->m[m].ins[k]]);
 
 			if (!ev)
 				continue;
@@ -595,7 +592,6 @@ static void note_split(const struct metrics_cli *mc,
 			msg_debug(1, "metric '%s': its events fit the PMU only with the counter the NMI watchdog holds, and are counted ungrouped (sysctl kernel.nmi_watchdog=0 lets them be grouped)",
 				  set->m[m].def.name);
 	}
-	free(seen);
 }
 
 int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,

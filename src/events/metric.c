@@ -162,13 +162,58 @@ int metric_def_parse(const char *line, struct pstat_metric_def *d,
 	return 0;
 }
 
-static ssize_t find_metric(const struct pstat_metric_set *set,
-			   const char *name)
+/*
+ * The hash indexes of a set's metric names and inputs: open addressing,
+ * a slot holding index + 1 (0: empty), over strings the set holds.
+ * Both lists only grow (a split makes a new set), so an index catches
+ * up with the entries added since its last use (*done) when it is next
+ * asked; at most half full.
+ */
+typedef const char *index_key(const struct pstat_metric_set *set, size_t i);
+
+static const char *metric_key(const struct pstat_metric_set *set, size_t i)
 {
-	for (size_t i = 0; i < set->n; i++)
-		if (!strcmp(set->m[i].def.name, name))
-			return (ssize_t)i;
+	return set->m[i].def.name;
+}
+
+static const char *input_key(const struct pstat_metric_set *set, size_t i)
+{
+	return set->inputs[i];
+}
+
+static ssize_t index_find(struct pstat_metric_set *set, size_t **slot,
+			  size_t *cap, size_t *done, size_t n, index_key *key,
+			  const char *want)
+{
+	size_t h;
+
+	if (*cap < 2 * (n + 1)) {
+		size_t c = 64;
+
+		while (c < 4 * (n + 1))
+			c *= 2;
+		free(*slot);
+		*slot = xcalloc(c, sizeof(**slot));
+		*cap = c;
+		*done = 0;
+	}
+	for (; *done < n; (*done)++) {
+		h = hash_str(HASH_INIT, key(set, *done)) & (*cap - 1);
+		while ((*slot)[h])
+			h = (h + 1) & (*cap - 1);
+		(*slot)[h] = *done + 1;
+	}
+	for (h = hash_str(HASH_INIT, want) & (*cap - 1); (*slot)[h];
+	     h = (h + 1) & (*cap - 1))
+		if (!strcmp(key(set, (*slot)[h] - 1), want))
+			return (ssize_t)((*slot)[h] - 1);
 	return -1;
+}
+
+ssize_t metric_set_find(struct pstat_metric_set *set, const char *name)
+{
+	return index_find(set, &set->name_slot, &set->name_cap,
+			  &set->name_done, set->n, metric_key, name);
 }
 
 static struct pstat_metric_entry *new_entry(struct pstat_metric_set *set)
@@ -186,7 +231,7 @@ int metric_set_add_def(struct pstat_metric_set *set,
 		       struct pstat_metric_def *d, int shown,
 		       struct pstat_error *err)
 {
-	ssize_t old = find_metric(set, d->name);
+	ssize_t old = metric_set_find(set, d->name);
 	struct pstat_metric_entry *m;
 
 	if (old >= 0) {
@@ -208,15 +253,19 @@ int metric_set_add_line(struct pstat_metric_set *set, const char *line,
 {
 	struct pstat_metric_def d = { 0 };
 
+	if (set->nuser >= METRIC_SET_MAX)
+		return error_set(err, -1, "more than %d metrics defined",
+				 METRIC_SET_MAX);
 	if (metric_def_parse(line, &d, err)) {
 		metric_def_free(&d);
 		return -1;
 	}
-	if (find_metric(set, d.name) >= 0) {
+	if (metric_set_find(set, d.name) >= 0) {
 		error_set(err, -1, "metric '%s' is defined twice", d.name);
 		metric_def_free(&d);
 		return -1;
 	}
+	set->nuser++;
 	return metric_set_add_def(set, &d, 1, err);
 }
 
@@ -242,15 +291,28 @@ static int file_error(struct pstat_error *err, const char *path, int r)
 int metric_set_add_file(struct pstat_metric_set *set, const char *path,
 			struct pstat_error *err)
 {
-	char *text, *line, *next;
+	char *text;
 	size_t len;
-	unsigned long lineno = 0;
 	int r;
 
 	r = secure_read_user(path, SECURE_OPEN_REG | SECURE_OPEN_FIFO,
 			     METRIC_FILE_MAX_BYTES, &text, &len);
 	if (r)
 		return file_error(err, path, r);
+	r = metric_set_add_text(set, path, text, len, err);
+	free(text);
+	return r;
+}
+
+int metric_set_add_text(struct pstat_metric_set *set, const char *path,
+			char *text, size_t len, struct pstat_error *err)
+{
+	char *line, *next;
+	unsigned long lineno = 0;
+	int r = 0;
+
+	if (len > METRIC_FILE_MAX_BYTES)
+		return file_error(err, path, -EFBIG);
 	for (line = text; line < text + len; line = next) {
 		char *nl = memchr(line, '\n', (size_t)(text + len - line));
 		char *s = line;
@@ -293,15 +355,16 @@ int metric_set_add_file(struct pstat_metric_set *set, const char *path,
 	if (!r && !set->n)
 		r = error_set(err, -1, "metrics file '%s' defines no metric",
 			      path);
-	free(text);
 	return r ? -1 : 0;
 }
 
 size_t metric_set_input(struct pstat_metric_set *set, const char *spec)
 {
-	for (size_t i = 0; i < set->ninputs; i++)
-		if (!strcmp(set->inputs[i], spec))
-			return i;
+	ssize_t i = index_find(set, &set->input_slot, &set->input_cap,
+			       &set->input_done, set->ninputs, input_key, spec);
+
+	if (i >= 0)
+		return (size_t)i;
 	xgrow((void **)&set->inputs, &set->inputs_alloc, set->ninputs + 1,
 	      sizeof(*set->inputs));
 	set->inputs[set->ninputs] = xstrdup(spec);
@@ -319,7 +382,7 @@ static int resolve_expr(struct pstat_metric_set *set, size_t self,
 
 	for (size_t i = 0; i < n; i++) {
 		const char *name = mexpr_name(e, i);
-		ssize_t m = find_metric(set, name);
+		ssize_t m = metric_set_find(set, name);
 
 		if (m < 0 && lib && metric_lib_find(lib, name)) {
 			struct pstat_metric_def d = { 0 };
@@ -354,31 +417,10 @@ static int resolve_expr(struct pstat_metric_set *set, size_t self,
 	return 0;
 }
 
-/* Whether metric i reaches itself through its references (DFS). */
-static int has_cycle(const struct pstat_metric_set *set, size_t i,
-		     unsigned char *state)
-{
-	const struct pstat_metric_entry *m = &set->m[i];
-
-	if (state[i] == 1)
-		return 1;
-	if (state[i] == 2)
-		return 0;
-	state[i] = 1;
-	for (size_t k = 0; m->def.expr && k < mexpr_nnames(m->def.expr); k++)
-		if (m->refs[k].kind == METRIC_REF_METRIC &&
-		    has_cycle(set, m->refs[k].idx, state))
-			return 1;
-	state[i] = 2;
-	return 0;
-}
-
 int metric_set_resolve(struct pstat_metric_set *set,
 		       const struct pstat_metric_lib *lib,
 		       struct pstat_error *err)
 {
-	unsigned char *state;
-
 	/*
 	 * set->n grows as library metrics are pulled in, and set->m moves:
 	 * the references are stored once resolve_expr has returned.
@@ -403,18 +445,7 @@ int metric_set_resolve(struct pstat_metric_set *set,
 			return -1;
 		set->m[i].trefs = refs;
 	}
-	state = xcalloc(set->n ? set->n : 1, 1);
-	for (size_t i = 0; i < set->n; i++) {
-		if (has_cycle(set, i, state)) {
-			error_set(err, -1,
-				  "metric '%s' refers to itself through other metrics",
-				  set->m[i].def.name);
-			free(state);
-			return -1;
-		}
-	}
-	free(state);
-	return 0;
+	return metric_set_graph(set, err);
 }
 
 void metric_set_free(struct pstat_metric_set *set)
@@ -426,8 +457,12 @@ void metric_set_free(struct pstat_metric_set *set)
 		free(set->m[i].refs);
 		free(set->m[i].trefs);
 		free(set->m[i].pmu);
+		free(set->m[i].ins);
 	}
 	free(set->m);
+	free(set->order);
+	free(set->name_slot);
+	free(set->input_slot);
 	for (size_t i = 0; i < set->ninputs; i++)
 		free(set->inputs[i]);
 	free(set->inputs);
@@ -518,10 +553,14 @@ void metric_set_eval(const struct pstat_metric_set *set,
 
 	c.raw = xcalloc(set->n ? set->n : 1, sizeof(*c.raw));
 	c.done = xcalloc(set->n ? set->n : 1, 1);
+	/*
+	 * Those a metric refers to first: eval_metric then finds their
+	 * values, and never recurses along a chain of metrics.
+	 */
 	for (size_t i = 0; i < set->n; i++) {
 		const char *why = NULL;
 
-		eval_metric(&c, i, &why);
+		eval_metric(&c, set->order ? set->order[i] : i, &why);
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pstat_metric_entry *m = &set->m[i];

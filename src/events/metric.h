@@ -72,6 +72,15 @@ struct pstat_metric_entry {
 	 * reads (it has a value only where they count), else NULL.
 	 */
 	char *pmu;
+	/*
+	 * The inputs it reads, through the metrics it refers to: nins
+	 * indexes into set->inputs, ascending; first_in the first a walk
+	 * of its references in their order meets, or SIZE_MAX
+	 * (metric_set_graph).
+	 */
+	size_t *ins;
+	size_t nins;
+	size_t first_in;
 };
 
 /*
@@ -93,6 +102,12 @@ struct pstat_metric_set {
 	size_t ninputs, inputs_alloc;
 	struct pstat_metric_group *groups;
 	size_t ngroups;
+	size_t nuser;           /* metrics of metric_set_add_line */
+	/* every metric after those it refers to (metric_set_graph) */
+	size_t *order;
+	/* hash indexes of m[].def.name and inputs[] (metric.c) */
+	size_t *name_slot, name_cap, name_done;
+	size_t *input_slot, input_cap, input_done;
 };
 
 /*
@@ -104,6 +119,9 @@ int metric_set_add_def(struct pstat_metric_set *set,
 		       struct pstat_metric_def *d, int shown,
 		       struct pstat_error *err);
 
+/* The index of the metric called name in set, or -1 (a hash lookup). */
+ssize_t metric_set_find(struct pstat_metric_set *set, const char *name);
+
 /*
  * The index of input spec (an event's spelling) in set, added when new.
  */
@@ -111,17 +129,22 @@ size_t metric_set_input(struct pstat_metric_set *set, const char *spec);
 
 /*
  * Add a definition line to set (a user's). Returns 0, or -1 with err
- * filled (offset into line). A name already defined is an error.
+ * filled (offset into line). A name already defined is an error, and so
+ * is a metric past METRIC_SET_MAX.
  */
 int metric_set_add_line(struct pstat_metric_set *set, const char *line,
 			struct pstat_error *err);
 
 /*
  * The most a metrics file may hold: bytes, and lines (comments and
- * blank lines count). Past either, it is refused whole.
+ * blank lines count). Past either, it is refused whole. And the most
+ * metrics a run may define (--metric and --metrics-file together), which
+ * bounds a chain of metrics referring to each other too (resolved and
+ * evaluated without recursion, in linear time: metric_set_graph).
  */
 #define METRIC_FILE_MAX_BYTES (16 << 20)
-#define METRIC_FILE_MAX_LINES 1000000
+#define METRIC_FILE_MAX_LINES 250000
+#define METRIC_SET_MAX 250000
 
 /*
  * Read FILE's definitions into set: a regular file or a FIFO (a FIFO no
@@ -131,6 +154,13 @@ int metric_set_add_line(struct pstat_metric_set *set, const char *line,
  */
 int metric_set_add_file(struct pstat_metric_set *set, const char *path,
 			struct pstat_error *err);
+
+/*
+ * The same for the text of a file called path, len bytes (text[len] is
+ * NUL; its lines are cut in place).
+ */
+int metric_set_add_text(struct pstat_metric_set *set, const char *path,
+			char *text, size_t len, struct pstat_error *err);
 
 /*
  * Resolve every formula's names: a defined metric, a metric of lib (pulled
@@ -163,8 +193,17 @@ int metric_set_split_pmus(struct pstat_metric_set *set,
 void metric_set_free(struct pstat_metric_set *set);
 
 /*
+ * Work out set->order and each metric's ins and first_in, in time linear
+ * in the references and without recursion, however deep a chain of
+ * metrics goes. Returns 0, or -1 with err filled when a metric refers to
+ * itself through others. metric_set_resolve and metric_set_split_pmus
+ * call it.
+ */
+int metric_set_graph(struct pstat_metric_set *set, struct pstat_error *err);
+
+/*
  * Mark in seen[set->ninputs] the inputs metric m reads, through the
- * metrics it refers to.
+ * metrics it refers to (its ins).
  */
 void metric_set_metric_inputs(const struct pstat_metric_set *set, size_t m,
 			      unsigned char *seen);

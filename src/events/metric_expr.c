@@ -59,6 +59,9 @@ struct parser {
 	struct pstat_mexpr *e;
 	struct pstat_error *err;
 	int depth;
+	/* a hash index of e->names (slot: index + 1), so that an
+	 * expression of many names parses in linear time */
+	size_t *slot, cap;
 };
 
 /* Deeper nesting than this is refused rather than risking the stack. */
@@ -132,14 +135,17 @@ static int parse_expr(struct parser *ps);
 /* A name, its escapes undone, into a new string; NULL after an error. */
 static char *lex_name(struct parser *ps)
 {
-	char *buf = xmalloc(strlen(ps->p) + 1);
-	size_t n = 0;
+	char *buf = NULL;
+	size_t n = 0, alloc = 0;
 	int in_at = 0;
 	long at_open = -1;
 
 	for (;;) {
 		unsigned char c = (unsigned char)*ps->p;
 
+		/* room for this character and the NUL (never the whole rest
+		 * of the text per name: an expression of many is linear) */
+		xgrow((void **)&buf, &alloc, n + 2, 1);
 		if (c == '\\') {
 			if (!ps->p[1]) {
 				fail(ps, "a backslash at the end of the expression",
@@ -180,14 +186,30 @@ static char *lex_name(struct parser *ps)
 	return buf;
 }
 
-static int name_index(struct pstat_mexpr *e, char *name, long at)
+static int name_index(struct parser *ps, char *name, long at)
 {
-	for (size_t i = 0; i < e->nnames; i++) {
-		if (!strcmp(e->names[i], name)) {
-			free(name);
-			return (int)i;
+	struct pstat_mexpr *e = ps->e;
+	size_t h;
+
+	if (ps->cap < 2 * (e->nnames + 1)) {
+		free(ps->slot);
+		ps->cap = ps->cap ? ps->cap * 4 : 16;
+		ps->slot = xcalloc(ps->cap, sizeof(*ps->slot));
+		for (size_t i = 0; i < e->nnames; i++) {
+			h = hash_str(HASH_INIT, e->names[i]) & (ps->cap - 1);
+			while (ps->slot[h])
+				h = (h + 1) & (ps->cap - 1);
+			ps->slot[h] = i + 1;
 		}
 	}
+	for (h = hash_str(HASH_INIT, name) & (ps->cap - 1); ps->slot[h];
+	     h = (h + 1) & (ps->cap - 1)) {
+		if (!strcmp(e->names[ps->slot[h] - 1], name)) {
+			free(name);
+			return (int)(ps->slot[h] - 1);
+		}
+	}
+	ps->slot[h] = e->nnames + 1;
 	if (e->nnames + 1 > e->names_alloc) {
 		size_t a = e->names_alloc;
 
@@ -298,7 +320,7 @@ static int parse_prim(struct parser *ps)
 		if (!name)
 			return -1;
 		n = add_node(ps, N_NAME, -1, -1, -1);
-		ps->e->nodes[n].idx = (size_t)name_index(ps->e, name, at);
+		ps->e->nodes[n].idx = (size_t)name_index(ps, name, at);
 		return n;
 	}
 	if (!*ps->p)
@@ -468,10 +490,11 @@ int mexpr_parse(const char *text, struct pstat_mexpr **out,
 		struct pstat_error *err)
 {
 	struct pstat_mexpr *e = xcalloc(1, sizeof(*e));
-	struct parser ps = { text, text, e, err, 0 };
+	struct parser ps = { text, text, e, err, 0, NULL, 0 };
 
 	*out = NULL;
 	e->root = parse_expr(&ps);
+	free(ps.slot);
 	if (e->root >= 0) {
 		skip_blanks(&ps);
 		if (*ps.p) {
@@ -488,6 +511,15 @@ int mexpr_parse(const char *text, struct pstat_mexpr **out,
 	if (e->root < 0) {
 		mexpr_free(e);
 		return -1;
+	}
+	/* a file may hold a million of them: no room to spare */
+	e->nodes = xrealloc(e->nodes, e->n * sizeof(*e->nodes));
+	e->alloc = e->n;
+	if (e->nnames < e->names_alloc) {
+		e->names = xrealloc(e->names, e->nnames * sizeof(*e->names));
+		e->name_off = xrealloc(e->name_off,
+				       e->nnames * sizeof(*e->name_off));
+		e->names_alloc = e->nnames;
 	}
 	*out = e;
 	return 0;
@@ -528,36 +560,33 @@ int mexpr_uses_const(const struct pstat_mexpr *e, enum mexpr_const c)
 	return 0;
 }
 
-static double eval(const struct pstat_mexpr *e, int i,
-		   const struct mexpr_env *env, const char **why)
+/* A leaf's value. */
+static double eval_leaf(const struct node *n, const struct mexpr_env *env,
+			const char **why)
 {
-	const struct node *n = &e->nodes[i];
-	double a, b;
+	double a;
 
 	switch (n->kind) {
 	case N_NUM:
 		return n->num;
 	case N_NAME:
 		return env->name(env->ctx, n->idx, why);
-	case N_CONST:
+	default:
 		a = env->constant(env->ctx, (enum mexpr_const)n->idx);
 		if (isnan(a) && !*why)
 			*why = "a constant is not known on this machine";
 		return a;
-	case N_COND:
-		b = eval(e, n->b, env, why);
-		if (isnan(b))
-			return NAN;
-		return eval(e, b != 0 ? n->a : n->c, env, why);
-	default:
-		break;
 	}
-	a = eval(e, n->a, env, why);
+}
+
+/* An operator's value from its operands' (b unused by N_NEG, N_NOT). */
+static double eval_op(const struct node *n, double a, double b,
+		      const char **why)
+{
 	if (n->kind == N_NEG)
 		return -a;
 	if (n->kind == N_NOT)
 		return isnan(a) ? NAN : a == 0;
-	b = eval(e, n->b, env, why);
 	if (isnan(a) || isnan(b))
 		return NAN;
 	switch (n->kind) {
@@ -597,6 +626,72 @@ static double eval(const struct pstat_mexpr *e, int i,
 	default:
 		return NAN;
 	}
+}
+
+/* One node being evaluated: how far, and its first operand's value. */
+struct frame {
+	int node, step;
+	double a;
+};
+
+/*
+ * The value of node i, operands left to right (a condition before its
+ * branch, and only the branch taken), as a recursive walk would take
+ * them, but with a stack of frames of its own: a sum of a million terms
+ * is a tree a million deep, which would overflow the C stack.
+ */
+static double eval(const struct pstat_mexpr *e, int i,
+		   const struct mexpr_env *env, const char **why)
+{
+	struct frame small[64], *st = small;
+	size_t top = 0, cap = 64;
+	double v = 0;
+
+	st[top++] = (struct frame){ i, 0, 0 };
+	while (top) {
+		struct frame *f = &st[top - 1];
+		const struct node *n = &e->nodes[f->node];
+		int next = -1;
+
+		if (n->kind == N_NUM || n->kind == N_NAME ||
+		    n->kind == N_CONST) {
+			v = eval_leaf(n, env, why);
+		} else if (n->kind == N_COND) {
+			if (f->step == 0)
+				next = n->b;
+			else if (f->step == 1 && !isnan(v))
+				next = v != 0 ? n->a : n->c;
+			/* else: the branch's value, or NAN, is v */
+		} else if (f->step == 0) {
+			next = n->a;
+		} else if (f->step == 1 && n->kind != N_NEG &&
+			   n->kind != N_NOT) {
+			f->a = v;
+			next = n->b;
+		} else {
+			v = f->step == 1 ? eval_op(n, v, 0, why) :
+					   eval_op(n, f->a, v, why);
+		}
+		if (next < 0) {
+			top--;
+			continue;
+		}
+		f->step++;
+		if (top == cap) {
+			struct frame *bigger =
+				xmalloc(2 * cap * sizeof(*bigger));
+
+			memcpy(bigger, st, top * sizeof(*st));
+			if (st != small)
+				free(st);
+			st = bigger;
+			cap *= 2;
+		}
+		st[top++] = (struct frame){ next, 0, 0 };
+	}
+	if (st != small)
+		free(st);
+	return v;
 }
 
 double mexpr_eval(const struct pstat_mexpr *e, const struct mexpr_env *env,

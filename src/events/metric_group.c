@@ -16,33 +16,6 @@
 #include "events/encode.h"
 #include "events/metric.h"
 
-/* The input events of metric i, through the metrics it refers to. */
-static void collect(const struct pstat_metric_set *set, size_t i,
-		    unsigned char *seen, unsigned char *visited)
-{
-	const struct pstat_metric_entry *m = &set->m[i];
-
-	if (visited[i] || !m->def.expr)
-		return;
-	visited[i] = 1;
-	for (size_t k = 0; k < mexpr_nnames(m->def.expr); k++) {
-		if (m->refs[k].kind == METRIC_REF_INPUT)
-			seen[m->refs[k].idx] = 1;
-		else if (m->refs[k].kind == METRIC_REF_METRIC)
-			collect(set, m->refs[k].idx, seen, visited);
-	}
-}
-
-void metric_set_metric_inputs(const struct pstat_metric_set *set, size_t m,
-			      unsigned char *seen)
-{
-	unsigned char *visited = xcalloc(set->n + 1, 1);
-
-	if (set->m[m].refs)
-		collect(set, m, seen, visited);
-	free(visited);
-}
-
 /* Union-find over the inputs: each component, one group to be. */
 struct components {
 	size_t *parent;
@@ -293,15 +266,14 @@ static void add_component(struct pstat_metric_set *set, struct components *c,
 }
 
 /* Metrics with more events first, as perf orders them; then as given. */
-static void sort_by_count(size_t *order, size_t n, const size_t *count)
+static int by_count(const void *a, const void *b, void *arg)
 {
-	for (size_t i = 1; i < n; i++) {
-		size_t v = order[i], j = i;
+	const size_t *count = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-		for (; j > 0 && count[order[j - 1]] < count[v]; j--)
-			order[j] = order[j - 1];
-		order[j] = v;
-	}
+	if (count[x] != count[y])
+		return count[x] < count[y] ? 1 : -1;
+	return (x > y) - (x < y);
 }
 
 void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
@@ -316,7 +288,7 @@ void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
 	};
 	size_t *order = xcalloc(set->n + 1, sizeof(*order));
 	size_t *count = xcalloc(set->n + 1, sizeof(*count));
-	unsigned char **seen = xcalloc(set->n + 1, sizeof(*seen));
+	unsigned char *seen = xcalloc(ni + 1, 1);
 
 	g.c.parent = xcalloc(ni + 1, sizeof(*g.c.parent));
 	g.c.size = xcalloc(ni + 1, sizeof(*g.c.size));
@@ -327,19 +299,20 @@ void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
 		g.c.klass[i] = klass[i];
 	}
 	for (size_t m = 0; m < set->n; m++) {
-		seen[m] = xcalloc(ni + 1, 1);
-		metric_set_metric_inputs(set, m, seen[m]);
-		for (size_t i = 0; i < ni; i++)
-			count[m] += seen[m][i] && klass[i] != METRIC_CLASS_NONE;
+		for (size_t i = 0; i < set->m[m].nins; i++)
+			count[m] += klass[set->m[m].ins[i]] !=
+				    METRIC_CLASS_NONE;
 		order[m] = m;
 	}
-	sort_by_count(order, set->n, count);
+	qsort_r(order, set->n, sizeof(*order), by_count, count);
 	for (size_t k = 0; k < set->n; k++) {
+		const struct pstat_metric_entry *e = &set->m[order[k]];
 		unsigned char *own;
 
 		g.m = &set->m[order[k]];
 		if (count[order[k]] < 2)
 			continue;
+		metric_set_metric_inputs(set, order[k], seen);
 		/*
 		 * A metric over other metrics whose events together cannot
 		 * be one group (a top-down level's node over its parents):
@@ -347,19 +320,18 @@ void metric_set_group_inputs(struct pstat_metric_set *set, const long *klass,
 		 * reads are, with theirs
 		 */
 		own = xcalloc(ni + 1, 1);
-		if (g.m->refs && own_inputs(g.m, own) &&
-		    !fits_hw(&g, seen[order[k]]))
+		if (g.m->refs && own_inputs(g.m, own) && !fits_hw(&g, seen))
 			join_metric(&g, own);
 		else
-			join_metric(&g, seen[order[k]]);
+			join_metric(&g, seen);
 		free(own);
+		for (size_t i = 0; i < e->nins; i++)
+			seen[e->ins[i]] = 0;
 	}
 	for (size_t i = 0; i < ni; i++)
 		if (klass[i] != METRIC_CLASS_NONE && root(&g.c, i) == i &&
 		    g.c.size[i] > 1)
 			add_component(set, &g.c, i, klass);
-	for (size_t m = 0; m < set->n; m++)
-		free(seen[m]);
 	free(seen);
 	free(order);
 	free(count);

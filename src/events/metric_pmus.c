@@ -13,40 +13,77 @@
 #include "base/util.h"
 #include "events/metric.h"
 
-/* Whether expression e (references r) reads a split input or metric. */
-static int refs_split(const struct pstat_mexpr *e, const struct metric_ref *r,
-		      const unsigned char *split_in, const unsigned char *hyb)
+/* m's references to metrics: those of its formula, then its threshold's. */
+static size_t nmrefs(const struct pstat_metric_entry *e, size_t *ne)
 {
-	for (size_t k = 0; e && k < mexpr_nnames(e); k++) {
-		if (r[k].kind == METRIC_REF_INPUT && split_in[r[k].idx])
-			return 1;
-		if (r[k].kind == METRIC_REF_METRIC && hyb[r[k].idx])
-			return 1;
-	}
-	return 0;
+	*ne = e->def.expr ? mexpr_nnames(e->def.expr) : 0;
+	return *ne + (e->def.threshold && e->trefs ?
+			      mexpr_nnames(e->def.threshold) : 0);
 }
 
-/* Which metrics read a split input, directly or through others. */
+static const struct metric_ref *mref(const struct pstat_metric_entry *e,
+				     size_t ne, size_t k)
+{
+	return k < ne ? &e->refs[k] : &e->trefs[k - ne];
+}
+
+/*
+ * Which metrics read a split input, directly or through others (their
+ * formulas or thresholds): from those that read one directly, along the
+ * references backwards, each metric once.
+ */
 static unsigned char *split_metrics(const struct pstat_metric_set *set,
 				    const unsigned char *split_in)
 {
-	unsigned char *hyb = xcalloc(set->n + 1, 1);
-	int changed = 1;
+	size_t n = set->n, total = 0, head = 0, tail = 0, ne;
+	unsigned char *hyb = xcalloc(n + 1, 1);
+	size_t *first = xcalloc(n + 2, sizeof(*first));
+	size_t *fill = xcalloc(n + 1, sizeof(*fill));
+	size_t *queue = xcalloc(n + 1, sizeof(*queue));
+	size_t *users;
 
-	while (changed) {
-		changed = 0;
-		for (size_t m = 0; m < set->n; m++) {
-			const struct pstat_metric_entry *e = &set->m[m];
+	for (size_t m = 0; m < n; m++) {
+		const struct pstat_metric_entry *e = &set->m[m];
 
-			if (hyb[m] ||
-			    !(refs_split(e->def.expr, e->refs, split_in, hyb) ||
-			      refs_split(e->def.threshold, e->trefs, split_in,
-					 hyb)))
-				continue;
-			hyb[m] = 1;
-			changed = 1;
+		for (size_t k = 0; k < nmrefs(e, &ne); k++) {
+			const struct metric_ref *r = mref(e, ne, k);
+
+			if (r->kind == METRIC_REF_METRIC) {
+				first[r->idx + 1]++;
+				total++;
+			} else if (r->kind == METRIC_REF_INPUT &&
+				   split_in[r->idx] && !hyb[m]) {
+				hyb[m] = 1;
+				queue[tail++] = m;
+			}
 		}
 	}
+	for (size_t m = 0; m < n; m++)
+		first[m + 1] += first[m];
+	users = xcalloc(total + 1, sizeof(*users));
+	for (size_t m = 0; m < n; m++) {
+		const struct pstat_metric_entry *e = &set->m[m];
+
+		for (size_t k = 0; k < nmrefs(e, &ne); k++) {
+			const struct metric_ref *r = mref(e, ne, k);
+
+			if (r->kind == METRIC_REF_METRIC)
+				users[first[r->idx] + fill[r->idx]++] = m;
+		}
+	}
+	while (head < tail) {
+		size_t m = queue[head++];
+
+		for (size_t u = first[m]; u < first[m + 1]; u++)
+			if (!hyb[users[u]]) {
+				hyb[users[u]] = 1;
+				queue[tail++] = users[u];
+			}
+	}
+	free(users);
+	free(queue);
+	free(fill);
+	free(first);
 	return hyb;
 }
 
@@ -141,7 +178,7 @@ static void build(struct split *s, const char *const *pmus)
 }
 
 /* A copy's name that another metric of set has already, or NULL. */
-static const char *name_taken(const struct pstat_metric_set *set,
+static const char *name_taken(struct pstat_metric_set *set,
 			      const unsigned char *hyb,
 			      const char *const *pmus, size_t npmu,
 			      char **copy)
@@ -150,9 +187,8 @@ static const char *name_taken(const struct pstat_metric_set *set,
 		for (size_t p = 0; hyb[m] && p < npmu; p++) {
 			*copy = xasprintf("%s.%s", set->m[m].def.name,
 					  pmus[p]);
-			for (size_t o = 0; o < set->n; o++)
-				if (!strcmp(set->m[o].def.name, *copy))
-					return set->m[m].def.name;
+			if (metric_set_find(set, *copy) >= 0)
+				return set->m[m].def.name;
 			free(*copy);
 			*copy = NULL;
 		}
@@ -205,15 +241,20 @@ int metric_set_split_pmus(struct pstat_metric_set *set,
 			metric_def_free(&set->m[m].def);
 		free(set->m[m].refs);
 		free(set->m[m].trefs);
+		free(set->m[m].ins);
 	}
 	free(set->m);
 	for (size_t i = 0; i < set->ninputs; i++)
 		free(set->inputs[i]);
 	free(set->inputs);
 	free(set->groups);
+	free(set->order);
+	free(set->name_slot);
+	free(set->input_slot);
 	*set = out;
 	free(split_in);
 	free(hyb);
 	free(newidx);
-	return 1;
+	/* (the copies refer to each other as the originals did: no cycle) */
+	return metric_set_graph(set, err) ? -1 : 1;
 }

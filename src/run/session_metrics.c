@@ -90,18 +90,16 @@ void session_metrics_setup(struct session *s)
 	sm->input_ix = xcalloc(set->n, sizeof(*sm->input_ix));
 	sm->ninputs = xcalloc(set->n, sizeof(*sm->ninputs));
 	for (size_t m = 0; m < set->n; m++) {
-		unsigned char *seen = xcalloc(ni + 1, 1);
+		const struct pstat_metric_entry *e = &set->m[m];
 
-		metric_set_metric_inputs(set, m, seen);
-		sm->inputs[m] = xcalloc(ni + 1, sizeof(**sm->inputs));
-		sm->input_ix[m] = xcalloc(ni + 1, sizeof(**sm->input_ix));
-		for (size_t i = 0; i < ni; i++)
-			if (seen[i]) {
-				sm->input_ix[m][sm->ninputs[m]] = i;
-				sm->inputs[m][sm->ninputs[m]++] =
-					set->inputs[i];
-			}
-		free(seen);
+		sm->inputs[m] = xcalloc(e->nins + 1, sizeof(**sm->inputs));
+		sm->input_ix[m] = xcalloc(e->nins + 1,
+					  sizeof(**sm->input_ix));
+		for (size_t k = 0; k < e->nins; k++) {
+			sm->input_ix[m][k] = e->ins[k];
+			sm->inputs[m][k] = set->inputs[e->ins[k]];
+		}
+		sm->ninputs[m] = e->nins;
 	}
 	pmu_bits(s);
 }
@@ -335,33 +333,13 @@ static void fill_inputs(struct session *s, size_t k)
 	}
 }
 
-/* The first event metric m reads, through the metrics it refers to. */
-static ssize_t first_input(const struct pstat_metric_set *set, size_t m,
-			   int depth)
-{
-	const struct pstat_metric_entry *e = &set->m[m];
-
-	for (size_t k = 0; e->def.expr && depth < 64 &&
-			   k < mexpr_nnames(e->def.expr); k++) {
-		ssize_t r;
-
-		if (e->refs[k].kind == METRIC_REF_INPUT)
-			return (ssize_t)e->refs[k].idx;
-		if (e->refs[k].kind != METRIC_REF_METRIC)
-			continue;
-		r = first_input(set, e->refs[k].idx, depth + 1);
-		if (r >= 0)
-			return r;
-	}
-	return -1;
-}
-
 /* The row a metric is printed after: its first input's, else the last. */
 static size_t anchor_of(const struct session *s, size_t m, size_t last)
 {
-	ssize_t i = first_input(s->cfg->metrics, m, 0);
+	/* the first event it reads, through the metrics it refers to */
+	size_t i = s->cfg->metrics->m[m].first_in;
 
-	if (i < 0 || s->met.input_at[i] == SIZE_MAX)
+	if (i == SIZE_MAX || s->met.input_at[i] == SIZE_MAX)
 		return last;
 	return s->met.input_at[i];
 }

@@ -30,6 +30,7 @@ static const struct cmd cmds[] = {
 	{ "metric-def", t_metric_def },
 	{ "metric-eval", t_metric_eval },
 	{ "metric-expr", t_metric_expr },
+	{ "metric-file", t_metric_file },
 	{ "metrics", t_metrics },
 	{ "om-metrics", t_om_metrics },
 	{ "om-units", t_om_units },

@@ -29,6 +29,7 @@ int t_metrics(int argc, char **argv);
 int t_metric_expr(int argc, char **argv);
 int t_metric_def(int argc, char **argv);
 int t_metric_eval(int argc, char **argv);
+int t_metric_file(int argc, char **argv);
 int t_group(int argc, char **argv);
 int t_sparkline(int argc, char **argv);
 int t_real(int argc, char **argv);
