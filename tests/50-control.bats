@@ -235,3 +235,42 @@ EOF
 	grep -q 'the ack channel is full' err
 	grep -q ' task-clock ' err
 }
+
+@test "control: garbage at full speed gives at most 10 warnings a second" {
+	# the attack: /dev/urandom gave 166,000 warning lines a second
+	"$PSTAT" --control fd:3 -e task-clock -- sleep 1.5 3</dev/urandom 2>err >/dev/null
+	n=$(grep -c 'warning: \(unknown \)\?control command' err)
+	[ "$n" -ge 10 ] && [ "$n" -le 30 ] || fail "$n warnings"
+	grep -Eq '^pstat: warning: control: [0-9]+ more warnings not shown \(at most 10 a second\)$' err
+	[ "$(wc -l <err)" -le 40 ] || fail "$(wc -l <err) lines"
+	# at the limit: ten unknown commands, ten warnings, none held back
+	printf 'bad%d\n' 1 2 3 4 5 6 7 8 9 10 >cmds
+	run "$PSTAT" --control fd:3 -e task-clock -- sleep 0.1 3<cmds
+	assert_success
+	[ "$(grep -c 'unknown control command' <<<"$output")" = 10 ]
+	refute_line --partial 'not shown'
+	# one past it: the eleventh is counted and said
+	printf 'bad%d\n' 1 2 3 4 5 6 7 8 9 10 11 >cmds
+	run "$PSTAT" --control fd:3 -e task-clock -- sleep 0.1 3<cmds
+	assert_success
+	[ "$(grep -c 'unknown control command' <<<"$output")" = 10 ]
+	assert_line 'pstat: warning: control: 1 more warnings not shown (at most 10 a second)'
+}
+
+@test "control: a command of 255 bytes is read whole; 256 bytes is too long" {
+	# the attack: a 255-byte line was cut as too long
+	name=$(printf 'x%.0s' $(seq 247))
+	line="disable $name"
+	[ "${#line}" = 255 ]
+	printf '%s\n' "$line" >cmds
+	run "$PSTAT" -e "task-clock/name=$name/" --control fd:3 -- true 3<cmds
+	assert_success
+	refute_line --partial 'warning'
+	# 256 bytes: refused, said so, and the next command is read
+	printf '%sx\nbad\n' "$line" >cmds
+	run "$PSTAT" -e task-clock --control fd:3 -- sleep 0.1 3<cmds
+	assert_success
+	assert_line "pstat: warning: control command 'disable xxxxxxxxxxxxxxxxxxxxxxxx...' ignored: longer than 255 bytes"
+	assert_line --partial "unknown control command 'bad' ignored"
+	[ "$(grep -c warning <<<"$output")" = 2 ]
+}

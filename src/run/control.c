@@ -108,6 +108,7 @@ void control_parse_cmd(const char *line, struct pstat_control_cmd *cmd)
 	cmd->line[len] = '\0';
 	cmd->arg = NULL;
 	cmd->kind = CONTROL_UNKNOWN;
+	cmd->too_long = 0;
 	for (size_t k = 0; k < CONTROL_UNKNOWN; k++) {
 		size_t n = strlen(cmd_names[k]);
 
@@ -234,6 +235,7 @@ int control_next(struct pstat_control *c, struct pstat_control_cmd *cmd)
 		c->skipping = cut;
 		if (!skipped) {
 			control_parse_cmd(c->buf, cmd);
+			cmd->too_long = cut;
 			if (cut)
 				cmd->kind = CONTROL_UNKNOWN;
 		}
@@ -288,4 +290,21 @@ void control_close(struct pstat_control *c)
 	if (c->ack_fd >= 0)
 		close(c->ack_fd);
 	c->fd = c->ack_fd = -1;
+}
+
+int control_warn_ok(struct pstat_control *c, uint64_t now,
+		    unsigned long *held)
+{
+	if (!c->warn_count || now - c->warn_since >= 1000000000ull) {
+		c->warn_since = now;
+		c->warn_count = 0;
+	}
+	if (c->warn_count >= CONTROL_WARN_MAX) {
+		c->warn_held++;
+		return 0;
+	}
+	c->warn_count++;
+	*held = c->warn_held;
+	c->warn_held = 0;
+	return 1;
 }

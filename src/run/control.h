@@ -3,6 +3,7 @@
 #define PSTAT_CONTROL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/msg.h"
 
@@ -15,8 +16,18 @@
  * command does is the session's (session_wait.c).
  */
 
-/* The longest command line; longer ones are cut and refused. */
+/*
+ * The longest command line takes CONTROL_LINE_MAX - 1 bytes (without its
+ * terminator); longer ones are cut and refused.
+ */
 #define CONTROL_LINE_MAX 256
+
+/*
+ * The most warnings about the channel (unknown commands, events not
+ * found) printed in a second: a writer of garbage (/dev/urandom) must
+ * not flood stderr. Those held back are counted and said in one line.
+ */
+#define CONTROL_WARN_MAX 10
 
 struct pstat_control_spec {
 	int is_fifo;        /* fifo:CTL[,ACK] rather than fd:CTL[,ACK] */
@@ -50,6 +61,8 @@ struct pstat_control_cmd {
 	enum control_cmd_kind kind;
 	const char *arg;    /* enable/disable NAME: the name, else NULL */
 	char line[CONTROL_LINE_MAX];  /* the command as received */
+	int too_long;       /* longer than CONTROL_LINE_MAX - 1 bytes: line
+			       is its start, kind CONTROL_UNKNOWN */
 };
 
 /*
@@ -65,11 +78,24 @@ struct pstat_control {
 	int fd;             /* commands come from here, -1 once closed */
 	int ack_fd;         /* acks go here, or -1 */
 	int own;            /* the descriptors were opened here (fifo:) */
-	char buf[CONTROL_LINE_MAX];
+	/* a line of CONTROL_LINE_MAX - 1 bytes, its terminator, a NUL */
+	char buf[CONTROL_LINE_MAX + 1];
 	size_t len;         /* bytes of an unfinished line in buf */
 	int skipping;       /* dropping the rest of an overlong line */
 	unsigned long acks_dropped;  /* acks the full ack channel lost */
+	uint64_t warn_since;         /* the second warnings are counted in */
+	unsigned warn_count;         /* warnings printed in it */
+	unsigned long warn_held;     /* warnings held back, not yet said */
 };
+
+/*
+ * Whether a warning about the channel may be printed at now (ns, any
+ * monotonic clock): at most CONTROL_WARN_MAX a second. When it may,
+ * *held is how many were held back before it (to say first), else it
+ * is counted as held back.
+ */
+int control_warn_ok(struct pstat_control *c, uint64_t now,
+		    unsigned long *held);
 
 /*
  * Open the channel spec describes: fifo: paths must name FIFOs, opened

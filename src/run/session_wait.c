@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,6 +428,38 @@ static int on_delay(struct waiter *w)
 	return WAIT_ON;
 }
 
+/*
+ * A warning about the control channel: at most CONTROL_WARN_MAX a
+ * second, those held back said in one line before the next one printed
+ * (and when the wait ends: control_warn_end).
+ */
+static void control_warn(struct waiter *w, const char *fmt, ...)
+	PSTAT_FMT(2, 3);
+static void control_warn(struct waiter *w, const char *fmt, ...)
+{
+	unsigned long held;
+	char buf[CONTROL_LINE_MAX + 128];
+	va_list ap;
+
+	if (!control_warn_ok(&w->s->ctl, now_ns(), &held))
+		return;
+	if (held)
+		msg_warn("control: %lu more warnings not shown (at most %d a second)",
+			 held, CONTROL_WARN_MAX);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	msg_warn("%s", buf);
+}
+
+static void control_warn_end(struct session *s)
+{
+	if (s->ctl.warn_held)
+		msg_warn("control: %lu more warnings not shown (at most %d a second)",
+			 s->ctl.warn_held, CONTROL_WARN_MAX);
+	s->ctl.warn_held = 0;
+}
+
 /* "enable NAME", "disable NAME": every event of that name. */
 static void control_toggle_named(struct waiter *w, const char *name, int on)
 {
@@ -440,8 +473,8 @@ static void control_toggle_named(struct waiter *w, const char *name, int on)
 		found = 1;
 	}
 	if (!found)
-		msg_warn("control: no event '%s' to %s", name,
-			 on ? "enable" : "disable");
+		control_warn(w, "control: no event '%s' to %s", name,
+			     on ? "enable" : "disable");
 	else
 		msg_debug(1, "control: event '%s' %s", name,
 			  on ? "enabled" : "disabled");
@@ -501,8 +534,12 @@ static int control_do(struct waiter *w, const struct pstat_control_cmd *cmd)
 		break;
 	case CONTROL_UNKNOWN:
 		/* not acknowledged, as with perf */
-		msg_warn("unknown control command '%s' ignored: use enable, disable, snapshot, ping or stop",
-			 cmd->line);
+		if (cmd->too_long)
+			control_warn(w, "control command '%.32s...' ignored: longer than %d bytes",
+				     cmd->line, CONTROL_LINE_MAX - 1);
+		else
+			control_warn(w, "unknown control command '%s' ignored: use enable, disable, snapshot, ping or stop",
+				     cmd->line);
 		return WAIT_ON;
 	}
 	r = control_ack(&s->ctl);
@@ -676,5 +713,6 @@ int session_wait(struct session *s, struct pstat_child *ch, uint64_t t0,
 	}
 	if (ret == 0)
 		control_drain(&w);
+	control_warn_end(w.s);
 	return waiter_finish(&w, ret, res);
 }
