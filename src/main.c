@@ -36,6 +36,7 @@
 #include "events/pmu.h"
 #include "events/tracepoint.h"
 #include "report/print.h"
+#include "run/cgroup.h"
 #include "run/counter.h"
 #include "run/session.h"
 #include "run/target.h"
@@ -366,15 +367,18 @@ static int open_output(const struct pstat_opts *o, struct output *out)
 
 /*
  * Raise the descriptor limit for the counters: a column per CPU with -a
- * (or one for the task), a row per thread with -p/-t. Returns 0 or -1
+ * (or one for the task), a row per thread with -p/-t, and -G's and
+ * --for-each-cgroup's cgroup directories. Returns 0 or -1
  * (reported).
  */
 static int fd_limit(const struct pstat_evlist *evl, const struct targets *t)
 {
 	size_t nthreads = t->kind == TARGET_COMMAND || !t->ntids ? 1 : t->ntids;
 
+	/* and the directory of each cgroup, open while counters open */
 	return targets_fd_limit(counters_fd_need(evl, t->ncpus ? t->ncpus : 1,
-						 nthreads),
+						 nthreads) +
+					cgroup_count_dirs(evl),
 				t->npids);
 }
 

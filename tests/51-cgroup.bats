@@ -40,7 +40,7 @@ teardown() {
 	local g
 
 	[ -n "${CG:-}" ] || return 0
-	for g in "${A:-}" "${B:-}"; do
+	for g in "${A:-}" "${B:-}" ${MORE:-}; do
 		[ -n "$g" ] && [ -d "$CG/$g" ] || continue
 		# anything left behind goes back to the root first
 		while read -r p; do
@@ -228,4 +228,67 @@ csv_value() {
 	assert_success
 	assert_line --regexp "^$A	"
 	assert_line --regexp "^$B	"
+}
+
+# more_cgroups N PREFIX: N more cgroups PREFIX1..PREFIXN, removed at
+# teardown.
+more_cgroups() {
+	local i
+
+	for i in $(seq "$1"); do
+		mkdir "$CG/$2$i"
+		MORE="${MORE:-} $2$i"
+	done
+}
+
+@test "--for-each-cgroup: a pattern whose repeats would blow up regcomp is refused at once" {
+	need_cgroups
+	# the attack: 12 s and 3.3 GB in regcomp
+	run timeout 10 "$PSTAT" -a --for-each-cgroup '(((.{255}){255}){255})' -e cs true
+	assert_failure 125
+	assert_output "pstat: cgroup pattern '(((.{255}){255}){255})' is too large: more than 4096 characters with its {m,n} repeats written out"
+	# at the limit, (x{64}){64} is 4096: compiled (and matches nothing)
+	run timeout 10 "$PSTAT" -a --for-each-cgroup '(x{64}){64}' -e cs true
+	assert_failure 125
+	assert_output "pstat: no cgroup matches '(x{64}){64}' (in $CG)"
+	run timeout 10 "$PSTAT" -a --for-each-cgroup '(x{64}){64}y' -e cs true
+	assert_failure 125
+	assert_output --partial "is too large: more than 4096 characters"
+}
+
+@test "--for-each-cgroup: commas inside {m,n} belong to the pattern; groups keep their numbers" {
+	need_cgroups
+	more_cgroups 3 "pstat-t$$-r"
+	mkdir "$CG/pstat-t$$-rr" && MORE="$MORE pstat-t$$-rr"
+	# the attack: a{1,3} was cut at its comma into 'a{1' and '3}'
+	run "$PSTAT" -a -x, --for-each-cgroup "pstat-t$$-r[0-9]{1,2},$A" -e cs true
+	assert_success
+	[ "$(awk -F, '$3 == "cs" { print $4 }' <<<"$output" | sort | paste -sd' ')" = \
+		"$A pstat-t$$-r1 pstat-t$$-r2 pstat-t$$-r3" ] || fail "$output"
+	# \1 is the pattern's own first group, not the anchoring's
+	run "$PSTAT" -a -x, --for-each-cgroup "pstat-t$$-(r)\\1" -e cs true
+	assert_success
+	[ "$(awk -F, '$3 == "cs" { print $4 }' <<<"$output")" = "pstat-t$$-rr" ] || fail "$output"
+	# alternatives still match the whole path only
+	run "$PSTAT" -a -x, --for-each-cgroup "pstat-t$$-r1|pstat-t$$-r" -e cs true
+	assert_success
+	[ "$(awk -F, '$3 == "cs" { print $4 }' <<<"$output")" = "pstat-t$$-r1" ] || fail "$output"
+}
+
+@test "--for-each-cgroup: the descriptor check counts the cgroups' directories" {
+	need_cgroups
+	more_cgroups 40 "pstat-t$$-fd"
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	# counters need ncpu x 40 + 16; the 40 directories on top do not fit
+	lim=$((ncpu * 40 + 16 + 20))
+	# the attack: the check passed, then opening failed with EMFILE
+	run bash -c 'ulimit -n "$1" && ulimit -Hn "$1" && exec "${@:2}"' _ "$lim" \
+		"$PSTAT" -a --for-each-cgroup "pstat-t$$-fd[0-9]+" -e cs true
+	assert_failure 125
+	assert_line --index 0 "pstat: counting needs $((ncpu * 40 + 40 + 16)) file descriptors, but the limit is $lim"
+	refute_output --partial 'Too many open files'
+	run bash -c 'ulimit -n "$1" && ulimit -Hn "$1" && exec "${@:2}"' _ "$((lim + 20))" \
+		"$PSTAT" -a -x, --for-each-cgroup "pstat-t$$-fd[0-9]+" -e cs true
+	assert_success
+	[ "$(grep -c ',cs,' <<<"$output")" = 40 ]
 }

@@ -11,15 +11,54 @@
 #include "cli/cgroup_args.h"
 #include "run/cgroup.h"
 
+/*
+ * The comma that ends the item at p, or NULL. In a pattern (patterns
+ * set), a comma inside {m,n}, [...] or (...), or after a backslash,
+ * belongs to the pattern: a{1,3} is one item.
+ */
+static const char *item_end(const char *p, int patterns)
+{
+	int brace = 0, paren = 0;
+
+	for (; *p; p++) {
+		if (!patterns) {
+			if (*p == ',')
+				return p;
+		} else if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '[') {
+			/* to the bracket's end: []a] and [^]a] hold a ']' */
+			const char *q = p + 1 + (p[1] == '^');
+
+			q += *q == ']';
+			while (*q && *q != ']')
+				q++;
+			if (*q)
+				p = q;
+		} else if (*p == '{') {
+			brace++;
+		} else if (*p == '}' && brace) {
+			brace--;
+		} else if (*p == '(') {
+			paren++;
+		} else if (*p == ')' && paren) {
+			paren--;
+		} else if (*p == ',' && !brace && !paren) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
 /* The names of a comma-separated list, empty ones kept. */
-static char **split(const char *list, size_t *n)
+static char **split(const char *list, size_t *n, int patterns)
 {
 	char **v = NULL;
 	size_t alloc = 0;
 
 	*n = 0;
 	for (const char *p = list;; p++) {
-		const char *e = strchr(p, ',');
+		const char *e = item_end(p, patterns);
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 
 		xgrow((void **)&v, &alloc, *n + 1, sizeof(*v));
@@ -48,7 +87,7 @@ static int apply_cgroup_opts(const struct pstat_opts *o, const size_t *ends,
 	for (size_t g = 0; g < o->ncgroups && !r; g++) {
 		const struct pstat_cgroup_arg *a = &o->cgroups[g];
 		size_t nev = ends[a->after - 1], n;
-		char **names = split(a->list, &n);
+		char **names = split(a->list, &n, 0);
 
 		for (size_t i = 0; i < n && !r; i++, next++) {
 			if (next >= nev) {
@@ -96,7 +135,7 @@ static int check_groups(const struct pstat_evlist *evl)
 static char **for_each_names(const char *list, size_t *n)
 {
 	size_t nitems, alloc = 0;
-	char **items = split(list, &nitems), **out = NULL;
+	char **items = split(list, &nitems, 1), **out = NULL;
 	char mount[4096];
 	struct pstat_error err;
 	int v1, r = 0;

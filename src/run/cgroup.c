@@ -202,9 +202,107 @@ struct walk {
 	size_t n, alloc;
 };
 
+/* a + b and a * b, stopping at CGROUP_PATTERN_MAX + 1 */
+static size_t sat_add(size_t a, size_t b)
+{
+	return a + b > CGROUP_PATTERN_MAX ? CGROUP_PATTERN_MAX + 1 : a + b;
+}
+
+static size_t sat_mul(size_t a, size_t b)
+{
+	return b && a > (CGROUP_PATTERN_MAX + 1) / b ? CGROUP_PATTERN_MAX + 1 :
+						      a * b;
+}
+
+/* p past a bracket expression ([a-z], []x], [[:alpha:]]) that starts at p */
+static const char *skip_bracket(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	while (*p && *p != ']') {
+		if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			char c = p[1];
+
+			for (p += 2; *p && !(*p == c && p[1] == ']'); p++)
+				;
+			p += *p ? 2 : 0;
+		} else {
+			p++;
+		}
+	}
+	return *p ? p + 1 : p;
+}
+
+/*
+ * The size of extended regular expression re with its repetitions
+ * {m,n} written out, as regcomp does before it builds its automaton:
+ * (((.{255}){255}){255}) is sixteen million atoms, 12 s and 3.3 GB in
+ * glibc's regcomp. Each character, escape or bracket expression counts
+ * one; a repetition multiplies what it repeats by its largest count.
+ * Stops counting past CGROUP_PATTERN_MAX.
+ */
+size_t cgroup_pattern_size(const char *re)
+{
+	size_t outer[64], sum = 0, last = 0, depth = 0;
+	const char *p = re;
+
+	while (*p && sum <= CGROUP_PATTERN_MAX) {
+		if (*p == '(') {
+			if (depth == ARRAY_SIZE(outer))
+				return CGROUP_PATTERN_MAX + 1;
+			outer[depth++] = sum;
+			sum = last = 0;
+			p++;
+		} else if (*p == ')' && depth) {
+			last = sum ? sum : 1;
+			sum = sat_add(outer[--depth], last);
+			p++;
+		} else if (*p == '{' && last) {
+			char *end;
+			unsigned long m = strtoul(p + 1, &end, 10), n = m;
+
+			if (*end == ',' && end[1] == '}')
+				n = m + 1;
+			else if (*end == ',')
+				n = strtoul(end + 1, &end, 10);
+			while (*end && *end != '}')
+				end++;
+			p = *end ? end + 1 : end;
+			n = n > m ? n : m;
+			if (n > 1) {
+				sum = sat_add(sum, sat_mul(last, n - 1));
+				last = sat_mul(last, n);
+			}
+		} else {
+			/* an atom; or what repeats none: * + ? | ^ $ */
+			last = strchr("*+?|^$", *p) ? 0 : 1;
+			p = *p == '[' ? skip_bracket(p) :
+					p + (*p == '\\' && p[1] ? 2 : 1);
+			sum = sat_add(sum, 1);
+		}
+	}
+	return sum;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Whether re matches all of s. The pattern is compiled as written, not
+ * wrapped in ^(...)$, which would shift its groups' numbers (\\1 would
+ * name the wrapper): the leftmost-longest match must span s.
+ */
+static int whole_match(const regex_t *re, const char *s)
+{
+	regmatch_t m[1];
+
+	return !regexec(re, s, 1, m, 0) && m[0].rm_so == 0 &&
+	       (size_t)m[0].rm_eo == strlen(s);
 }
 
 /* Match rel (the cgroup at dfd), then walk its children. */
@@ -213,7 +311,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth)
 	DIR *d;
 	struct dirent *de;
 
-	if (!regexec(&w->re, *rel ? rel : "/", 0, NULL, 0)) {
+	if (whole_match(&w->re, *rel ? rel : "/")) {
 		xgrow((void **)&w->names, &w->alloc, w->n + 1,
 		      sizeof(*w->names));
 		w->names[w->n++] = xstrdup(*rel ? rel : "/");
@@ -245,14 +343,17 @@ int cgroup_match(const char *mount, const char *re, char ***names,
 		 size_t *n, struct pstat_error *err)
 {
 	struct walk w = { 0 };
-	char *anchored = xasprintf("^(%s)$", re);
 	char msg[128];
 	int r, fd;
 
 	*names = NULL;
 	*n = 0;
-	r = regcomp(&w.re, anchored, REG_EXTENDED | REG_NOSUB);
-	free(anchored);
+	if (cgroup_pattern_size(re) > CGROUP_PATTERN_MAX)
+		return error_set(err, -1,
+				 "cgroup pattern '%.64s%s' is too large: more than %d characters with its {m,n} repeats written out",
+				 re, strlen(re) > 64 ? "..." : "",
+				 CGROUP_PATTERN_MAX);
+	r = regcomp(&w.re, re, REG_EXTENDED);
 	if (r) {
 		regerror(r, &w.re, msg, sizeof(msg));
 		return error_set(err, -1, "invalid cgroup pattern '%s': %s",
@@ -321,4 +422,24 @@ void cgroup_close_events(const struct pstat_evlist *evl, int *fds)
 			close(fds[i]);
 	}
 	free(fds);
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t cgroup_count_dirs(const struct pstat_evlist *evl)
+{
+	const char **v = xcalloc(evl->n + 1, sizeof(*v));
+	size_t n = 0, distinct = 0;
+
+	for (size_t i = 0; i < evl->n; i++)
+		if (evl->ev[i].cgroup)
+			v[n++] = evl->ev[i].cgroup;
+	qsort(v, n, sizeof(*v), cmp_str_ptr);
+	for (size_t i = 0; i < n; i++)
+		distinct += !i || strcmp(v[i - 1], v[i]);
+	free(v);
+	return distinct;
 }

@@ -39,12 +39,26 @@ int cgroup_open(const char *mount, const char *name,
 /*
  * The cgroups below mount (the root "/" included) whose path, as -G
  * names them (no leading '/'; "/" for the root), matches the extended
- * regular expression re as a whole: their names in *names (new array of
+ * regular expression re as a whole (at most CGROUP_PATTERN_MAX large): their names in *names (new array of
  * new strings, sorted), how many in *n. Returns 0 (also when none
  * matches), or -1 with err set (a bad expression, an unreadable mount).
  */
 int cgroup_match(const char *mount, const char *re, char ***names,
 		 size_t *n, struct pstat_error *err);
+
+/*
+ * The largest pattern cgroup_match compiles, counted as
+ * cgroup_pattern_size does: glibc's regcomp writes {m,n} repeats out,
+ * and nested ones multiply.
+ */
+#define CGROUP_PATTERN_MAX 4096
+
+/*
+ * The size of extended regular expression re with its {m,n} repeats
+ * written out (a character, escape or bracket expression counts one),
+ * or CGROUP_PATTERN_MAX + 1 when larger. Pure.
+ */
+size_t cgroup_pattern_size(const char *re);
 
 /*
  * Whether name is a pattern for cgroup_match rather than a plain name:
@@ -61,6 +75,12 @@ int cgroup_is_pattern(const char *name);
  */
 int cgroup_open_events(const struct pstat_evlist *evl, int **fds,
 		       struct pstat_error *err);
+
+/*
+ * How many cgroup directories cgroup_open_events holds open for evl (one
+ * per distinct name), for the descriptor limit.
+ */
+size_t cgroup_count_dirs(const struct pstat_evlist *evl);
 
 /* Close the descriptors of cgroup_open_events and free fds; NULL is fine. */
 void cgroup_close_events(const struct pstat_evlist *evl, int *fds);
