@@ -87,3 +87,7 @@ replay() {
 @test "fuzz: web configuration files of pstat serve (3 s)" {
 	fuzz fuzz_serve_web
 }
+
+@test "fuzz: metrics files, resolved, split, grouped and evaluated (3 s)" {
+	fuzz fuzz_metric_file
+}

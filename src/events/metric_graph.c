@@ -169,13 +169,15 @@ static void make_inputs(struct pstat_metric_set *set)
 			if (e->first_in == SIZE_MAX)
 				e->first_in = d->first_in;
 		}
-		qsort(buf, len, sizeof(*buf), cmp_size);
+		if (len)
+			qsort(buf, len, sizeof(*buf), cmp_size);
 		for (size_t i = 0; i < len; i++)
 			if (!w || buf[w - 1] != buf[i])
 				buf[w++] = buf[i];
 		free(e->ins);
 		e->ins = xcalloc(w + 1, sizeof(*e->ins));
-		memcpy(e->ins, buf, w * sizeof(*buf));
+		if (w)
+			memcpy(e->ins, buf, w * sizeof(*buf));
 		e->nins = w;
 	}
 	free(buf);
