@@ -303,7 +303,17 @@ fails() {
 }
 
 @test "bad input: event name with invalid UTF-8" {
-	fails 125 "unknown event '"$'\xff\xfe'"'" -e $'\xff\xfe' true
+	# bytes that are no UTF-8 are written \xHH, as control characters
+	fails 125 "unknown event '\\xff\\xfe'" -e $'\xff\xfe' true
+}
+
+@test "bad input: C1 controls, in UTF-8 or as lone bytes, never reach the terminal raw" {
+	# U+009B and a lone 0x9b byte are each a CSI to some terminals
+	printf 'caf\xc3\xa9 \xc2\x9b2J \x9b2J \xe2\x82\xac \xff\n' >cmds
+	run "$PSTAT" --control fd:3 -e task-clock -- true 3<cmds
+	assert_success
+	assert_line "pstat: warning: unknown control command 'caf"$'\xc3\xa9'" \\xc2\\x9b2J \\x9b2J "$'\xe2\x82\xac'" \\xff' ignored: use enable, disable, snapshot, ping or stop"
+	refute_output --partial $'\x9b'
 }
 
 # One argv string may hold at most 128 KiB (MAX_ARG_STRLEN), so the 1 MB

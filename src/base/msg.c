@@ -49,6 +49,36 @@ static void shorten(char *s, size_t max)
 	}
 }
 
+/*
+ * The length of the UTF-8 sequence at p (1 for ASCII), or 0 when p does
+ * not start a valid one (overlong, a surrogate, past U+10FFFF, cut).
+ */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t len;
+	unsigned cp;
+
+	if (*p < 0x80)
+		return 1;
+	if (*p >= 0xc2 && *p <= 0xdf)
+		len = 2, cp = *p & 0x1f;
+	else if ((*p & 0xf0) == 0xe0)
+		len = 3, cp = *p & 0x0f;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		len = 4, cp = *p & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
 /* The longest message, before its control characters are escaped. */
 #define MSG_MAX 1024
 
@@ -79,14 +109,32 @@ static void PSTAT_FMT(2, 0) vmsg(const char *prefix, const char *fmt,
 	 * One message, one line: a control character of a name (a newline
 	 * in a file or command name) is written escaped, \n or \xHH.
 	 */
-	for (const unsigned char *p = (const unsigned char *)m; *p; p++) {
-		if (*p == '\n')
+	for (const unsigned char *p = (const unsigned char *)m; *p;) {
+		size_t len = utf8_len(p);
+
+		if (*p == '\n') {
 			o += (size_t)snprintf(line + o, sizeof(line) - o, "\\n");
-		else if (*p < 0x20 || *p == 0x7f)
-			o += (size_t)snprintf(line + o, sizeof(line) - o,
-					      "\\x%02x", *p);
-		else
-			line[o++] = (char)*p;
+		} else if (*p < 0x20 || *p == 0x7f || !len ||
+			   (*p == 0xc2 && p[1] <= 0x9f)) {
+			/*
+			 * a byte that is no UTF-8, or a C1 control in UTF-8
+			 * (U+009B is a CSI, and so is a lone 0x9b byte to a
+			 * terminal that takes 8-bit controls)
+			 */
+			len = len ? len : 1;
+			for (size_t i = 0; i < len; i++)
+				o += (size_t)snprintf(line + o,
+						      sizeof(line) - o,
+						      "\\x%02x", p[i]);
+			p += len;
+			continue;
+		} else {
+			memcpy(line + o, p, len);
+			o += len;
+			p += len;
+			continue;
+		}
+		p++;
 	}
 	line[o] = '\0';
 	free(text);
