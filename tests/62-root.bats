@@ -191,7 +191,8 @@ wait_gone() {
 	echo first >tiny/log
 	rc=0
 	# the command appends a line of its own; the report cannot fit
-	"$ROOT/pstat" -j --append -o tiny/log -e "${ev%,}" -- \
+	# (--wait-close: no detached closer may hold tiny/log at the umount)
+	"$ROOT/pstat" -j --wait-close --append -o tiny/log -e "${ev%,}" -- \
 		sh -c 'echo other >>tiny/log' 2>err || rc=$?
 	[ "$rc" = 125 ] || { umount tiny; fail "exit $rc: $(cat err)"; }
 	got=$(cat tiny/log)
@@ -410,14 +411,14 @@ suid() {
 	run timeout 10 "$ROOT/pstat" serve --metrics-file m.fifo -e task-clock
 	[ "$status" = 125 ] || fail "$status $output"
 	# a writer that holds it open and never writes: SIGTERM ends the wait
-	sleep 30 >m.fifo &
-	BG+=($!)
+	exec 9<>m.fifo
 	pstat_bg --metrics-file m.fifo -e task-clock true
 	sleep 0.3
 	kill -TERM "$pid"
 	st=0
 	timeout 10 tail --pid="$pid" -f /dev/null || fail "pstat still runs after SIGTERM"
 	wait "$pid" 2>/dev/null || st=$?
+	exec 9>&-
 	[ "$st" = 125 ] || fail "exit $st"
 	# a pipe with its writer, as <(...) gives, is read
 	run "$ROOT/pstat" --metrics-file <(echo 'twice = task-clock * 2') \

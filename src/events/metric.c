@@ -311,8 +311,18 @@ int metric_set_add_text(struct pstat_metric_set *set, const char *path,
 	unsigned long lineno = 0;
 	int r = 0;
 
+	size_t nlines = len && text[len - 1] != '\n';
+
 	if (len > METRIC_FILE_MAX_BYTES)
 		return file_error(err, path, -EFBIG);
+	/* counted first: a file past the limit is refused before parsing */
+	for (const char *q = text; (q = memchr(q, '\n', len - (size_t)(q - text)));
+	     q++)
+		nlines++;
+	if (nlines > METRIC_FILE_MAX_LINES)
+		return error_set(err, -1,
+				 "metrics file '%s' has more than %d lines",
+				 path, METRIC_FILE_MAX_LINES);
 	for (line = text; line < text + len; line = next) {
 		char *nl = memchr(line, '\n', (size_t)(text + len - line));
 		char *s = line;
@@ -320,12 +330,7 @@ int metric_set_add_text(struct pstat_metric_set *set, const char *path,
 		next = nl ? nl + 1 : text + len;
 		if (nl)
 			*nl = '\0';
-		if (++lineno > METRIC_FILE_MAX_LINES) {
-			r = error_set(err, -1,
-				      "metrics file '%s' has more than %d lines",
-				      path, METRIC_FILE_MAX_LINES);
-			break;
-		}
+		lineno++;
 		if (strlen(line) != (size_t)(next - line) - (nl != NULL)) {
 			r = error_set(err, -1, "%s:%lu: a NUL byte in the line",
 				      path, lineno);
