@@ -115,17 +115,21 @@ static const long double pow10l_tab[] = {
 /*
  * a (finite, > 0) rounded to p significant digits (15 to 17) as n with
  * k decimals: a·10^k in long double (64-bit mantissa) is within 2^-64
- * of the exact product, so llroundl gives the correctly rounded n but
- * when the fraction is a hair from one half (*tie then says so). log10
- * may land on the wrong side of a power of ten: the digits n has say
- * so, and the exponent is corrected. Returns false when 10^k is out of
- * the table's exact range.
+ * of the exact product, so rounding it half up gives the correctly
+ * rounded n but when the fraction is a hair from one half (*tie then
+ * says so). The decimal exponent comes from the binary one, without
+ * libm (a plain count never loads it: see base/libm.h): a in
+ * [2^(b-1), 2^b) puts log10(a) in [(b-1)·log10(2), b·log10(2)), less
+ * than one apart, so the estimate is the exponent or one below; a / 10^e
+ * decides, and past the table the digits n has say so. Returns false
+ * when 10^k is out of the table's exact range.
  */
 static bool round_digits(double a, int p, uint64_t *n, int *k, bool *tie)
 {
-	int e = (int)floor(log10(a));
+	int b, e;
 
-	/* log10 rounds up just below a power of ten: a / 10^e decides */
+	frexp(a, &b);
+	e = (int)floor((b - 1) * 0.30102999566398120);
 	if (e >= -22 && e <= 22) {
 		long double x = e >= 0 ? (long double)a / pow10l_tab[e] :
 					 (long double)a * pow10l_tab[-e];
@@ -143,7 +147,8 @@ static bool round_digits(double a, int p, uint64_t *n, int *k, bool *tie)
 		if (*k < 0 || *k > 22)
 			return false;
 		scaled = (long double)a * pow10l_tab[*k];
-		*n = (uint64_t)llroundl(scaled);
+		/* exact: scaled < 10^17 < 2^63 leaves the half its bit */
+		*n = (uint64_t)floorl(scaled + 0.5L);
 		if (*n < (uint64_t)pow10l_tab[p - 1] && scaled < pow10l_tab[p - 1]) {
 			e--;
 			continue;
