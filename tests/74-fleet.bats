@@ -144,8 +144,10 @@ unit_key() {
 # the system read-only, home and /tmp hidden, the binary copied where its
 # user can run it; then setpriv for the dynamic user, the capabilities
 # (ambient and bounding) and NoNewPrivileges, each read from the unit.
-# With CAPS set, those capabilities instead of the unit's. pstat ends up
-# with the script's pid.
+# With CAPS set, those capabilities instead of the unit's; with CREDS a
+# directory, its files as the service's credentials, in /mnt/creds (what
+# %d is), readable by the user alone. pstat ends up with the script's
+# pid.
 make_sandbox() {
 	local caps
 	caps=${CAPS:-$(unit_key AmbientCapabilities)}
@@ -162,6 +164,12 @@ make_sandbox() {
 exec unshare --mount --propagation private sh -ec '
 	mount -t tmpfs -o mode=755 tmpfs /mnt
 	cp "$ROOT/pstat" /mnt/pstat
+	if [ -n "${CREDS:-}" ]; then
+		cp -r "${CREDS:-}" /mnt/creds
+		chown -R 61234:61234 /mnt/creds
+		chmod 0500 /mnt/creds
+		chmod 0400 /mnt/creds/*
+	fi
 	mount -o remount,bind,ro /
 	for d in /home /root /run/user /tmp /var/tmp; do
 		[ ! -d "\$d" ] || mount -t tmpfs -o mode=755 tmpfs "\$d"
@@ -185,7 +193,7 @@ EOF
 	unshare --mount true 2>/dev/null || skip "no mount namespaces here"
 	args=$(unit_key Environment | sed -n 's/^"PSTAT_ARGS=\(.*\)"$/\1/p')
 	[[ "$args" == *syscalls:sys_enter_write* ]]
-	[ "$(unit_key ExecStart)" = '/usr/bin/pstat serve $PSTAT_ARGS' ]
+	[ "$(unit_key ExecStart)" = '/usr/bin/pstat serve $PSTAT_ARGS $PSTAT_WEB_ARGS' ]
 	# CAP_PERFMON alone: tracefs refuses the user, and says how to fix it
 	CAPS=CAP_PERFMON make_sandbox
 	run "$sandbox" serve $args --listen 127.0.0.1:0 --timeout 100
@@ -332,6 +340,62 @@ EOF
 	grep -q "^pstat_events_total{[^}]*comm=\"prog-threads\",tid=\"$wpid\"} " "$BATS_TEST_TMPDIR/m"
 	run grep -c 'thread="' "$BATS_TEST_TMPDIR/m"
 	assert_output 0
+	stop_serve
+	[ "$st" = 0 ]
+}
+
+@test "fleet: the TLS drop-in, its credentials read by the dynamic user, basic auth" {
+	command -v systemd-analyze >/dev/null ||
+		skip "systemd-analyze is not installed (Debian: systemd)"
+	command -v openssl >/dev/null || skip "openssl is not installed"
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv is not installed (util-linux)"
+	unshare --mount true 2>/dev/null || skip "no mount namespaces here"
+	need_serve
+	# the unit with the drop-in beside it, as /etc/systemd/system has them
+	mkdir -p "$BATS_TEST_TMPDIR/unit/pstat.service.d" "$BATS_TEST_TMPDIR/man/man1"
+	sed "s|^ExecStart=/usr/bin/pstat |ExecStart=$PSTAT |" \
+		"$ROOT/contrib/systemd/pstat.service" >"$BATS_TEST_TMPDIR/unit/pstat.service"
+	cp "$ROOT/contrib/systemd/tls.conf" "$BATS_TEST_TMPDIR/unit/pstat.service.d/"
+	cp "$ROOT/man/pstat.1" "$BATS_TEST_TMPDIR/man/man1/"
+	MANPATH="$BATS_TEST_TMPDIR/man" run systemd-analyze verify \
+		"$BATS_TEST_TMPDIR/unit/pstat.service"
+	assert_success
+	assert_output ''
+	# the credentials as LoadCredential= names them
+	c="$BATS_TEST_TMPDIR/creds"
+	mkdir "$c"
+	for k in $(sed -n 's/^LoadCredential=\([^:]*\):.*/\1/p' "$ROOT/contrib/systemd/tls.conf"); do
+		: >"$c/$k"
+	done
+	[ -e "$c/web.yml" ] && [ -e "$c/pstat.crt" ] && [ -e "$c/pstat.key" ]
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout "$c/pstat.key" -out "$c/pstat.crt" -days 2 -subj /CN=localhost \
+		-addext subjectAltName=IP:127.0.0.1 2>/dev/null
+	cp "$c/pstat.crt" "$BATS_TEST_TMPDIR/ca.crt"
+	# bcrypt ($2y$, cost 5) of "s3cret"
+	cat >"$c/web.yml" <<'EOF'
+tls_server_config:
+  cert_file: pstat.crt
+  key_file: pstat.key
+basic_auth_users:
+  prometheus: $2y$05$abcdefghijklmnopqrstuuLK7U1u6pVRmL7L1BBM2aS35PSZnDXlK
+EOF
+	web=$(sed -n 's/^Environment=PSTAT_WEB_ARGS=//p' "$ROOT/contrib/systemd/tls.conf")
+	web=${web//%d//mnt/creds}
+	CREDS=$c make_sandbox
+	SERVE_CURL=(--cacert "$BATS_TEST_TMPDIR/ca.crt" -u prometheus:s3cret)
+	serve_bg -x "$sandbox" -- -e task-clock,context-switches $web -I 100
+	[[ "$url" == https://* ]]
+	run curl -s -o /dev/null -w '%{http_code}' --cacert "$BATS_TEST_TMPDIR/ca.crt" \
+		-u prometheus:s3cret "$url/metrics"
+	assert_output 200
+	run curl -s -o /dev/null -w '%{http_code}' --cacert "$BATS_TEST_TMPDIR/ca.crt" \
+		-u prometheus:wrong "$url/metrics"
+	assert_output 401
+	run curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics"
+	refute_output 200
+	grep -q '^Uid:[[:space:]]*61234[[:space:]]' "/proc/$spid/status"
 	stop_serve
 	[ "$st" = 0 ]
 }

@@ -114,7 +114,7 @@ do_install() {
 		assert_failure
 	done
 	# the unit runs the binary where it was installed
-	grep -qx 'ExecStart=/opt/pstat-test/bin/pstat serve $PSTAT_ARGS' \
+	grep -qx 'ExecStart=/opt/pstat-test/bin/pstat serve $PSTAT_ARGS $PSTAT_WEB_ARGS' \
 		"$DEST/opt/pstat-test/lib/systemd/system/pstat.service"
 	command -v mandoc >/dev/null || return 0
 	run bash -c 'mandoc -Tascii "$1" | col -b' _ \
