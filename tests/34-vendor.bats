@@ -539,3 +539,18 @@ arm_counts() {
 	PSTAT_SYSFS_ROOT="$CPUS/arm64-qemu-max" run "$ROOT/pstat" --dry-run -e stall_frontend_flush
 	assert_failure
 }
+
+@test "Granite Rapids: counting, a retire latency is Intel's measured mean from its retire latency file" {
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-graniterapids"
+	mean=$(jq -r '.Data["MEM_INST_RETIRED.LOCK_LOADS"].MEAN' \
+		"$VENDOR/intel/GNR/metrics/graniterapids_retire_latency.json")
+	[ -n "$mean" ] && [ "$mean" != null ]
+	run "$ROOT/pstat" list metrics
+	assert_success
+	assert_line --regexp "^  tma_lock_latency +\( cpu@event=0xd0,umask=0x21@ \* $mean \) / tma_info_thread_clks  in %$"
+	assert_line --regexp '^  tma_l2_hit_latency '
+	run "$ROOT/pstat" --dry-run --td-level 4
+	assert_success
+	# where a platform has no such file (Arrow Lake), those metrics are left out, saying why
+	grep -q 'no retire latency of\|modifier :retire_latency' "$VENDOR/vendor_tables.c"
+}

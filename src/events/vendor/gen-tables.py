@@ -20,8 +20,10 @@ regen-metrics` runs it. To add a CPU: copy its files from perfmon into
 intel/ keeping perfmon's paths, add its platform to PLATFORMS, rerun.
 
 What pstat's formula language cannot say is left out, and the metrics
-that refer to it with it: events with a retire-latency or per-core
-modifier, uncore and MSR events, privilege-level counts. The generated
+that refer to it with it: events with a per-core modifier, uncore and
+MSR events, privilege-level counts, and retire latencies where the
+platform has no retire latency file (a count cannot measure them: with
+the file, Intel's measured mean stands in, as perf does when counting). The generated
 file lists what was left out and why.
 """
 
@@ -213,10 +215,17 @@ def tokens(text):
 class Platform:
     """One platform's metrics JSON, made into pstat definitions."""
 
-    def __init__(self, rel, events, role, tag):
+    def __init__(self, rel, events, role, tag, latency=None):
         self.rel, self.events, self.role, self.tag = rel, events, role, tag
         doc = read_json(rel)
         self.header = doc["Header"]
+        # Counting, not sampling, an event's retire latency is Intel's
+        # measured mean for the platform (its retire latency file)
+        self.latency_rel = latency
+        self.latency = {}
+        if latency:
+            data = read_json(latency)["Data"]
+            self.latency = {k.upper(): v["MEAN"] for k, v in data.items()}
         self.metrics = [m for m in doc["Metrics"] if m.get("Category") == "TMA"]
         self.skipped = []
 
@@ -258,6 +267,11 @@ class Platform:
                 out.append("%s@%s@" % (pmu, f))
             elif low == "topdown.slots:perf_metrics":
                 out.append("%s@slots@" % pmu)
+            elif low.endswith(":retire_latency"):
+                ev = tok.split(":")[0].upper()
+                if ev not in self.latency:
+                    raise Skip("no retire latency of %s" % ev)
+                out.append("%g" % self.latency[ev])
             elif "." in low:
                 parts = tok.split(":")
                 out.append("%s@%s@" % (pmu, self.events.terms(parts[0],
@@ -345,9 +359,14 @@ class Platform:
 
     def source(self):
         h = self.header
-        return "Intel perfmon %s %s, TMA %s (BSD-3-Clause); encodings: %s %s" % (
+        lat = ""
+        if self.latency_rel:
+            lat = "; retire latencies (means): %s %s" % (
+                self.latency_rel, read_json(self.latency_rel)["Platform"].get(
+                    "TMA version", ""))
+        return "Intel perfmon %s %s, TMA %s (BSD-3-Clause); encodings: %s %s%s" % (
             self.rel, h.get("Version", ""), h.get("TmaVersion", ""),
-            self.events.rel, self.events.version)
+            self.events.rel, self.events.version, lat)
 
 
 class ECore:
@@ -558,7 +577,8 @@ def main():
         if f.get("metrics"):
             key = (f["metrics"], role)
             if key not in tables:
-                tables[key] = Platform(f["metrics"], ev, role, plat)
+                tables[key] = Platform(f["metrics"], ev, role, plat,
+                                       f.get("retire latency"))
             mt = key
         elif (plat, role) in ECORE_COLUMN:
             key = ("E-core_TMA_Metrics.csv:" + ECORE_COLUMN[(plat, role)],
