@@ -101,6 +101,8 @@ static int wait_fifo(struct outfile *o, int flags, struct outfile_wait *w)
 	}
 }
 
+static int make_tmp(struct outfile *o, mode_t mode, int exact);
+
 /*
  * Open the entry: returns the descriptor or -errno. dst is the
  * directory's stat.
@@ -115,6 +117,21 @@ static int open_entry(struct outfile *o, int flags, const struct stat *dst,
 		fd = openat(o->dirfd, o->name, flags | O_NOFOLLOW);
 		if (fd >= 0)
 			return fd;
+		if (errno == ENOENT && o->how == OUTFILE_REPLACE) {
+			/*
+			 * A new file appears whole, by rename(2), never
+			 * empty: the temporary stands in for it until then.
+			 */
+			int r = make_tmp(o, 0666, 0);
+
+			if (r)
+				return r;
+			fd = fcntl(o->tmpfd, F_DUPFD_CLOEXEC, 0);
+			if (fd < 0)
+				return -errno;
+			o->created = 1;
+			return fd;
+		}
 		if (errno == ENOENT) {
 			fd = openat(o->dirfd, o->name,
 				    flags | O_CREAT | O_EXCL, 0666);
@@ -153,9 +170,11 @@ static int open_entry(struct outfile *o, int flags, const struct stat *dst,
 
 /*
  * A temporary file next to o->name, to replace it by rename(2). Its
- * name stays within NAME_MAX however long o->name is.
+ * name stays within NAME_MAX however long o->name is. exact: mode is
+ * the replaced file's, kept whatever the umask; otherwise the umask
+ * applies, as to any new file.
  */
-static int make_tmp(struct outfile *o, mode_t mode)
+static int make_tmp(struct outfile *o, mode_t mode, int exact)
 {
 	size_t keep = strlen(o->name);
 
@@ -170,7 +189,8 @@ static int make_tmp(struct outfile *o, mode_t mode)
 					  O_CLOEXEC, mode);
 		if (o->tmpfd >= 0) {
 			/* the umask applied at creation; mode is the file's */
-			fchmod(o->tmpfd, mode);
+			if (exact)
+				fchmod(o->tmpfd, mode);
 			return 0;
 		}
 		free(o->tmp);
@@ -272,11 +292,11 @@ static int open_file(struct outfile *o, const char *path,
 			goto fail;
 		}
 		/* ours, one link, named directly: replaced atomically */
-		if (!append && o->st.st_uid == geteuid() &&
+		if (!append && !o->tmp && o->st.st_uid == geteuid() &&
 		    o->st.st_nlink == 1 && !fstatat(o->dirfd, o->name, &lst,
 						    AT_SYMLINK_NOFOLLOW) &&
 		    lst.st_ino == o->st.st_ino && lst.st_dev == o->st.st_dev)
-			make_tmp(o, o->st.st_mode & 0777);
+			make_tmp(o, o->st.st_mode & 0777, 1);
 		return 0;
 	}
 	if (S_ISREG(o->st.st_mode)) {
@@ -434,7 +454,7 @@ int outfile_rewrite(struct outfile *o)
 		o->tmp = NULL;
 		if (!r)
 			o->created = 0;
-		make_tmp(o, o->st.st_mode & 0777);
+		make_tmp(o, o->st.st_mode & 0777, 1);
 	}
 	secure_user_files_end();
 	/* the next report starts the buffer again */

@@ -27,7 +27,8 @@
  *   a file of pstat's own user with one link, named directly, is
  *   replaced atomically through a temporary file and rename(2). Its
  *   permission bits are kept; set-user-ID and set-group-ID bits never
- *   survive a write. A new file gets 0666 & ~umask.
+ *   survive a write. A new file gets 0666 & ~umask; one written whole
+ *   (OUTFILE_REPLACE) appears only then, by rename(2), never empty.
  *
  * The report (or the comparison) is gathered in memory and written when
  * it is complete, so a failed run leaves the file as it was; --append

@@ -110,19 +110,15 @@ int output_close(struct output *o, int ok)
 int output_open_rewrite(struct output *o, const char *path,
 			unsigned long timeout_ms)
 {
-	int r = output_open(o, path, 0, 1, timeout_ms);
+	/*
+	 * A regular file is replaced report by report (a new one appears
+	 * with the first report, never empty); anything else (a FIFO, a
+	 * tty) is written as the reports come.
+	 */
+	int r = output_open(o, path, 0, 0, timeout_ms);
 
-	if (r || !o->path || !S_ISREG(o->file.st.st_mode))
-		return r;
-	/* a regular file: opened again, to be replaced report by report */
-	outfile_commit(&o->file, 0);
-	free(o->path);
-	r = output_open(o, path, 0, 0, timeout_ms);
-	o->rewrite = !r;
-	/* a new file appears with the first report, never empty */
-	if (!r && o->file.created && o->file.tmp &&
-	    !unlinkat(o->file.dirfd, o->file.name, 0))
-		o->file.created = 0;
+	if (!r && o->path)
+		o->rewrite = o->file.buffered;
 	return r;
 }
 
