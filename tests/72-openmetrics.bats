@@ -8,22 +8,12 @@
 
 load test_helper
 
-OM_PYTHON=${OM_PYTHON:-/usr/bin/python3}
+# need_om_parser, om_check, free_port
+load serve_helper
+
 OM_CASES="basic notsupported multiplexed badutf8 sep-in-name percpu
 thread huge attach signal"
 OM_INTERVAL_CASES="interval percpu-interval thread-interval"
-
-need_om_parser() {
-	"$OM_PYTHON" -c 'import prometheus_client.openmetrics.parser' \
-		2>/dev/null ||
-		skip "python3-prometheus-client is not installed for $OM_PYTHON"
-}
-
-# om_check FORMAT [FILE]: tests/lib/om-check.py, with the Python that has
-# the client library.
-om_check() {
-	"$OM_PYTHON" "$ROOT/tests/lib/om-check.py" "$@"
-}
 
 @test "openmetrics: every print case passes the OpenMetrics parser" {
 	need_om_parser
@@ -266,7 +256,7 @@ om_check() {
 	mkdir "$dir"
 	"$PSTAT" --prometheus -I 50 -o "$dir/pstat.prom" \
 		-e syscalls:sys_enter_write -- "$w" 77
-	port=$("$OM_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	port=$(free_port)
 	prometheus-node-exporter --web.listen-address="127.0.0.1:$port" \
 		--collector.disable-defaults --collector.textfile \
 		--collector.textfile.directory="$dir" \

@@ -303,8 +303,7 @@ EOF
 @test "serve: scraped by a real Prometheus" {
 	need_serve
 	need_tracepoint
-	command -v prometheus >/dev/null ||
-		skip "prometheus is not installed (Debian: prometheus)"
+	need_prometheus
 	w=$(prog writer)
 	mkfifo "$BATS_TEST_TMPDIR/go"
 	sh -c 'read x <"$1"; exec "$2" 4321' _ "$BATS_TEST_TMPDIR/go" "$w" &
@@ -318,7 +317,6 @@ EOF
 	# the machine's task-clock, for rate()
 	serve_bg -a -e task-clock -I 100
 	spid2=$spid port2=$port
-	ppor=$("$OM_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	cat >"$BATS_TEST_TMPDIR/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
@@ -328,21 +326,13 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$port1', '127.0.0.1:$port2']
 EOF
-	prometheus --config.file="$BATS_TEST_TMPDIR/prometheus.yml" \
-		--storage.tsdb.path="$BATS_TEST_TMPDIR/tsdb" \
-		--web.listen-address="127.0.0.1:$ppor" \
-		>"$BATS_TEST_TMPDIR/prometheus.log" 2>&1 &
-	prom=$!
-	q() {
-		curl -sf --data-urlencode "query=$1" \
-			"http://127.0.0.1:$ppor/api/v1/query"
-	}
+	prom_start "$BATS_TEST_TMPDIR/prometheus.yml"
 	# wait (60 s at most) for two scrapes, so that rate() has two points
 	val= rate=
 	for _ in $(seq 120); do
-		val=$(q 'pstat_events_total{event="syscalls:sys_enter_write"}' |
+		val=$(promq 'pstat_events_total{event="syscalls:sys_enter_write"}' |
 			jq -r '.data.result[0].value[1] // empty' 2>/dev/null) || true
-		rate=$(q 'rate(pstat_event_seconds_total{event="task-clock"}[10s])' |
+		rate=$(promq 'rate(pstat_event_seconds_total{event="task-clock"}[10s])' |
 			jq -r '.data.result[0].value[1] // empty' 2>/dev/null) || true
 		[ -n "$val" ] && [ -n "$rate" ] && break
 		sleep 0.5
@@ -351,14 +341,12 @@ EOF
 	[ "$val" = 4321 ]
 	awk -v r="$rate" 'BEGIN { exit !(r + 0 > 0) }'
 	# the target is up, scraped as OpenMetrics (its metadata has the unit)
-	run curl -sf "http://127.0.0.1:$ppor/api/v1/targets"
+	run curl -sf "$purl/api/v1/targets"
 	assert_output --partial '"health":"up"'
 	refute_output --partial '"health":"down"'
-	run curl -sf "http://127.0.0.1:$ppor/api/v1/metadata?metric=pstat_event_seconds"
+	run curl -sf "$purl/api/v1/metadata?metric=pstat_event_seconds"
 	assert_output --partial '"unit":"seconds"'
-	kill -TERM "$prom"
-	wait "$prom" || true
-	prom=
+	prom_stop
 	stop_serve
 	[ "$st" = 0 ]
 	spid=$spid1

@@ -192,8 +192,7 @@ EOF
 
 @test "serve: scraped by a real Prometheus over TLS with a password, gzip'd" {
 	need_serve
-	command -v prometheus >/dev/null ||
-		skip "prometheus is not installed (Debian: prometheus)"
+	need_prometheus
 	make_tls
 	SERVE_CURL=(--cacert "$BATS_TEST_TMPDIR/cert.pem" -u alice:s3cret)
 	serve_bg --web.config.file "$BATS_TEST_TMPDIR/web.yml" -e task-clock -I 100
@@ -241,17 +240,14 @@ EOF
 	[ "$wrong" = 0 ]
 	run curl -sf "$purl/api/v1/targets"
 	assert_output --partial '401 Unauthorized'
-	kill -TERM "$prom"
-	wait "$prom" || true
-	prom=
+	prom_stop
 	stop_serve
 	[ "$st" = 0 ]
 }
 
 @test "serve: a real Prometheus asks for gzip and reads it" {
 	need_serve
-	command -v prometheus >/dev/null ||
-		skip "prometheus is not installed (Debian: prometheus)"
+	need_prometheus
 	serve_bg -e task-clock,context-switches -I 100
 	# a recording proxy between them (bounded: 600 requests at most):
 	# what Prometheus asks for, and what it gets
@@ -316,9 +312,7 @@ EOF
 	kill "$wpid"
 	wait "$wpid" 2>/dev/null || true
 	wpid=
-	kill -TERM "$prom"
-	wait "$prom" || true
-	prom=
+	prom_stop
 	stop_serve
 	[ "$st" = 0 ]
 }

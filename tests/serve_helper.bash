@@ -12,6 +12,8 @@ need_om_parser() {
 		skip "python3-prometheus-client is not installed for $OM_PYTHON"
 }
 
+# om_check FORMAT [FILE]: tests/lib/om-check.py, with the Python that has
+# the client library.
 om_check() {
 	"$OM_PYTHON" "$ROOT/tests/lib/om-check.py" "$@"
 }
