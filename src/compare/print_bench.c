@@ -65,11 +65,33 @@ static void field(FILE *out, const char *s, int width)
 		fputs(s, out);
 }
 
+/* A value of row r, in the row's unit. */
+static const char *format_value(char *buf, size_t len,
+				const struct pstat_bench *b,
+				const struct pstat_bench_row *r, double v)
+{
+	return bench_format_value(buf, len, r, v, bench_row_unit(b, r));
+}
+
+/* A row's summary as the table and the Markdown show it. */
+struct summary_text {
+	char mean[48], sd[48], min[48], med[48], max[48];
+};
+
+static void format_summary(struct summary_text *t, const struct pstat_bench *b,
+			   const struct pstat_bench_row *r)
+{
+	format_value(t->mean, sizeof(t->mean), b, r, r->sum.mean);
+	format_value(t->sd, sizeof(t->sd), b, r, r->sum.stddev);
+	format_value(t->min, sizeof(t->min), b, r, r->sum.min);
+	format_value(t->med, sizeof(t->med), b, r, r->sum.median);
+	format_value(t->max, sizeof(t->max), b, r, r->sum.max);
+}
+
 static void print_row(FILE *out, const struct pstat_bench *b,
 		      const struct pstat_bench_row *r, size_t runs)
 {
-	char mean[48], sd[48], min[48], med[48], max[48];
-	enum bench_time_unit u = bench_row_unit(b, r);
+	struct summary_text t;
 
 	if (!r->sum.n) {
 		fprintf(out, "  %-28s %s\n", r->name,
@@ -78,22 +100,18 @@ static void print_row(FILE *out, const struct pstat_bench *b,
 						   "<not counted>");
 		return;
 	}
-	bench_format_value(mean, sizeof(mean), r, r->sum.mean, u);
-	bench_format_value(sd, sizeof(sd), r, r->sum.stddev, u);
-	bench_format_value(min, sizeof(min), r, r->sum.min, u);
-	bench_format_value(med, sizeof(med), r, r->sum.median, u);
-	bench_format_value(max, sizeof(max), r, r->sum.max, u);
+	format_summary(&t, b, r);
 	fprintf(out, "  %-28s ", r->name);
-	field(out, mean, 14);
+	field(out, t.mean, 14);
 	/* one run has no spread to show */
 	fputs(r->sum.n > 1 ? " ± " : "   ", out);
-	field(out, r->sum.n > 1 ? sd : "", -12);
+	field(out, r->sum.n > 1 ? t.sd : "", -12);
 	fputc(' ', out);
-	field(out, min, 14);
+	field(out, t.min, 14);
 	fputc(' ', out);
-	field(out, med, 14);
+	field(out, t.med, 14);
 	fputc(' ', out);
-	field(out, max, 14);
+	field(out, t.max, 14);
 	if (r->sum.n < runs)
 		fprintf(out, "  (counted in %zu of %zu runs)", r->sum.n, runs);
 	else if (r->running_min < 100)
@@ -149,9 +167,8 @@ static void print_cmd(FILE *out, const struct pstat_bench *b, size_t i,
 		const struct pstat_bench_outlier *o = &c->outliers[k];
 		char w[48];
 
-		bench_format_value(w, sizeof(w), &c->rows[BENCH_ROW_WALL],
-				   c->rows[BENCH_ROW_WALL].samples[o->run],
-				   bench_row_unit(b, &c->rows[BENCH_ROW_WALL]));
+		format_value(w, sizeof(w), b, &c->rows[BENCH_ROW_WALL],
+			     c->rows[BENCH_ROW_WALL].samples[o->run]);
 		fprintf(out, "  outlier: run %zu took %s (modified z-score %.1f)%s%s\n",
 			o->run + 1, w, o->z, o->reason[0] ? ": " : "",
 			o->reason);
@@ -213,6 +230,7 @@ static void print_diffs(FILE *out, const struct pstat_bench *b, size_t c,
 static void print_probe(FILE *out, const struct pstat_bench *b)
 {
 	const struct pstat_bench_cmd *p = b->shell_probe;
+	const struct pstat_bench_row *wall;
 	char w[48], sd[48], u[48], s[48], list[4 * 64] = "";
 	size_t off = 0;
 
@@ -222,18 +240,13 @@ static void print_probe(FILE *out, const struct pstat_bench *b)
 		if (b->cmds[c].via_shell && off < sizeof(list))
 			off += (size_t)snprintf(list + off, sizeof(list) - off,
 						"%s%zu", off ? ", " : "", c + 1);
-	bench_format_value(w, sizeof(w), &p->rows[BENCH_ROW_WALL],
-			   p->rows[BENCH_ROW_WALL].sum.mean,
-			   bench_row_unit(b, &p->rows[BENCH_ROW_WALL]));
-	bench_format_value(sd, sizeof(sd), &p->rows[BENCH_ROW_WALL],
-			   p->rows[BENCH_ROW_WALL].sum.stddev,
-			   bench_row_unit(b, &p->rows[BENCH_ROW_WALL]));
-	bench_format_value(u, sizeof(u), &p->rows[BENCH_ROW_USER],
-			   p->rows[BENCH_ROW_USER].sum.mean,
-			   bench_row_unit(b, &p->rows[BENCH_ROW_USER]));
-	bench_format_value(s, sizeof(s), &p->rows[BENCH_ROW_SYS],
-			   p->rows[BENCH_ROW_SYS].sum.mean,
-			   bench_row_unit(b, &p->rows[BENCH_ROW_SYS]));
+	wall = &p->rows[BENCH_ROW_WALL];
+	format_value(w, sizeof(w), b, wall, wall->sum.mean);
+	format_value(sd, sizeof(sd), b, wall, wall->sum.stddev);
+	format_value(u, sizeof(u), b, &p->rows[BENCH_ROW_USER],
+		     p->rows[BENCH_ROW_USER].sum.mean);
+	format_value(s, sizeof(s), b, &p->rows[BENCH_ROW_SYS],
+		     p->rows[BENCH_ROW_SYS].sum.mean);
 	fprintf(out, "shell start-up ('%s -c \"\"', in every round): %s ± %s wall, %s user, %s sys;\n"
 		"  taken out of the times and task-clock of command%s %s, run by run\n",
 		p->label, w, sd, u, s, strchr(list, ',') ? "s" : "", list);
@@ -326,20 +339,13 @@ int bench_print_markdown(FILE *out, const struct pstat_bench *b)
 
 		for (size_t r = 0; r < cmd->nrows; r++) {
 			const struct pstat_bench_row *row = &cmd->rows[r];
-			enum bench_time_unit u;
-			char m[48], sd[48], mn[48], md[48], mx[48], ratio[32];
+			struct summary_text t;
+			char ratio[32];
 			const char *verdict = "";
 
 			if (!row_shown(row))
 				continue;
-			u = bench_row_unit(b, row);
-			bench_format_value(m, sizeof(m), row, row->sum.mean, u);
-			bench_format_value(sd, sizeof(sd), row, row->sum.stddev,
-					   u);
-			bench_format_value(mn, sizeof(mn), row, row->sum.min, u);
-			bench_format_value(md, sizeof(md), row, row->sum.median,
-					   u);
-			bench_format_value(mx, sizeof(mx), row, row->sum.max, u);
+			format_summary(&t, b, row);
 			if (c == 0) {
 				snprintf(ratio, sizeof(ratio), "1.000x");
 			} else if (cmd->nrows == b->cmds[0].nrows) {
@@ -355,10 +361,10 @@ int bench_print_markdown(FILE *out, const struct pstat_bench *b)
 			md_code(out, cmd->label);
 			fputs(" | ", out);
 			md_cell(out, row->name);
-			fprintf(out, " | %s%s%s | %s | %s | %s | %s | %s |\n", m,
-				row->sum.n > 1 ? " ± " : "",
-				row->sum.n > 1 ? sd : "", mn, md, mx, ratio,
-				verdict);
+			fprintf(out, " | %s%s%s | %s | %s | %s | %s | %s |\n",
+				t.mean, row->sum.n > 1 ? " ± " : "",
+				row->sum.n > 1 ? t.sd : "", t.min, t.med, t.max,
+				ratio, verdict);
 		}
 	}
 	free(order);
