@@ -104,7 +104,7 @@ static int open_self_counters(struct session *s)
 	 * ones are still being torn down, tens of ms each. A single run
 	 * counts on its child instead: pstat's own exit would then pay the
 	 * teardown of counters in its context, which the detached closer
-	 * spares a child's (see close_counters). Events counted on CPUs of
+	 * spares a child's (see session_close_counters). Events counted on CPUs of
 	 * their own (uncore) would count between runs too: not then. And
 	 * only when an event is slow to close: other counters are opened
 	 * afresh for every run, which costs microseconds.
@@ -208,7 +208,7 @@ static int finish_run(struct session *s, struct pstat_child *ch,
 	return 0;
 }
 
-static int run_once(struct session *s, int record, struct run_result *res)
+int session_run_once(struct session *s, int record, struct run_result *res)
 {
 	const struct pstat_session_cfg *cfg = s->cfg;
 	struct pstat_child child, *ch = NULL;
@@ -280,7 +280,7 @@ static int run_once(struct session *s, int record, struct run_result *res)
 }
 
 /* Close the counters, without waiting for a slow teardown. */
-static void close_counters(struct session *s)
+void session_close_counters(struct session *s)
 {
 	int release = -1;
 
@@ -483,8 +483,8 @@ void session_free(struct session *s)
  * for a row it did not count), states, times and status. nruns: the
  * counted runs planned. Returns the number of rows.
  */
-static size_t record_run(struct session *s, const struct run_result *res,
-			 int code, unsigned nruns)
+size_t session_record_run(struct session *s, const struct run_result *res,
+			  int code, unsigned nruns)
 {
 	size_t nrows = session_build_rows(s, s->cur, res->elapsed_ns);
 
@@ -550,7 +550,7 @@ static int run_hooked(struct session *s, int record, struct run_result *res)
 	/* -S: flush dirty pages now rather than during the run */
 	if (cfg->sync)
 		sync();
-	if (run_once(s, record, res))
+	if (session_run_once(s, record, res))
 		return -1;
 	if (cfg->post_cmd && !res->exec_err &&
 	    run_hook(s, "--post", cfg->post_cmd))
@@ -642,7 +642,8 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 		if (!s.timed_out && !s.stopped)
 			session_say_killed(&s, &res);
 		if (record) {
-			nrows = record_run(&s, &res, code, total - cfg->warmup);
+			nrows = session_record_run(&s, &res, code,
+						   total - cfg->warmup);
 			if (code && !first_fail) {
 				first_fail = code;
 				fail_signal = res.have_status &&
@@ -662,11 +663,11 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 		 * are opened afresh then, as for every run without them.
 		 */
 		if (!s.self) {
-			close_counters(&s);
+			session_close_counters(&s);
 		} else if (target_leftovers()) {
 			msg_debug(1, "run %u left processes running: counters reopened",
 				  run + 1);
-			close_counters(&s);
+			session_close_counters(&s);
 		}
 	}
 	exit_status = first_fail;
@@ -693,106 +694,8 @@ int session_run(const struct pstat_session_cfg *cfg, bool *report_ok)
 	}
 	ret = report_summary(&s, nrows, &res, exit_status, fail_signal,
 			     report_ok);
-	close_counters(&s);
+	session_close_counters(&s);
 out:
 	session_free(&s);
 	return ret;
-}
-
-struct session *session_step_new(const struct pstat_session_cfg *cfg)
-{
-	struct session *s = xmalloc(sizeof(*s));
-
-	session_setup(s, cfg);
-	session_signals_install(&s->waitmask);
-	return s;
-}
-
-/* Room for one more recorded run: samples keep a stride of s->nruns. */
-static void step_grow(struct session *s)
-{
-	unsigned old = s->nruns, room = old * 2;
-	double *samples;
-
-	if (s->runs_done < old)
-		return;
-	samples = xcalloc(s->nrows * room + 1, sizeof(*samples));
-	for (size_t i = 0; i < s->nrows; i++)
-		memcpy(&samples[i * room], &s->samples[i * old],
-		       old * sizeof(*samples));
-	free(s->samples);
-	s->samples = samples;
-	s->elapsed = xrealloc(s->elapsed, (room + 1) * sizeof(*s->elapsed));
-	s->run_status = xrealloc(s->run_status,
-				 (room + 1) * sizeof(*s->run_status));
-	s->nruns = room;
-}
-
-int session_step(struct session *s, int record, struct pstat_step *st)
-{
-	struct run_result res;
-
-	memset(st, 0, sizeof(*st));
-	s->timed_out = 0;
-	s->got_signal = 0;
-	if (run_once(s, record, &res)) {
-		counters_close(&s->ctr);
-		return -1;
-	}
-	st->exec_err = res.exec_err;
-	st->status = res.exec_err ? (res.exec_err == ENOENT ? 127 : 126) :
-		     res.have_status ? target_exit_code(res.status) :
-		     s->got_signal ? 128 + s->got_signal : 0;
-	st->signal = !res.exec_err && res.have_status &&
-		     WIFSIGNALED(res.status) ? WTERMSIG(res.status) : 0;
-	st->interrupted = s->got_signal;
-	st->elapsed_ns = res.elapsed_ns;
-	st->user_ns = timeval_ns(&res.ru.ru_utime);
-	st->sys_ns = timeval_ns(&res.ru.ru_stime);
-	if (record && !res.exec_err) {
-		step_grow(s);
-		st->nrows = record_run(s, &res, st->status, s->nruns);
-		st->rows = s->rows;
-		s->last = res;
-	}
-	/* as between the runs of session_run */
-	if (!s->self || target_leftovers())
-		close_counters(s);
-	return 0;
-}
-
-int session_step_report(struct session *s, int exit_status)
-{
-	struct pstat_summary *sums, esum;
-	size_t nrows = s->nrows;
-	int r;
-
-	if (!s->runs_done)
-		return -ENODATA;
-	/* the summary reads the samples with a stride of the runs done */
-	for (size_t i = 1; i < nrows; i++)
-		memmove(&s->samples[i * s->runs_done],
-			&s->samples[i * s->nruns],
-			s->runs_done * sizeof(*s->samples));
-	s->nruns = s->runs_done;
-	/*
-	 * s->rows still hold the last recorded run's rows (a warm-up run
-	 * builds none): the summary starts from them.
-	 */
-	sums = xcalloc(nrows + 1, sizeof(*sums));
-	r = session_print_summary(s, nrows, &s->last, exit_status, 0, sums,
-				  &esum);
-	for (size_t i = 0; i < nrows; i++)
-		s->rows[i].stats = NULL;
-	free(sums);
-	return r ? -EIO : 0;
-}
-
-void session_step_free(struct session *s)
-{
-	if (!s)
-		return;
-	close_counters(s);
-	session_free(s);
-	free(s);
 }

@@ -136,7 +136,7 @@ struct session {
 	int broken_pipe;             /* the output's reader went away */
 	pid_t child_pid;             /* the command of the latest run */
 	/*
-	 * Counting on pstat itself with inherit: see run_once. base holds
+	 * Counting on pstat itself with inherit: see session_run_once. base holds
 	 * the cumulative reading at the start of the current run.
 	 */
 	int self;
@@ -164,6 +164,24 @@ static inline uint64_t timeval_ns(const struct timeval *tv)
  */
 int session_setup(struct session *s, const struct pstat_session_cfg *cfg);
 void session_free(struct session *s);
+
+/*
+ * One run of the command (or of the counting on pstat itself): counters
+ * opened, the command started and waited for, what it did in *res.
+ * record: a counted run, not a warm-up. Returns 0 (res->exec_err when
+ * the command could not be run), or -1 (reported).
+ */
+int session_run_once(struct session *s, int record, struct run_result *res);
+
+/*
+ * Keep what a counted run measured (see session.c): its rows' values as
+ * samples, states, times and status. Returns the number of rows.
+ */
+size_t session_record_run(struct session *s, const struct run_result *res,
+			  int code, unsigned nruns);
+
+/* Close the counters, without waiting for a slow teardown. */
+void session_close_counters(struct session *s);
 
 /*
  * Fill s->rows from readings rd (one per counter slot) measured over
