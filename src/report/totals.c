@@ -29,6 +29,8 @@ struct pstat_totals {
 	struct totals_src *src;     /* [row] */
 	char **strs;                /* the rows' strings, owned */
 	size_t n, alloc, nstrs, strs_alloc;
+	size_t *index;              /* [hash]: total + 1, or 0 */
+	size_t nindex;              /* a power of two, past 2 n */
 };
 
 struct pstat_totals *totals_new(void)
@@ -46,6 +48,7 @@ void totals_free(struct pstat_totals *t)
 	free(t->rows);
 	free(t->sum);
 	free(t->src);
+	free(t->index);
 	free(t);
 }
 
@@ -74,6 +77,38 @@ static int totals_same(const struct pstat_row *a, const struct pstat_row *b)
 		(a->aggr && b->aggr && !topo_aggr_cmp(a->aggr, b->aggr)));
 }
 
+/* A hash of what totals_same compares, but the unit (rarely there). */
+static size_t totals_hash(const struct pstat_row *r)
+{
+	uint64_t h = hash_bytes(HASH_INIT, &r->cpu, sizeof(r->cpu));
+
+	h = hash_bytes(h, &r->group, sizeof(r->group));
+	h = hash_str(h, r->event);
+	h = hash_str(h, r->pmu);
+	h = hash_str(h, r->thread);
+	return (size_t)hash_str(h, r->cgroup);
+}
+
+/* Total k into the index, grown to twice the totals when they pass half. */
+static void totals_index(struct pstat_totals *t, size_t k)
+{
+	size_t b;
+
+	if (2 * (k + 1) > t->nindex) {
+		size_t nb = t->nindex ? 2 * t->nindex : 64;
+
+		free(t->index);
+		t->index = xcalloc(nb, sizeof(*t->index));
+		t->nindex = nb;
+		for (size_t j = 0; j < k; j++)
+			totals_index(t, j);
+	}
+	b = totals_hash(&t->rows[k]) & (t->nindex - 1);
+	while (t->index[b])
+		b = (b + 1) & (t->nindex - 1);
+	t->index[b] = k + 1;
+}
+
 /*
  * The total for interval row i: the same index as last time (the session
  * builds its rows in one order), else a search, else a new total.
@@ -95,9 +130,20 @@ static size_t totals_find(struct pstat_totals *t, const struct pstat_row *r,
 		return i;
 	if (i < t->n && totals_same(&t->rows[i], r))
 		return i;
-	for (size_t k = 0; k < t->n; k++)
-		if (totals_same(&t->rows[k], r))
-			return k;
+	/* the first of the same series, as a scan of them in order finds */
+	if (t->nindex) {
+		size_t found = SIZE_MAX;
+
+		for (size_t b = totals_hash(r) & (t->nindex - 1); t->index[b];
+		     b = (b + 1) & (t->nindex - 1)) {
+			size_t k = t->index[b] - 1;
+
+			if (k < found && totals_same(&t->rows[k], r))
+				found = k;
+		}
+		if (found != SIZE_MAX)
+			return found;
+	}
 	xgrow((void **)&t->rows, &t->alloc, t->n + 1, sizeof(*t->rows));
 	t->sum = xrealloc(t->sum, t->alloc * sizeof(*t->sum));
 	t->src = xrealloc(t->src, t->alloc * sizeof(*t->src));
@@ -106,7 +152,12 @@ static size_t totals_find(struct pstat_totals *t, const struct pstat_row *r,
 	memset(nr, 0, sizeof(*nr));
 	nr->event = totals_keep(t, r->event);
 	nr->pmu = totals_keep(t, r->pmu);
-	nr->unit = totals_keep(t, r->unit);
+	/*
+	 * the rows of one event share its unit: so do their totals, which
+	 * lets a printer tell them one family by the pointer alone
+	 */
+	nr->unit = t->n && str_eq(t->rows[t->n - 1].unit, r->unit) ?
+			   t->rows[t->n - 1].unit : totals_keep(t, r->unit);
 	nr->thread = totals_keep(t, r->thread);
 	nr->note = totals_keep(t, r->note);
 	nr->cgroup = totals_keep(t, r->cgroup);
@@ -118,6 +169,7 @@ static size_t totals_find(struct pstat_totals *t, const struct pstat_row *r,
 	nr->group = r->group;
 	nr->status = PSTAT_NOT_COUNTED;
 	t->sum[t->n] = 0;
+	totals_index(t, t->n);
 	return t->n++;
 }
 
