@@ -488,6 +488,9 @@ struct eval_ctx {
 	int mux;
 };
 
+/* Metrics of a set evaluated with room on the stack. */
+#define METRIC_EVAL_STACK 32
+
 static double eval_metric(struct eval_ctx *c, size_t i, const char **why);
 
 static double env_name(void *ctx, size_t i, const char **why)
@@ -556,8 +559,13 @@ void metric_set_eval(const struct pstat_metric_set *set,
 	struct eval_ctx c = { set, in, out, NULL, NULL, NULL, 0 };
 	struct mexpr_env env = { env_name, env_const, &c };
 
-	c.raw = xcalloc(set->n ? set->n : 1, sizeof(*c.raw));
-	c.done = xcalloc(set->n ? set->n : 1, 1);
+	/* on the stack for a few metrics: a call per thread and interval */
+	double raw[METRIC_EVAL_STACK];
+	unsigned char done[METRIC_EVAL_STACK];
+	bool heap = set->n > METRIC_EVAL_STACK;
+
+	c.raw = heap ? xcalloc(set->n, sizeof(*c.raw)) : raw;
+	c.done = heap ? xcalloc(set->n, 1) : memset(done, 0, sizeof(done));
 	/*
 	 * Those a metric refers to first: eval_metric then finds their
 	 * values, and never recurses along a chain of metrics.
@@ -586,6 +594,8 @@ void metric_set_eval(const struct pstat_metric_set *set,
 			out[i].threshold = isnan(t) ? -1 : t != 0;
 		}
 	}
-	free(c.raw);
-	free(c.done);
+	if (heap) {
+		free(c.raw);
+		free(c.done);
+	}
 }

@@ -197,22 +197,26 @@ static bool metric_repeats_row(const struct pstat_report *r,
 		{ "GHz", "GHz" },
 		{ "CPUs", "CPUs utilized" },
 	};
-	const struct pstat_row *row = &r->rows[m->anchor];
+	const struct pstat_row *row;
+	size_t i = 0;
 
-	if (!row->has_metric || !row->metric.name || !isfinite(m->value))
+	/* the metric's unit first: the row is not read for most metrics */
+	while (i < sizeof(same) / sizeof(same[0]) && strcmp(m->unit, same[i][0]))
+		i++;
+	if (i == sizeof(same) / sizeof(same[0]) || !isfinite(m->value))
 		return false;
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
-		if (!strcmp(m->unit, same[i][0]) &&
-		    !strcmp(row->metric.name, same[i][1]))
-			return fabs(m->value - row->metric.value) <=
-			       1e-9 * fabs(row->metric.value);
-	return false;
+	row = &r->rows[m->anchor];
+	if (!row->has_metric || !row->metric.name ||
+	    strcmp(row->metric.name, same[i][1]))
+		return false;
+	return fabs(m->value - row->metric.value) <=
+	       1e-9 * fabs(row->metric.value);
 }
 
 void print_anchors_build(struct print_anchors *a,
 			 const struct pstat_report *r)
 {
-	size_t n = r->nrows;
+	size_t n = r->nrows, *anchor;
 
 	a->order = a->start = NULL;
 	a->quiet = NULL;
@@ -222,21 +226,28 @@ void print_anchors_build(struct print_anchors *a,
 	a->start = xcalloc(n + 2, sizeof(*a->start));
 	a->order = xcalloc(r->nmetrics, sizeof(*a->order));
 	a->quiet = xcalloc(n, sizeof(*a->quiet));
-	for (size_t k = 0; k < r->nmetrics; k++)
-		if (r->metrics[k].anchor < n)
-			a->start[r->metrics[k].anchor + 2]++;
-	for (size_t i = 2; i < n + 2; i++)
-		a->start[i] += a->start[i - 1];
-	/* start[i + 1] runs from row i's first to its end, i + 1's start */
+	/*
+	 * one pass over the metrics (thousands an interval, each larger
+	 * than a cache line), their anchors kept meanwhile
+	 */
+	anchor = xmalloc(r->nmetrics * sizeof(*anchor));
 	for (size_t k = 0; k < r->nmetrics; k++) {
 		const struct pstat_metric_value *m = &r->metrics[k];
 
+		anchor[k] = m->anchor;
 		if (m->anchor >= n)
 			continue;
-		a->order[a->start[m->anchor + 1]++] = k;
+		a->start[m->anchor + 2]++;
 		if (metric_repeats_row(r, m))
 			a->quiet[m->anchor] = true;
 	}
+	for (size_t i = 2; i < n + 2; i++)
+		a->start[i] += a->start[i - 1];
+	/* start[i + 1] runs from row i's first to its end, i + 1's start */
+	for (size_t k = 0; k < r->nmetrics; k++)
+		if (anchor[k] < n)
+			a->order[a->start[anchor[k] + 1]++] = k;
+	free(anchor);
 }
 
 const struct pstat_row *print_anchors_row(const struct print_anchors *a,

@@ -142,6 +142,7 @@ void session_metrics_free(struct session *s)
 	free(sm->pmu_bit);
 	free(sm->src_pmus);
 	free(sm->key_pmus);
+	free(sm->memo);
 	memset(sm, 0, sizeof(*sm));
 }
 
@@ -221,6 +222,33 @@ static size_t find_key(struct session *s, size_t r, size_t *nkeys)
 }
 
 /*
+ * Whether the first nrows rows are those the keys were last built from
+ * (then the keys, their rows and inputs are still right); notes them
+ * either way.
+ */
+static bool keys_kept(struct session *s, size_t nrows)
+{
+	struct session_metrics *sm = &s->met;
+	bool same = sm->memo_rows == nrows;
+
+	if (!sm->memo)
+		sm->memo = xcalloc(s->nrows + 1, sizeof(*sm->memo));
+	for (size_t r = 0; r < nrows; r++) {
+		const struct pstat_row *row = &s->rows[r];
+		struct session_key_memo *m = &sm->memo[r];
+
+		if (same && m->thread == row->thread && m->aggr == row->aggr &&
+		    m->cpu == row->cpu && m->src == s->row_src[r])
+			continue;
+		same = false;
+		*m = (struct session_key_memo){ row->thread, row->aggr,
+						row->cpu, s->row_src[r] };
+	}
+	sm->memo_rows = nrows;
+	return same;
+}
+
+/*
  * One pass over the first nrows rows: each row's key (keys numbered in
  * the order of their first row), each key's last row and the row of
  * each input for it (the first of the key's), and each input's rows
@@ -248,6 +276,8 @@ static size_t session_metrics_keys(struct session *s, size_t nrows)
 			sm->key_pmus = xcalloc(s->nrows + 1,
 					       sizeof(*sm->key_pmus));
 	}
+	if (keys_kept(s, nrows))
+		return sm->memo_keys;
 	memset(sm->buckets, 0, sm->nbuckets * sizeof(*sm->buckets));
 	for (size_t r = 0; r < nrows; r++) {
 		size_t k = find_key(s, r, &nkeys);
@@ -279,6 +309,7 @@ static size_t session_metrics_keys(struct session *s, size_t nrows)
 				sm->key_in[k * ni + i] = r;
 		}
 	}
+	sm->memo_keys = nkeys;
 	return nkeys;
 }
 
@@ -349,27 +380,29 @@ static void add_value(struct session *s, size_t m,
 {
 	const struct pstat_metric_entry *e = &s->cfg->metrics->m[m];
 	struct session_metrics *sm = &s->met;
-	struct pstat_metric_value *v;
 
-	xgrow((void **)&sm->v, &sm->alloc, sm->nv + 1, sizeof(*sm->v));
-	v = &sm->v[sm->nv++];
-	memset(v, 0, sizeof(*v));
-	v->name = e->def.name;
-	v->unit = e->def.unit;
-	v->expr = e->def.text;
-	v->group = e->def.group;
-	v->inputs = sm->inputs[m];
-	v->ninputs = sm->ninputs[m];
-	v->value = sm->res[m].value;
-	v->why = sm->res[m].why;
-	v->multiplexed = sm->res[m].multiplexed;
-	v->threshold = sm->res[m].threshold;
-	v->higher_is_better = e->def.higher;
-	v->aggr = key->aggr;
-	v->aggr_nr = aggr_nr;
-	v->cpu = key->cpu;
-	v->thread = key->thread;
-	v->anchor = anchor_of(s, m, last);
+	/*
+	 * (room made by session_metrics_eval) in one store of each field:
+	 * thousands of values an interval, each past a cache line
+	 */
+	sm->v[sm->nv++] = (struct pstat_metric_value){
+		.name = e->def.name,
+		.unit = e->def.unit,
+		.expr = e->def.text,
+		.group = e->def.group,
+		.inputs = sm->inputs[m],
+		.ninputs = sm->ninputs[m],
+		.value = sm->res[m].value,
+		.why = sm->res[m].why,
+		.multiplexed = sm->res[m].multiplexed,
+		.threshold = sm->res[m].threshold,
+		.higher_is_better = e->def.higher,
+		.aggr = key->aggr,
+		.aggr_nr = aggr_nr,
+		.cpu = key->cpu,
+		.thread = key->thread,
+		.anchor = anchor_of(s, m, last),
+	};
 }
 
 /*
@@ -445,6 +478,8 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 	in.consts = s->cfg->metric_consts;
 	/* one evaluation per CPU, thread or unit the rows are split by */
 	nkeys = session_metrics_keys(s, nrows);
+	/* at most a value per metric and key */
+	xgrow((void **)&sm->v, &sm->alloc, nkeys * set->n + 1, sizeof(*sm->v));
 	for (size_t k = 0; k < nkeys; k++) {
 		fill_inputs(s, k);
 		metric_set_eval(set, &in, sm->res);

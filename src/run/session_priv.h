@@ -24,6 +24,13 @@ struct run_result {
 	struct rusage ru;
 };
 
+/* A row's key and source, as session_metrics_keys last saw them. */
+struct session_key_memo {
+	const char *thread;
+	const struct pstat_aggr_id *aggr;
+	int cpu, src;
+};
+
 /*
  * The metrics of the run (cfg->metrics): the inputs of one evaluation,
  * the values of the last report, and under -r each value's samples.
@@ -66,6 +73,13 @@ struct session_metrics {
 	unsigned *pmu_bit;           /* [metric]: its PMU's, or 0 */
 	unsigned *src_pmus;          /* [evlist row]: its PMU's */
 	unsigned *key_pmus;          /* [key]: the PMUs of its rows */
+	/*
+	 * What the keys above were built from, row by row: the next
+	 * interval's rows are most often the same rows (the same strings,
+	 * which live as long as the session), and then so are the keys.
+	 */
+	struct session_key_memo *memo;      /* [row] */
+	size_t memo_rows, memo_keys;        /* memo_rows 0: none kept */
 };
 
 struct session {
