@@ -166,6 +166,15 @@ static int number(const char *opt, const char *arg, uint64_t min,
 	return options_number(opt, arg, min, max, out, "pstat bench --help");
 }
 
+/* Room for one more of a list of n given by opt (64 at most)? 0 or -1. */
+static int room(size_t n, const char *opt)
+{
+	if (n < 64)
+		return 0;
+	msg_error("too many %s options (at most 64)", opt);
+	return -1;
+}
+
 /* A positive number of units of work (--per), appended to o->per. */
 static int per_number(struct bench_opts *o, const char *opt, const char *arg)
 {
@@ -173,10 +182,8 @@ static int per_number(struct bench_opts *o, const char *opt, const char *arg)
 
 	if (parse_u64(arg, UINT64_MAX, &v) || v == 0)
 		return bad_value(opt, arg, "not a positive whole number");
-	if (o->nper >= 64) {
-		msg_error("too many %s options (at most 64)", opt);
+	if (room(o->nper, opt))
 		return -1;
-	}
 	o->per[o->nper++] = (double)v;
 	return 0;
 }
@@ -184,10 +191,8 @@ static int per_number(struct bench_opts *o, const char *opt, const char *arg)
 /* Append s to list (of at most 64), or fail naming opt. */
 static int push(const char **list, size_t *n, const char *s, const char *opt)
 {
-	if (*n >= 64) {
-		msg_error("too many %s options (at most 64)", opt);
+	if (room(*n, opt))
 		return -1;
-	}
 	list[(*n)++] = s;
 	return 0;
 }

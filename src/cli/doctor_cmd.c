@@ -36,9 +36,8 @@ int doctor_main(int argc, char **argv)
 			doctor_help();
 			return 0;
 		} else {
-			msg_error("unknown option '%s' for 'pstat doctor'",
-				  argv[i]);
-			msg_hint("%s", DOCTOR_USAGE);
+			msg_bad_option('?', 0, argv[i], "pstat doctor",
+				       DOCTOR_USAGE);
 			return EXIT_PSTAT_FAILED;
 		}
 	}

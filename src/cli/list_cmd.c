@@ -46,9 +46,8 @@ int list_main(int argc, char **argv)
 			list_help();
 			return 0;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			msg_error("unknown option '%s' for 'pstat list'",
-				  argv[i]);
-			msg_hint("%s", LIST_USAGE);
+			msg_bad_option('?', 0, argv[i], "pstat list",
+				       LIST_USAGE);
 			return EXIT_PSTAT_FAILED;
 		} else if (lo.glob) {
 			msg_error("'pstat list' takes one GLOB");
