@@ -216,7 +216,13 @@ writer_pair() {
 	assert_output --partial "cannot run '/nonexistent/cmd'"
 	# through the shell, the shell's 127
 	run -127 "$PSTAT" bench -r 2 -e task-clock true /nonexistent/cmd
-	assert_output --partial 'failed (exit status 127)'
+	assert_output --partial "pstat: command 2 '/nonexistent/cmd' failed (exit status 127): the shell found no such command"
+	# a signal by its name (the output went to null: the status is all)
+	run -143 "$PSTAT" bench -N -r 1 -e task-clock 'sh -c "kill -TERM \$\$"'
+	assert_line --index 0 --partial 'failed (exit status 143): killed by SIGTERM'
+	# a plain exit status is not explained away
+	run -5 "$PSTAT" bench -r 1 -e task-clock 'exit 5'
+	assert_line --index 0 "pstat: command 1 'exit 5' failed (exit status 5)"
 }
 
 @test "bench: a failing --prepare ends the bench" {

@@ -258,8 +258,26 @@ static int one_run(struct bench_state *st, size_t c, int record)
 			      step.status, start_ms, st->seq - 1, step.rows,
 			      step.nrows);
 	if (step.status && !cfg->ignore_failure) {
-		msg_error("command %zu '%s' failed (exit status %d)", c + 1,
-			  cmd->label, step.status);
+		/*
+		 * The output went to --output (null by default), so say what
+		 * the status means where it is plain: the shell's 127 and
+		 * 126, a signal by its name.
+		 */
+		if (step.signal)
+			msg_error("command %zu '%s' failed (exit status %d): killed by SIG%s",
+				  c + 1, cmd->label, step.status,
+				  sigabbrev_np(step.signal) ?
+				  sigabbrev_np(step.signal) : "?");
+		else if (cmd->via_shell &&
+			 (step.status == 127 || step.status == 126))
+			msg_error("command %zu '%s' failed (exit status %d): the shell %s",
+				  c + 1, cmd->label, step.status,
+				  step.status == 127 ?
+				  "found no such command" :
+				  "could not execute it");
+		else
+			msg_error("command %zu '%s' failed (exit status %d)",
+				  c + 1, cmd->label, step.status);
 		msg_hint("-i (--ignore-failure) keeps going over failed runs");
 		st->b->failed_cmd = cmd->name;
 		return step.status;
