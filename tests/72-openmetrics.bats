@@ -246,6 +246,37 @@ OM_INTERVAL_CASES="interval percpu-interval thread-interval"
 	refute_output --partial '.pstat.prom.'
 }
 
+@test "openmetrics: a new -o FILE (with or without -I) appears with a whole report, never empty" {
+	need_perf_events
+	f="$BATS_TEST_TMPDIR/new.prom"
+	go="$BATS_TEST_TMPDIR/go"
+	for interval in "-I 100000" ""; do
+		rm -f "$f" "$go"
+		# the command waits (20 s at most) until told to go
+		# shellcheck disable=SC2086
+		"$PSTAT" --openmetrics $interval -o "$f" -e task-clock -- \
+			sh -c 'for i in $(seq 400); do [ -e "$1" ] && exit; sleep 0.05; done' \
+			_ "$go" &
+		pid=$!
+		# the output is open once its temporary file is there
+		for _ in $(seq 100); do
+			ls -A "$BATS_TEST_TMPDIR" | grep -q '^\.new\.prom\.' && break
+			sleep 0.05
+		done
+		opened=no absent=no
+		ls -A "$BATS_TEST_TMPDIR" | grep -q '^\.new\.prom\.' && opened=yes
+		[ -e "$f" ] || absent=yes
+		touch "$go"
+		wait "$pid"
+		[ "$opened" = yes ]
+		[ "$absent" = yes ]
+		grep -q '^pstat_event_seconds_total{event="task-clock"' "$f"
+		[ "$(tail -n1 "$f")" = "# EOF" ]
+		run ls -A "$BATS_TEST_TMPDIR"
+		refute_output --partial '.new.prom.'
+	done
+}
+
 @test "openmetrics: node_exporter's textfile collector reads the --prometheus -o file" {
 	need_tracepoint
 	command -v prometheus-node-exporter >/dev/null ||
