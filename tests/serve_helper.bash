@@ -21,9 +21,13 @@ om_check() {
 need_serve() {
 	need_perf_events
 	command -v curl >/dev/null || skip "curl is not installed"
+	# only a missing libmicrohttpd is the machine's; any other failure
+	# to start is pstat's, and fails the test rather than hide in a skip
 	"$ROOT/pstat" serve --listen 127.0.0.1:0 --timeout 1 -e task-clock \
-		>/dev/null 2>"$BATS_TEST_TMPDIR/probe" ||
+		>/dev/null 2>"$BATS_TEST_TMPDIR/probe" && return 0
+	grep -q 'install libmicrohttpd' "$BATS_TEST_TMPDIR/probe" &&
 		skip "pstat serve cannot run here: $(head -n1 "$BATS_TEST_TMPDIR/probe")"
+	fail "pstat serve does not start: $(cat "$BATS_TEST_TMPDIR/probe")"
 }
 
 need_prometheus() {
