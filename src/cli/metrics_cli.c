@@ -672,6 +672,10 @@ static void list_text(FILE *out, const struct pstat_metric_lib *lib,
 	if (!lib->topdown_levels)
 		fprintf(out, "%sno top-down analysis here: %s\n",
 			lib->n ? "\n" : "", lib->no_topdown);
+	if (lib->no_umc[0])
+		fprintf(out, "%sno DRAM bandwidth here: %s\n",
+			lib->n && lib->topdown_levels ? "\n" : "",
+			lib->no_umc);
 }
 
 int metrics_cli_list(FILE *out, int json, int names_only,

@@ -194,6 +194,22 @@ static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 	}
 }
 
+/*
+ * Why an AMD CPU has no DRAM bandwidth here, into lib->no_umc. The
+ * kernel registers the memory controllers' PMUs (amd_umc_N) from Linux
+ * 6.9 on, and only where the CPU has PerfMonV2 (Zen 4 and later).
+ */
+static void amd_no_umc(struct pstat_metric_lib *lib)
+{
+	if (lib->amd_zen >= 4 || !lib->amd_zen)
+		snprintf(lib->no_umc, sizeof(lib->no_umc),
+			 "there is no amd_umc PMU (the kernel exports the memory controllers' counters from Linux 6.9 on, on Zen 4 and later)");
+	else
+		snprintf(lib->no_umc, sizeof(lib->no_umc),
+			 "there is no amd_umc PMU: the memory controllers' counters came with PerfMonV2 in Zen 4, and this is a Zen %d",
+			 lib->amd_zen);
+}
+
 static void find_families(struct pstat_metric_lib *lib,
 			  struct pstat_pmus *pmus, const char *root)
 {
@@ -221,6 +237,8 @@ static void find_families(struct pstat_metric_lib *lib,
 		else if (str_starts_with(all[i]->name, "uncore_imc") &&
 			 pmu_alias_find(all[i], "cas_count_read_sch0"))
 			lib->families |= METRIC_FAM_INTEL_IMC_SCH;
+		else if (str_starts_with(all[i]->name, "amd_umc_"))
+			lib->families |= METRIC_FAM_AMD_UMC;
 	free(all);
 	if (!lib->core[0]) {
 		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
@@ -262,6 +280,8 @@ static void find_families(struct pstat_metric_lib *lib,
 	}
 	if (!lib->amd)
 		lib->families |= METRIC_FAM_NOT_AMD;
+	else if (!(lib->families & METRIC_FAM_AMD_UMC))
+		amd_no_umc(lib);
 	if (lib->topdown_levels || lib->no_topdown[0]) {
 		/* settled */
 	} else if (pmu_has_event(pmus, lib->core, "cpu_cycles")) {
@@ -557,6 +577,22 @@ static int known_elsewhere(const char *w)
 	return 0;
 }
 
+/* Whether w names an AMD memory-controller metric, or its group. */
+static int amd_umc_named(const char *w)
+{
+	char name[96];
+
+	for (size_t i = 0; i < metric_lib_table_size; i++) {
+		const struct metric_lib_entry *e = &metric_lib_table[i];
+
+		metric_lib_entry_name(e, name, sizeof(name));
+		if ((e->families & METRIC_FAM_AMD_UMC) &&
+		    (!strcasecmp(name, w) || !strcasecmp(e->group, w)))
+			return 1;
+	}
+	return 0;
+}
+
 /* -M's word w: a metric or group name, in any case. */
 static int select_one(const struct pstat_metric_lib *lib,
 		      struct pstat_metric_set *set, const char *w,
@@ -605,6 +641,9 @@ static int select_one(const struct pstat_metric_lib *lib,
 			add_unsupported(set, l1[i], "TopdownL1", why);
 		return 0;
 	}
+	if (lib->no_umc[0] && amd_umc_named(w))
+		return error_set(err, -1, "cannot count %s here: %s", w,
+				 lib->no_umc);
 	if (known_elsewhere(w))
 		return error_set(err, -1,
 				 "'%s' is not available here: its events are not among this machine's PMUs (see 'pstat list metrics')",

@@ -33,6 +33,7 @@
 #define METRIC_FAM_INTEL_IMC_SCH 0x2000 /* uncore_imc cas_count_*_sch0/1 */
 #define METRIC_FAM_NOT_AMD      0x4000  /* a core PMU, not AMD's */
 #define METRIC_FAM_AMD_ZEN5     0x8000  /* AMD Zen 5 (8 dispatch slots) */
+#define METRIC_FAM_AMD_UMC      0x10000 /* amd_umc_N (Linux 6.9+, Zen 4+) */
 
 struct metric_lib_entry {
 	unsigned families;
@@ -65,6 +66,11 @@ struct pstat_metric_lib {
 	int topdown_levels;     /* 0 none, else the deepest level (up to 6) */
 	int amd;                /* the core PMU "cpu" is AMD's */
 	int amd_zen;            /* AMD: the Zen generation, 0 unknown */
+	/*
+	 * AMD: why there is no DRAM bandwidth (the memory controllers'
+	 * amd_umc PMUs are missing), "" when there is or not AMD
+	 */
+	char no_umc[256];
 	/*
 	 * The vendor's tables for this CPU (events/vendor.h), one per kind
 	 * of core; when there are any, the top-down groups are theirs, and

@@ -26,6 +26,7 @@
 #define SRC_ATOM "Intel perfmon E-core TMA metrics (BSD-3-Clause), level 1: TOPDOWN_FE_BOUND.ALL, TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_RETIRING.ALL, TOPDOWN_BE_BOUND.ALL over their sum"
 #define SRC_AMD "AMD, table 'Guidance for Pipeline Utilization Analysis Statistics': Zen 4 in the PPR for AMD Family 19h Model 11h Revision B1, section 2.1.15.2 'Performance Measurement' (6 slots a cycle); Zen 5 in 'Performance Monitor Counters for AMD Family 1Ah Model 00h-0Fh Processors', section 1.2 (8 slots a cycle). Slots = #slots x PMCx076 LsNotHaltedCyc; PMCx1A0 DeNoDispatchPerSlot umask 01h NoOpsFromFrontend, 1Eh BackendStalls, 60h SMTContention; PMCx0AA DeSrcOpDisp umask 07h (all sources); PMCx0C1 ExRetOps"
 #define SRC_AMD_L2 "AMD, the same pipeline-utilisation guidance (PPR for Family 19h Model 11h, section 2.1.15.2; Family 1Ah Model 00h-0Fh performance monitor counters, section 1.2), level 2: PMCx1A0 NoOpsFromFrontend with CntMask = the dispatch width; PMCx0C3 ExRetBrnMisp and PMCx096 resyncs or NC redirects; PMCx0D6 ExNoRetire umask 02h (not complete) and A2h (load not complete); PMCx1C2 retired microcode ops over PMCx0C1 ExRetOps"
+#define SRC_AMD_UMC "AMD, PPR for Family 19h Model 11h Revision B1, section 8.2.1 'UMC Performance Monitor Events' (the same events on Family 1Ah, as perf's amdzen5 memory-controller events): EventSelect 00h MEMCLK cycles, 05h ACTIVATE, 06h PRECHARGE, 0Ah CAS commands (64 bytes each), 14h data bus clocks (two slots a MEMCLK); RdWrMask 1 reads, 2 writes. The kernel's amd_umc_N PMUs (arch/x86/events/amd/uncore.c, Linux 6.9+: event config:0-7, rdwrmask config:8-9), summed; perf's memory_controller metric names and units"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_* in MB/s; cas_count_* scaled to MiB by the kernel"
 #define SRC_IMC_SCH "Intel perfmon GNR metrics (BSD-3-Clause): memory_bandwidth_* over UNC_M_CAS_COUNT_SCH0/SCH1, in MB/s; the kernel's cas_count_*_sch0/1 in MiB"
@@ -110,6 +111,44 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_INTEL_IMC_SCH, "Memory",
 	  "memory_bandwidth = (uncore_imc@cas_count_read_sch0@ + uncore_imc@cas_count_read_sch1@ + uncore_imc@cas_count_write_sch0@ + uncore_imc@cas_count_write_sch1@) * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes",
 	  SRC_IMC_SCH },
+
+	/*
+	 * AMD Zen 4 and later: the memory controllers' (UMC) counters,
+	 * which the kernel exports from Linux 6.9 on (amd_umc_N, one per
+	 * controller, counting on the cpumask's CPU of its node). A CAS
+	 * command moves 64 bytes; MB/s is 10^6 bytes a second, as Intel's.
+	 */
+	{ METRIC_FAM_AMD_UMC, "memory_controller",
+	  "umc_mem_read_bandwidth = amd_umc@event=0xa,rdwrmask=0x1@ * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM read bandwidth, from the memory controllers' read CAS commands",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "memory_controller",
+	  "umc_mem_write_bandwidth = amd_umc@event=0xa,rdwrmask=0x2@ * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM write bandwidth, from the memory controllers' write CAS commands",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "memory_controller",
+	  "umc_mem_bandwidth = amd_umc@event=0xa@ * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes, from the memory controllers' CAS commands",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "memory_controller",
+	  "umc_data_bus_utilization = amd_umc@event=0x14@ / 2 / amd_umc@event=0x0@; scale = 100; unit = %; higher = yes; desc = Memory clock cycles the DRAM data bus was busy (two data slots a clock)",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "memory_controller",
+	  "umc_cas_cmd_rate = amd_umc@event=0xa@ * 1000 / amd_umc@event=0x0@; unit = cmds/1k MEMCLK; higher = yes; desc = CAS commands per 1000 memory clock cycles",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "memory_controller",
+	  "umc_activate_cmd_rate = amd_umc@event=0x5@ * 1000 / amd_umc@event=0x0@; unit = cmds/1k MEMCLK; higher = no; desc = ACTIVATE commands (DRAM row opens) per 1000 memory clock cycles",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "memory_controller",
+	  "umc_precharge_cmd_rate = amd_umc@event=0x6@ * 1000 / amd_umc@event=0x0@; unit = cmds/1k MEMCLK; higher = no; desc = PRECHARGE commands (DRAM row closes) per 1000 memory clock cycles",
+	  SRC_AMD_UMC },
+	/* pstat's names, as on Intel */
+	{ METRIC_FAM_AMD_UMC, "Memory",
+	  "memory_bandwidth_read = umc_mem_read_bandwidth; unit = MB/s; higher = yes; desc = DRAM read bandwidth",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "Memory",
+	  "memory_bandwidth_write = umc_mem_write_bandwidth; unit = MB/s; higher = yes; desc = DRAM write bandwidth",
+	  SRC_AMD_UMC },
+	{ METRIC_FAM_AMD_UMC, "Memory",
+	  "memory_bandwidth = umc_mem_bandwidth; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes",
+	  SRC_AMD_UMC },
 
 	/*
 	 * Intel Skylake-class: the kernel's topdown-* events count issue
