@@ -39,12 +39,14 @@ static const char *find_event(const struct vendor_events *t, const char *name)
 /*
  * name in the vendor's spelling, into buf: upper case, libpfm4's ':'
  * between event and umask made perf's '.'. Returns the number of
- * separators, or -1 for what is not such a name (more than one, or
- * another character).
+ * separators, or -1 for what is not such a name (another character, or
+ * more than one ':'). Intel's names may have several dots
+ * (ocr.demand_data_rd.l3_miss, idq_uops_not_delivered.cycles_0_uops_deliv.core)
+ * or none (offcore_response).
  */
 static int vendor_spelling(const char *name, char *buf, size_t len)
 {
-	size_t n = strlen(name), seps = 0;
+	size_t n = strlen(name), seps = 0, colons = 0;
 
 	if (!n || n >= len)
 		return -1;
@@ -53,13 +55,14 @@ static int vendor_spelling(const char *name, char *buf, size_t len)
 
 		if (c == ':' || c == '.') {
 			seps++;
+			colons += c == ':';
 			c = '.';
 		} else if (c && !isalnum((unsigned char)c) && c != '_') {
 			return -1;
 		}
 		buf[i] = (char)toupper((unsigned char)c);
 	}
-	return seps <= 1 ? (int)seps : -1;
+	return colons <= 1 ? (int)seps : -1;
 }
 
 /* An event of one PMU's table t, encoded on pmu. 1: not in t. */
@@ -106,8 +109,6 @@ int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
 	if (arm)
 		return encode_on(e, sp, &vendor_event_tables[arm->events], want,
 				 vendor_arm_pmu(e->ctx->pmus), gmods);
-	if (seps != 1)
-		return 1;
 	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
 	for (size_t i = 0; i < n; i++) {
 		r = encode_on(e, sp, &vendor_event_tables[rows[i]->events], want,

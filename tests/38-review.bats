@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# Acceptance review of issues 32 and 33: command lines as a perf user
+# or a script written for perf runs them, beyond the other files' cases.
+
+load test_helper
+
+CPUS="$FIX/cpus"
+VENDOR="$ROOT/src/events/vendor"
+
+@test "vendor events: every name pstat list shows resolves, several dots included (ocr.*, offcore_response)" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	# libpfm4 would take the host's table: the vendor's names alone
+	export LIBPFM_FORCE_PMU=none
+	for t in intel-broadwell intel-sapphirerapids intel-graniterapids \
+		intel-arrowlake-h intel-sierraforest arm64-neoverse-v3; do
+		export PSTAT_SYSFS_ROOT="$CPUS/$t"
+		names=$("$ROOT/pstat" list -j |
+			jq -r '[.events[] | select(.section == "vendor") | .name] | unique | join(",")')
+		[ -n "$names" ]
+		n=$(tr , '\n' <<<"$names" | wc -l)
+		run "$ROOT/pstat" --dry-run -e "$names"
+		assert_success
+		# a row per name at least (hybrids: one per kind of core; on Arm
+		# the kernel's own names resolve through sysfs first)
+		[ "$(grep -c ': resolver ' <<<"$output")" -ge "$n" ] ||
+			{ echo "$t: fewer rows than the $n names"; return 1; }
+	done
+}
+
+@test "vendor events: ocr.* and idq_uops_not_delivered.*.core are encoded as Intel's events JSON says" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	export LIBPFM_FORCE_PMU=none
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids"
+	# Intel: EventCode "0x2A,0x2B" (the first), UMask, MSRValue into
+	# offcore_rsp (config1)
+	read -r code umask msr < <(jq -r '.Events[] |
+		select(.EventName == "OCR.DEMAND_DATA_RD.L3_MISS") |
+		"\(.EventCode | split(",")[0]) \(.UMask) \(.MSRValue)"' \
+		"$VENDOR/intel/SPR/events/sapphirerapids_core.json")
+	want=$(printf 'config 0x%x config1 0x%x ' $((umask * 256 + code)) $((msr)))
+	for name in ocr.demand_data_rd.l3_miss OCR.DEMAND_DATA_RD.L3_MISS \
+		OCR.DEMAND_DATA_RD:L3_MISS; do
+		run "$ROOT/pstat" --dry-run -e "$name"
+		assert_success
+		assert_line "$name: resolver vendor, pmu cpu, group 0 (leader)"
+		assert_output --partial "$want"
+	done
+	# and with perf's modifiers
+	run "$ROOT/pstat" --dry-run -e ocr.demand_data_rd.l3_miss:u
+	assert_success
+	assert_output --partial 'exclude_user 0 exclude_kernel 1'
+	# Broadwell: two dots, and a counter mask
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-broadwell"
+	read -r code umask cmask < <(jq -r '.Events[] |
+		select(.EventName == "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE") |
+		"\(.EventCode) \(.UMask) \(.CounterMask)"' \
+		"$VENDOR/intel/BDW/events/broadwell_core.json")
+	run "$ROOT/pstat" --dry-run -e idq_uops_not_delivered.cycles_0_uops_deliv.core
+	assert_success
+	assert_output --partial "$(printf 'config 0x%x ' $((cmask << 24 | umask * 256 + code)))"
+	# a name in no table is still unknown
+	run "$ROOT/pstat" --dry-run -e ocr.no_such.event
+	assert_failure 125
+	assert_output "pstat: unknown event 'ocr.no_such.event'"
+}
