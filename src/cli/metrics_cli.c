@@ -634,40 +634,66 @@ void metrics_cli_free(struct metrics_cli *mc)
 	memset(mc, 0, sizeof(*mc));
 }
 
+/* Whether group g (len bytes) is in lib->e[0..i)'s group lists. */
+static int group_seen(const struct pstat_metric_lib *lib, size_t i,
+		      const char *g, size_t len)
+{
+	char w[64];
+
+	snprintf(w, sizeof(w), "%.*s", (int)len, g);
+	for (size_t j = 0; j < i; j++)
+		if (metric_lib_in_group(lib->e[j]->group, w))
+			return 1;
+	return 0;
+}
+
 /* The library's groups, each once, then its metrics: one name a line. */
 static void list_names(FILE *out, const struct pstat_metric_lib *lib)
 {
 	char name[64];
 
 	for (size_t i = 0; i < lib->n; i++) {
-		size_t j;
+		const char *g = lib->e[i]->group;
 
-		for (j = 0; j < i && strcmp(lib->e[j]->group, lib->e[i]->group);
-		     j++)
-			;
-		if (j == i)
-			fprintf(out, "%s\n", lib->e[i]->group);
+		/* each of a list's groups ("MPKI;Branch_Effectiveness") */
+		for (size_t k = 0; g[k]; k += g[k] == ';') {
+			size_t len = strcspn(g + k, ";");
+
+			if (!group_seen(lib, i, g + k, len))
+				fprintf(out, "%.*s\n", (int)len, g + k);
+			k += len;
+		}
 	}
 	for (size_t i = 0; i < lib->n; i++)
 		fprintf(out, "%s\n",
 			metric_lib_entry_name(lib->e[i], name, sizeof(name)));
 }
 
-/* Each metric under its group's heading, with its formula. */
+/*
+ * Each metric under its first group's heading, with its formula; the
+ * other groups of a list under it.
+ */
 static void list_text(FILE *out, const struct pstat_metric_lib *lib,
 		      const struct pstat_metric_def *d)
 {
 	const char *group = NULL;
+	size_t glen = 0;
 
 	for (size_t i = 0; i < lib->n; i++) {
-		if (!group || strcmp(group, d[i].group)) {
+		size_t len = strcspn(d[i].group, ";");
+
+		if (!group || glen != len || strncmp(group, d[i].group, len)) {
 			group = d[i].group;
-			fprintf(out, "%s%s:\n", i ? "\n" : "", group);
+			glen = len;
+			fprintf(out, "%s%.*s:\n", i ? "\n" : "", (int)len, group);
 		}
 		fprintf(out, "  %-24s %s%s%s\n", d[i].name, d[i].text,
 			*d[i].unit ? "  in " : "", d[i].unit);
 		if (d[i].desc)
 			fprintf(out, "  %-24s %s\n", "", d[i].desc);
+		if (d[i].group[len])
+			fprintf(out, "  %-24s also in %s\n", "",
+				d[i].group + len + 1);
 	}
 	if (!lib->topdown_levels)
 		fprintf(out, "%sno top-down analysis here: %s\n",

@@ -312,6 +312,18 @@ int metric_lib_is_topdown(const char *group)
 	return !strncasecmp(group, "TopdownL", 8);
 }
 
+int metric_lib_in_group(const char *groups, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *g = groups; *g; g += strcspn(g, ";")) {
+		g += *g == ';';
+		if (!strncasecmp(g, w, n) && (!g[n] || g[n] == ';'))
+			return 1;
+	}
+	return 0;
+}
+
 void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		     const char *sysfs_root)
 {
@@ -540,7 +552,7 @@ static int name_matches(const char *name, const char *w)
 static int group_matches(const struct pstat_metric_lib *lib,
 			 const struct metric_lib_entry *e, const char *w)
 {
-	if (!strcasecmp(e->group, w))
+	if (metric_lib_in_group(e->group, w))
 		return 1;
 	/* AMD's names of its two levels, as perf's */
 	if (lib->amd && !strncasecmp(w, "PipelineL", 9) && w[9] &&
@@ -559,7 +571,7 @@ static int known_elsewhere(const char *w)
 		const struct metric_lib_entry *e = &metric_lib_table[i];
 
 		metric_lib_entry_name(e, name, sizeof(name));
-		if (!strcasecmp(name, w) || !strcasecmp(e->group, w))
+		if (!strcasecmp(name, w) || metric_lib_in_group(e->group, w))
 			return 1;
 	}
 	for (size_t t = 0; t < vendor_ntables; t++) {
@@ -570,7 +582,9 @@ static int known_elsewhere(const char *w)
 
 			snprintf(name, sizeof(name), "%.*s",
 				 (int)strcspn(def, " ="), def);
-			if (name_matches(name, w))
+			if (name_matches(name, w) ||
+			    metric_lib_in_group(vendor_str(vendor_rows[r].group),
+						w))
 				return 1;
 		}
 	}
@@ -625,6 +639,11 @@ static int select_one(const struct pstat_metric_lib *lib,
 
 		if (lib->no_topdown[0])
 			snprintf(why, sizeof(why), "%s", lib->no_topdown);
+		else if (lib->nvendor && (lib->families & METRIC_FAM_ARM))
+			snprintf(why, sizeof(why),
+				 "Arm's telemetry data for this core has %d top-down level%s; its next stage is metric groups (Cycle_Accounting, MPKI, Miss_Ratio, Operation_Mix, ...: see 'pstat list metrics')",
+				 lib->topdown_levels,
+				 lib->topdown_levels == 1 ? "" : "s");
 		else if (lib->nvendor)
 			snprintf(why, sizeof(why),
 				 "the vendor's analysis of this CPU has %d levels",

@@ -37,7 +37,7 @@
 
 struct metric_lib_entry {
 	unsigned families;
-	const char *group;      /* "TopdownL1", "TopdownL2", "Summary", ... */
+	const char *group;      /* "TopdownL1", "Summary", "MPKI;Branch_Effectiveness" */
 	/*
 	 * The definition (metric.h's syntax); "$core" stands for the core
 	 * PMU's name (cpu, cpu_core).
@@ -104,8 +104,15 @@ void metric_lib_free(struct pstat_metric_lib *lib);
  */
 void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus);
 
-/* Whether group is a top-down level ("TopdownL1", any case). */
+/*
+ * Whether group is a top-down level ("TopdownL1", any case). An entry's
+ * group may be a list, "TopdownL2;Topdown_Frontend" (perf's MetricGroup
+ * spelling): its level, when it has one, comes first.
+ */
 int metric_lib_is_topdown(const char *group);
+
+/* Whether the group list groups (';'-separated) has w, in any case. */
+int metric_lib_in_group(const char *groups, const char *w);
 
 /* The entry called name that applies here, or NULL (borrowed). */
 const struct metric_lib_entry *

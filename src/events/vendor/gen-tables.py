@@ -85,7 +85,7 @@ ARM_CORES = [
     ("neoverse-n3.json", 0x41, 0xD8E, 0x00, 0xFF, "neoverse-n3.json"),
     ("neoverse-v3.json", 0x41, 0xD84, 0x00, 0xFF, "neoverse-v3.json"),
 ]
-ARM_HIGHER = {"retiring": "yes"}
+ARM_HIGHER = {"retiring": "yes", "ipc": "yes"}
 
 
 class Skip(Exception):
@@ -492,7 +492,12 @@ class ArmEvents:
 
 
 class ArmCore:
-    """One Neoverse core's extract: its level-1 top-down metrics."""
+    """One Arm core's extract of Arm's telemetry data: every metric it
+    defines. Top-down levels come from the methodology's decision tree
+    (its root nodes are level 1, the metrics their next_items name level
+    2, and so on: TopdownL1..TopdownLn, perf's names); every metric is
+    also in the metric groups Arm puts it in (MPKI, Miss_Ratio,
+    Topdown_Frontend, ...), "Topdown_L1" spelled TopdownL1 as perf does."""
 
     def __init__(self, rel, events):
         self.rel = rel
@@ -500,27 +505,82 @@ class ArmCore:
             self.doc = json.load(f)
         with open(os.path.join(HERE, "arm", "data", events),
                   encoding="utf-8") as f:
-            self.codes = {e["name"]: e["code"] for e in json.load(f)["events"]}
+            data = {e["name"]: e["code"] for e in json.load(f)["events"]}
+        # The codes of the extract's own events (Arm's telemetry data);
+        # where ARM-software/data has the event too, the two agree
+        self.codes = {}
+        for name, e in self.doc["events"].items():
+            code = int(e["code"], 16)
+            if name in data and data[name] != code:
+                raise SystemExit("%s: %s is 0x%x, ARM-software/data 0x%x" % (
+                    rel, name, code, data[name]))
+            self.codes[name] = code
         self.tag = self.doc["product_configuration"]["product_name"]
         self.skipped = []
 
+    def levels(self):
+        """Metric name -> its top-down level, from the decision tree."""
+        tree = self.doc["methodologies"]["topdown_methodology"][
+            "decision_tree"]
+        nodes = {m["name"]: m for m in tree["metrics"]}
+        level = {n: 1 for n in tree["root_nodes"]}
+        todo = list(tree["root_nodes"])
+        while todo:
+            n = todo.pop(0)
+            for c in nodes.get(n, {}).get("next_items", []):
+                if c in self.doc["metrics"] and c not in level:
+                    level[c] = level[n] + 1
+                    todo.append(c)
+        return level
+
     def entries(self):
+        level = self.levels()
+        groups = {}
+        order = {}
+        for i, (g, v) in enumerate(self.doc["groups"]["metrics"].items()):
+            for n in v["metrics"]:
+                order.setdefault(n, i)
+                if g != "Topdown_L1":
+                    groups.setdefault(n, []).append(g)
         rows = []
-        for name in ("frontend_bound", "bad_speculation", "backend_bound",
-                     "retiring"):
-            m = self.doc["metrics"][name]
-            body = re.sub(r"[A-Z][A-Z0-9_]*", self.event, m["formula"])
+        for name, m in self.doc["metrics"].items():
+            lv = level.get(name, 0)
+            names = (["TopdownL%d" % lv] if lv else []) + groups.get(name, [])
+            if not names:
+                self.skipped.append((name, "in no metric group"))
+                continue
+            try:
+                body = re.sub(r"[A-Z][A-Z0-9_]*", self.event, m["formula"])
+            except Skip as e:
+                self.skipped.append((name, str(e)))
+                continue
+            d = "%s = %s" % (name, body)
+            unit = m["units"]
+            d += "; unit = %s" % ("%" if unit.startswith("percent") else unit)
+            higher = self.higher(name, lv, groups.get(name, []))
+            if higher:
+                d += "; higher = " + higher
             desc = first_sentence(m["description"].replace("\n", " "))
-            d = "%s = %s; unit = %%; higher = %s; desc = %s" % (
-                name, body, ARM_HIGHER.get(name, "no"),
-                desc.replace(";", ",").rstrip("."))
-            rows.append(("TopdownL1", d, 1, name))
+            d += "; desc = " + desc.replace(";", ",").rstrip(".")
+            rows.append((";".join(names), d, lv, name))
+        # the levels in order, then the others by their first group
+        rows.sort(key=lambda r: (r[2] or 99, order.get(r[3], 0)))
         return rows
+
+    @staticmethod
+    def higher(name, level, groups):
+        """Whether more is better, where it is clear: slots retiring and
+        instructions a cycle yes; stalls, misses and walks no."""
+        if name in ARM_HIGHER:
+            return ARM_HIGHER[name]
+        if level or set(groups) & {"MPKI", "Miss_Ratio", "Cycle_Accounting"}:
+            return "no"
+        return ""
 
     def event(self, m):
         """A common event by the kernel's alias (its name in lower case,
         listed where the core has it); another by its code on the core
-        PMU, from ARM-software/data."""
+        PMU, from Arm's data."""
         name = m.group(0)
         code = self.codes.get(name)
         if code is None:
@@ -531,8 +591,9 @@ class ArmCore:
 
     def source(self):
         x = self.doc["extracted_from"]
-        return "Arm telemetry-solution %s at %s (Apache-2.0), extract src/events/vendor/arm/%s" % (
-            x["path"], x["commit"][:12], self.rel)
+        return "Arm telemetry-solution %s at %s, data %s (Apache-2.0), extract src/events/vendor/arm/%s" % (
+            x["path"], x["commit"][:12], self.doc["document"]["sha1"][:7],
+            self.rel)
 
 
 def mapfile():
@@ -616,7 +677,8 @@ def main():
     comments = []
     order = {"Topdown": 7, "Info": 8, "Bottleneck": 9}
     for key, t in sorted(tables.items()):
-        ents = sorted(t.entries(), key=lambda r: order.get(r[0], r[2]))
+        # (a row of no level and no such group last, in its table's order)
+        ents = sorted(t.entries(), key=lambda r: order.get(r[0], r[2] or 10))
         levels = max([lv for _, _, lv, _ in ents] + [0])
         tindex[key] = len(mtabs)
         mtabs.append((off(t.tag), off(t.source()), len(rows), len(ents),
