@@ -186,7 +186,7 @@ complete -c pstat -f -n __fish_pstat_first_word -a help -d 'Show the usage, or a
 # tests/90-docs.bats checks.
 complete -c pstat -n __fish_pstat_in_options -s a -l all-cpus -d 'Count on every online CPU'
 complete -c pstat -n __fish_pstat_in_options -l alpha -x -d 'Significance level of the comparison, with --baseline'
-complete -c pstat -n __fish_pstat_in_options -l append -d 'Append to the -o file'
+complete -c pstat -n __fish_pstat_in_options -l append -d 'Append to the -o file or the --log-fd descriptor'
 complete -c pstat -n __fish_pstat_in_options -l baseline -r -k -a '(__fish_complete_suffix .json)' -d 'Then compare with this pstat -j result'
 complete -c pstat -n __fish_pstat_in_options -s B -l big-num -d 'Group digits'
 complete -c pstat -n __fish_pstat_in_options -s G -l cgroup -x -a '(__fish_pstat_cgroups)' -d 'Count the events before it only in these cgroups (with -a)'

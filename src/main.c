@@ -358,7 +358,7 @@ static int subcommand(int argc, char **argv)
 static int open_output(const struct pstat_opts *o, struct output *out)
 {
 	if (o->log_fd >= 0)
-		return output_open_fd(out, o->log_fd);
+		return output_open_fd(out, o->log_fd, o->append);
 	if (o->openmetrics && o->interval_ms && o->output && !o->dry_run)
 		return output_open_rewrite(out, o->output, o->timeout_ms);
 	return output_open(out, o->output ? o->output : o->dry_run ? "-" : NULL,

@@ -165,7 +165,7 @@ need_perf() {
 @test "-o - takes no --append, and a full stdout is an error" {
 	run "$PSTAT" -o - --append -e task-clock true
 	assert_failure 125
-	assert_line --index 0 "pstat: --append needs -o FILE"
+	assert_line --index 0 "pstat: --append needs -o FILE or --log-fd FD"
 	# the comparison of --baseline goes to stdout too, unless elsewhere
 	echo '{}' >"$BATS_TEST_TMPDIR/base.json"
 	run "$PSTAT" -j -o - --baseline "$BATS_TEST_TMPDIR/base.json" -e task-clock true

@@ -63,3 +63,34 @@ VENDOR="$ROOT/src/events/vendor"
 	assert_failure 125
 	assert_output "pstat: unknown event 'ocr.no_such.event'"
 }
+
+@test "--log-fd N --append: added at the descriptor's end, as perf (its man page: --append may be used here)" {
+	need_perf_events
+	f="$BATS_TEST_TMPDIR/log"
+	printf 'old line 1\nold line 2\n' >"$f"
+	# opened read-write without O_APPEND, at offset 0: only --append
+	# makes the report go after what is there
+	run "$PSTAT" --log-fd 3 --append -x, -e task-clock true 3<>"$f"
+	assert_success
+	assert_output ''
+	run cat "$f"
+	assert_line --index 0 'old line 1'
+	assert_line --index 1 'old line 2'
+	assert_line --index 2 --regexp '^[0-9.]+,msec,task-clock,[0-9]+,100\.00,'
+	[ "${#lines[@]}" = 3 ]
+	# a second run appends again
+	"$PSTAT" --log-fd 3 --append -x, -e task-clock true 3<>"$f"
+	[ "$(grep -c ',task-clock,' "$f")" = 2 ]
+	# --append alone still needs somewhere to append to
+	run "$PSTAT" --append -e task-clock true
+	assert_failure 125
+	assert_line --index 0 'pstat: --append needs -o FILE or --log-fd FD'
+	# perf stat 6.1 takes the same command line and writes the same place
+	command -v perf >/dev/null || return 0
+	printf 'old line 1\nold line 2\n' >"$f"
+	perf stat --log-fd 3 --append -x, -e task-clock true 3<>"$f" ||
+		skip "perf stat cannot count task-clock here"
+	run cat "$f"
+	assert_line --index 0 'old line 1'
+	assert_line --index 2 --regexp '^[0-9.]+,msec,task-clock,'
+}

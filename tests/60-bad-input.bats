@@ -413,7 +413,7 @@ mb_lists() {
 
 @test "bad input: options that cannot be combined" {
 	fails1 125 "-x and -j cannot be combined" -x , -j true
-	fails1 125 "--append needs -o FILE" --append true
+	fails1 125 "--append needs -o FILE or --log-fd FD" --append true
 	fails 125 "-A needs -a or -C" -A true
 	fails 125 "-p and -t cannot be combined" -p 1 -t 1
 	fails 125 "-r needs a command" -r 3 -p 1

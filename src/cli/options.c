@@ -196,7 +196,7 @@ void options_usage(void)
 	      "                           take enable, disable, snapshot, ping\n"
 	      "                           and stop commands, as perf does\n"
 	      "  -o, --output FILE        write the results to FILE (-: stdout)\n"
-	      "      --append             append to the -o FILE\n"
+	      "      --append             append to the -o FILE (or --log-fd FD)\n"
 	      "      --log-fd FD          write the results to descriptor FD\n"
 	      "  -j, --json[=pstat|perf]  one JSON document (schema pstat/1); =perf:\n"
 	      "                           perf stat 6.1's -j, an object a line\n"
@@ -705,8 +705,9 @@ static int options_check(const struct pstat_opts *o)
 		msg_usage("-o and --log-fd cannot be combined");
 		return -1;
 	}
-	if (o->append && (!o->output || !strcmp(o->output, "-"))) {
-		msg_usage("--append needs -o FILE");
+	if (o->append && o->log_fd < 0 &&
+	    (!o->output || !strcmp(o->output, "-"))) {
+		msg_usage("--append needs -o FILE or --log-fd FD");
 		return -1;
 	}
 	if (!o->baseline && (o->nthresholds || o->alpha ||

@@ -64,11 +64,14 @@ int output_open(struct output *o, const char *path, int append, int stream,
 	return 0;
 }
 
-int output_open_fd(struct output *o, int fd)
+int output_open_fd(struct output *o, int fd, int append)
 {
 	int flags = fcntl(fd, F_GETFL);
 
 	memset(o, 0, sizeof(*o));
+	if (flags >= 0 && append && !(flags & O_APPEND) &&
+	    fcntl(fd, F_SETFL, flags | O_APPEND) < 0)
+		flags = -1;
 	if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY ||
 	    !(o->f = fdopen(fd, "w"))) {
 		msg_error("cannot write the results to descriptor %d (--log-fd): %s",

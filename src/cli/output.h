@@ -36,9 +36,11 @@ int output_open(struct output *o, const char *path, int append, int stream,
 /*
  * --log-fd FD: the report to descriptor fd, as perf writes it, opened
  * by whoever started pstat (the descriptor stays theirs: only flushed
- * at the end). Reports errors. Returns 0 or 125.
+ * at the end). With append (--append), the descriptor is switched to
+ * O_APPEND first, as perf's fdopen(fd, "a") does. Reports errors.
+ * Returns 0 or 125.
  */
-int output_open_fd(struct output *o, int fd);
+int output_open_fd(struct output *o, int fd, int append);
 
 /*
  * Open path for reports that each replace the file whole (--openmetrics
