@@ -64,6 +64,35 @@ static int add_user_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
 	return 0;
 }
 
+/*
+ * Say which metrics of the groups list names the vendor's data has and
+ * pstat does not compute, so that a group is never silently smaller
+ * than perf's.
+ */
+static void warn_left_out(const struct pstat_metric_lib *lib,
+			  const char *list)
+{
+	char *s = xstrdup(list), *save = NULL;
+
+	for (char *w = strtok_r(s, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		struct metric_left_out lo[3];
+		size_t n;
+
+		w = str_trim(w);
+		n = metric_vendor_left_out(lib, w, lo, ARRAY_SIZE(lo));
+		if (!n)
+			continue;
+		msg_warn("-M %s: %zu of the group's metrics in the vendor's data %s not computed: %s (%s)%s%s%s%s%s",
+			 w, n, n == 1 ? "is" : "are", lo[0].name, lo[0].why,
+			 n > 1 ? ", " : "", n > 1 ? lo[1].name : "",
+			 n > 2 ? ", " : "", n > 2 ? lo[2].name : "",
+			 n > 3 ? ", ..." : "");
+		msg_hint("'pstat list metrics' lists them all, with why");
+	}
+	free(s);
+}
+
 /* -M lists and --topdown/--td-level, from the library. */
 static int add_lib_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
 {
@@ -75,6 +104,7 @@ static int add_lib_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
 			msg_error("-M %s: %s", o->metrics[i], err.msg);
 			return -1;
 		}
+		warn_left_out(&mc->lib, o->metrics[i]);
 	}
 	for (uint64_t l = 1; l <= o->td_level; l++) {
 		char group[16];
@@ -632,117 +662,4 @@ void metrics_cli_free(struct metrics_cli *mc)
 	metric_lib_free(&mc->lib);
 	free(mc->input_row);
 	memset(mc, 0, sizeof(*mc));
-}
-
-/* Whether group g (len bytes) is in lib->e[0..i)'s group lists. */
-static int group_seen(const struct pstat_metric_lib *lib, size_t i,
-		      const char *g, size_t len)
-{
-	char w[64];
-
-	snprintf(w, sizeof(w), "%.*s", (int)len, g);
-	for (size_t j = 0; j < i; j++)
-		if (metric_lib_in_group(lib->e[j]->group, w))
-			return 1;
-	return 0;
-}
-
-/* The library's groups, each once, then its metrics: one name a line. */
-static void list_names(FILE *out, const struct pstat_metric_lib *lib)
-{
-	char name[64];
-
-	for (size_t i = 0; i < lib->n; i++) {
-		const char *g = lib->e[i]->group;
-
-		/* each of a list's groups ("MPKI;Branch_Effectiveness") */
-		for (size_t k = 0; g[k]; k += g[k] == ';') {
-			size_t len = strcspn(g + k, ";");
-
-			if (!group_seen(lib, i, g + k, len))
-				fprintf(out, "%.*s\n", (int)len, g + k);
-			k += len;
-		}
-	}
-	for (size_t i = 0; i < lib->n; i++)
-		fprintf(out, "%s\n",
-			metric_lib_entry_name(lib->e[i], name, sizeof(name)));
-}
-
-/*
- * Each metric under its first group's heading, with its formula; the
- * other groups of a list under it.
- */
-static void list_text(FILE *out, const struct pstat_metric_lib *lib,
-		      const struct pstat_metric_def *d)
-{
-	const char *group = NULL;
-	size_t glen = 0;
-
-	for (size_t i = 0; i < lib->n; i++) {
-		size_t len = strcspn(d[i].group, ";");
-
-		if (!group || glen != len || strncmp(group, d[i].group, len)) {
-			group = d[i].group;
-			glen = len;
-			fprintf(out, "%s%.*s:\n", i ? "\n" : "", (int)len, group);
-		}
-		fprintf(out, "  %-24s %s%s%s\n", d[i].name, d[i].text,
-			*d[i].unit ? "  in " : "", d[i].unit);
-		if (d[i].desc)
-			fprintf(out, "  %-24s %s\n", "", d[i].desc);
-		if (d[i].group[len])
-			fprintf(out, "  %-24s also in %s\n", "",
-				d[i].group + len + 1);
-	}
-	if (!lib->topdown_levels)
-		fprintf(out, "%sno top-down analysis here: %s\n",
-			lib->n ? "\n" : "", lib->no_topdown);
-	if (lib->no_umc[0])
-		fprintf(out, "%sno DRAM bandwidth here: %s\n",
-			lib->n && lib->topdown_levels ? "\n" : "",
-			lib->no_umc);
-}
-
-int metrics_cli_list(FILE *out, int json, int names_only,
-		     const char *sysfs_root)
-{
-	struct pstat_pmus *pmus = pmus_new(sysfs_root);
-	struct pstat_metric_lib lib;
-	struct pstat_metric_def *d;
-	struct pstat_list_metric *lm;
-	struct pstat_error err = { "", -1 };
-	int r = 0;
-
-	metric_lib_load(&lib, pmus, sysfs_root);
-	d = xcalloc(lib.n + 1, sizeof(*d));
-	lm = xcalloc(lib.n + 1, sizeof(*lm));
-	for (size_t i = 0; i < lib.n; i++) {
-		/* the table's own entries parse: tests/32-metrics.bats */
-		if (metric_lib_def(&lib, lib.e[i], &d[i], &err))
-			d[i].text = xstrdup(err.msg);
-		lm[i] = (struct pstat_list_metric){
-			.name = d[i].name, .group = d[i].group,
-			.expr = d[i].text, .unit = d[i].unit,
-			.desc = d[i].desc, .threshold = d[i].threshold_text,
-			.higher_is_better = d[i].higher, .source = d[i].source,
-		};
-	}
-	if (json)
-		r = print_json_list_metrics(out, lm, lib.n, lib.topdown_levels,
-					    lib.topdown_levels ? NULL :
-								 lib.no_topdown);
-	else if (names_only)
-		list_names(out, &lib);
-	else
-		list_text(out, &lib, d);
-	if (!r && fflush(out) == EOF)
-		r = -errno;
-	for (size_t i = 0; i < lib.n; i++)
-		metric_def_free(&d[i]);
-	free(d);
-	free(lm);
-	metric_lib_free(&lib);
-	pmus_free(pmus);
-	return r;
 }

@@ -548,16 +548,25 @@ static int name_matches(const char *name, const char *w)
 	return 0;
 }
 
-/* Whether group w (perf's Default: the first level) holds entry e. */
+/*
+ * Whether group w holds entry e: its own group, or one of the groups
+ * the vendor's data puts it in (Intel's: Summary, BvMP, tma_L1_group,
+ * Default ...); where the data names none, perf's Default is the first
+ * level.
+ */
 static int group_matches(const struct pstat_metric_lib *lib,
 			 const struct metric_lib_entry *e, const char *w)
 {
+	const char *groups = metric_vendor_groups(lib, e);
+
 	if (metric_lib_in_group(e->group, w))
 		return 1;
 	/* AMD's names of its two levels, as perf's */
 	if (lib->amd && !strncasecmp(w, "PipelineL", 9) && w[9] &&
 	    !w[10] && metric_lib_is_topdown(e->group) && e->group[8] == w[9])
 		return 1;
+	if (*groups)
+		return metric_lib_in_group(groups, w);
 	return lib->nvendor && !strcasecmp(w, "Default") &&
 	       !strcmp(e->group, "TopdownL1");
 }
@@ -584,6 +593,8 @@ static int known_elsewhere(const char *w)
 				 (int)strcspn(def, " ="), def);
 			if (name_matches(name, w) ||
 			    metric_lib_in_group(vendor_str(vendor_rows[r].group),
+						w) ||
+			    metric_lib_in_group(vendor_str(vendor_rows[r].groups),
 						w))
 				return 1;
 		}
@@ -607,6 +618,27 @@ static int amd_umc_named(const char *w)
 	return 0;
 }
 
+/* Whether w names a metric of the vendor's data left out here: err says why. */
+static int left_out_name(const struct pstat_metric_lib *lib, const char *w,
+			 struct pstat_error *err)
+{
+	size_t n = metric_vendor_left_out(lib, NULL, NULL, 0);
+	struct metric_left_out *lo = xcalloc(n + 1, sizeof(*lo));
+	int found = 0;
+
+	metric_vendor_left_out(lib, NULL, lo, n);
+	for (size_t i = 0; i < n && !found; i++) {
+		if (!name_matches(lo[i].name, w))
+			continue;
+		error_set(err, -1,
+			  "pstat does not compute %s, of the vendor's data: %s",
+			  lo[i].name, lo[i].why);
+		found = 1;
+	}
+	free(lo);
+	return found;
+}
+
 /* -M's word w: a metric or group name, in any case. */
 static int select_one(const struct pstat_metric_lib *lib,
 		      struct pstat_metric_set *set, const char *w,
@@ -614,7 +646,8 @@ static int select_one(const struct pstat_metric_lib *lib,
 {
 	static const char *const l1[] = { "frontend_bound", "bad_speculation",
 					  "backend_bound", "retiring" };
-	size_t found = 0;
+	size_t found = 0, nlo;
+	struct metric_left_out lo;
 
 	for (size_t i = 0; i < lib->n; i++) {
 		char name[96];
@@ -663,6 +696,16 @@ static int select_one(const struct pstat_metric_lib *lib,
 	if (lib->no_umc[0] && amd_umc_named(w))
 		return error_set(err, -1, "cannot count %s here: %s", w,
 				 lib->no_umc);
+	if (left_out_name(lib, w, err))
+		return -1;
+	if ((nlo = metric_vendor_left_out(lib, w, &lo, 1)))
+		return error_set(err, -1,
+				 "pstat computes none of the %zu metric%s of the vendor's group %s here: %s: %s%s",
+				 nlo, nlo == 1 ? "" : "s", w, lo.name, lo.why,
+				 nlo > 1 ? ", ... ('pstat list metrics' lists them)" : "");
+	if (!strcasecmp(w, "Default") && lib->nvendor)
+		return error_set(err, -1,
+				 "perf's Default group is empty on this CPU: it holds the top-down levels only where the core counts slots (Intel Ice Lake, Alder Lake and later)");
 	if (known_elsewhere(w))
 		return error_set(err, -1,
 				 "'%s' is not available here: its events are not among this machine's PMUs (see 'pstat list metrics')",

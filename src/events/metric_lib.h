@@ -105,6 +105,28 @@ void metric_lib_free(struct pstat_metric_lib *lib);
 void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus);
 
 /*
+ * The groups perf puts library entry e in, ';'-separated (borrowed):
+ * those of the vendor's data for a vendor's entry, "" for a hand-written
+ * one, whose one group is e->group.
+ */
+const char *metric_vendor_groups(const struct pstat_metric_lib *lib,
+				 const struct metric_lib_entry *e);
+
+/* A metric of the vendor's data the generator left out, and why. */
+struct metric_left_out {
+	const char *name, *groups, *why;        /* borrowed */
+};
+
+/*
+ * The metrics of lib's vendor tables that the generator left out, of
+ * group w (any when NULL): the first max into out[]; returns how many
+ * there are.
+ */
+size_t metric_vendor_left_out(const struct pstat_metric_lib *lib,
+			      const char *w, struct metric_left_out *out,
+			      size_t max);
+
+/*
  * Whether group is a top-down level ("TopdownL1", any case). An entry's
  * group may be a list, "TopdownL2;Topdown_Frontend" (perf's MetricGroup
  * spelling): its level, when it has one, comes first.

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/util.h"
 #include "events/metric_lib.h"
@@ -181,4 +182,53 @@ void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 	}
 	if (lib->nvendor)
 		lib->no_topdown[0] = '\0';
+}
+
+/* The vendor row behind entry e of lib, or NULL (a hand-written one). */
+static const struct vendor_metric_row *
+entry_row(const struct pstat_metric_lib *lib, const struct metric_lib_entry *e)
+{
+	for (size_t v = 0; v < lib->nvendor; v++) {
+		const struct metric_lib_entry *first = lib->vendor_e[v];
+
+		if (e >= first && e < first + lib->vendor[v]->n)
+			return &vendor_rows[lib->vendor[v]->first +
+					    (size_t)(e - first)];
+	}
+	return NULL;
+}
+
+const char *metric_vendor_groups(const struct pstat_metric_lib *lib,
+				 const struct metric_lib_entry *e)
+{
+	const struct vendor_metric_row *r = entry_row(lib, e);
+
+	return r ? vendor_str(r->groups) : "";
+}
+
+size_t metric_vendor_left_out(const struct pstat_metric_lib *lib,
+			      const char *w, struct metric_left_out *out,
+			      size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < vendor_nskipped; i++) {
+		const struct vendor_skipped *s = &vendor_skipped[i];
+		size_t v;
+
+		for (v = 0; v < lib->nvendor; v++)
+			if (lib->vendor[v] == &vendor_tables[s->table])
+				break;
+		if (v == lib->nvendor ||
+		    (w && !metric_lib_in_group(vendor_str(s->groups), w)))
+			continue;
+		if (n < max)
+			out[n] = (struct metric_left_out){
+				.name = vendor_str(s->name),
+				.groups = vendor_str(s->groups),
+				.why = vendor_str(s->why),
+			};
+		n++;
+	}
+	return n;
 }

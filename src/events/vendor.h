@@ -28,6 +28,20 @@ static inline const char *vendor_str(unsigned off)
 struct vendor_metric_row {
 	unsigned def;                   /* metric.h's NAME = EXPR; ... */
 	unsigned group;                 /* "TopdownL1", "Info", ... */
+	/*
+	 * Every group perf puts it in, ';'-separated (Intel's MetricGroup,
+	 * TopdownLn, tma_Ln_group, tma_<parent>_group, Default); "" where
+	 * the data names none
+	 */
+	unsigned groups;
+};
+
+/* A metric of table `table` the generator left out, and why. */
+struct vendor_skipped {
+	unsigned table;                 /* index into vendor_tables */
+	unsigned name;                  /* "tma_info_thread_slots_utilization" */
+	unsigned groups;                /* as vendor_metric_row's */
+	unsigned why;
 };
 
 /* One kind of core's metrics: rows[first .. first + n). */
@@ -68,6 +82,8 @@ struct vendor_arm_cpu {
 };
 
 extern const struct vendor_metric_row vendor_rows[];
+extern const struct vendor_skipped vendor_skipped[];
+extern const size_t vendor_nskipped;
 extern const struct vendor_metrics vendor_tables[];
 extern const size_t vendor_ntables;
 extern const struct vendor_event vendor_event_rows[];

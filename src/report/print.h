@@ -455,6 +455,7 @@ int print_json_list(FILE *out, const struct pstat_list *l);
 struct pstat_list_metric {
 	const char *name;
 	const char *group;
+	const char *groups;     /* every group -M finds it in, ';'-separated */
 	const char *expr;       /* the formula, as this machine spells it */
 	const char *unit;
 	const char *desc;       /* or NULL */
@@ -463,13 +464,21 @@ struct pstat_list_metric {
 	const char *source;
 };
 
+/* A metric of the vendor's data pstat does not compute, and why. */
+struct pstat_list_left_out {
+	const char *name;
+	const char *groups;     /* ';'-separated, perf's */
+	const char *why;
+};
+
 /*
- * Print the pstat-metrics/1 document: the n metrics, and whether
+ * Print the pstat-metrics/1 document: the n metrics, the nlo left out, and whether
  * top-down can be counted here (levels 0 to 2; why_not when 0, else
  * NULL). Returns 0 or -errno.
  */
 int print_json_list_metrics(FILE *out, const struct pstat_list_metric *m,
-			    size_t n, int topdown_levels,
+			    size_t n, const struct pstat_list_left_out *lo,
+			    size_t nlo, int topdown_levels,
 			    const char *why_not);
 
 /* One check of `pstat doctor`, for `pstat doctor -j`. */

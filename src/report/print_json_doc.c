@@ -166,8 +166,26 @@ int print_json_list(FILE *out, const struct pstat_list *l)
 	return json_write(out, doc, JSON_PRETTY);
 }
 
+/* groups ("a;b") as a JSON array of strings (new). */
+static json_t *group_array(const char *groups)
+{
+	json_t *a = json_array();
+
+	while (groups && *groups) {
+		size_t len = strcspn(groups, ";");
+
+		if (len)
+			json_array_append_new(a, json_stringn(groups, len));
+		groups += len;
+		groups += *groups == ';';
+	}
+	return a;
+}
+
 int print_json_list_metrics(FILE *out, const struct pstat_list_metric *m,
-			    size_t n, int topdown_levels, const char *why_not)
+			    size_t n, const struct pstat_list_left_out *lo,
+			    size_t nlo, int topdown_levels,
+			    const char *why_not)
 {
 	json_t *doc, *arr, *td;
 
@@ -178,6 +196,7 @@ int print_json_list_metrics(FILE *out, const struct pstat_list_metric *m,
 
 		json_object_set_new(o, "name", jstr(m[i].name));
 		json_object_set_new(o, "group", jstr(m[i].group));
+		json_object_set_new(o, "groups", group_array(m[i].groups));
 		json_object_set_new(o, "expr", jstr(m[i].expr));
 		json_object_set_new(o, "unit", jstr(m[i].unit));
 		json_object_set_new(o, "desc", jstr(m[i].desc));
@@ -190,6 +209,16 @@ int print_json_list_metrics(FILE *out, const struct pstat_list_metric *m,
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "metrics", arr);
+	arr = json_array();
+	for (size_t i = 0; i < nlo; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", jstr(lo[i].name));
+		json_object_set_new(o, "groups", group_array(lo[i].groups));
+		json_object_set_new(o, "why", jstr(lo[i].why));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(doc, "left_out", arr);
 	td = json_object();
 	json_object_set_new(td, "levels", json_integer(topdown_levels));
 	json_object_set_new(td, "why_not", jstr(why_not));

@@ -88,6 +88,57 @@ ARM_CORES = [
 ARM_HIGHER = {"retiring": "yes", "ipc": "yes"}
 
 
+# perf's Default group (its default output, no -e): TMA level 1 on the
+# cores with slots (Ice Lake, Alder Lake and later; the E-cores' level 1
+# too), level 2 as well on Sapphire Rapids and its successors
+# (pmu-events' DefaultMetricgroupName). Skylake-class cores have none.
+INTEL_NO_DEFAULT = ("SKL", "SKX", "CLX", "HSW", "BDW")
+INTEL_DEFAULT_L2 = ("SPR", "EMR", "GNR")
+
+
+def intel_default_levels(platform):
+    """How many TMA levels perf's Default group holds on a platform."""
+    if platform in INTEL_NO_DEFAULT:
+        return 0
+    return 2 if platform in INTEL_DEFAULT_L2 else 1
+
+
+def intel_groups(metric_group, level, parent, default_levels):
+    """A metric's groups as perf names them, ';'-separated: Intel's own
+    (MetricGroup), and for a TMA node TopdownLn, tma_Ln_group, its
+    parent's tma_<parent>_group, and Default where perf puts it."""
+    out = [g.strip() for g in (metric_group or "").split(";") if g.strip()]
+    if level:
+        out += ["TopdownL%d" % level, "tma_L%d_group" % level]
+        if parent:
+            out.append("tma_%s_group" % parent.lower())
+        if level <= default_levels:
+            out.append("Default")
+    seen = []
+    for g in out:
+        if g not in seen:
+            seen.append(g)
+    return ";".join(seen)
+
+
+def intel_left_out(tables, tindex, off, w):
+    """The metrics each Intel table left out, with their groups, so that
+    -M GROUP can say which of the group's metrics it does not give."""
+    w("/* Left out: table, name, groups, why */")
+    w("const struct vendor_skipped vendor_skipped[] = {")
+    for key, t in sorted(tables.items()):
+        groups = getattr(t, "groups_of", None)
+        if groups is None:
+            continue
+        for n, why in t.skipped:
+            w("\t{ %d, %d, %d, %d }," % (
+                tindex[key], off(t.mname(n)), off(groups.get(n, "")),
+                off(why)))
+    w("};")
+    w("const size_t vendor_nskipped = ARRAY_SIZE(vendor_skipped);")
+    w("")
+
+
 class Skip(Exception):
     """A formula pstat cannot count: why."""
 
@@ -321,6 +372,7 @@ class Platform:
                 self.skipped.append((n, "refers to a metric left out"))
                 del done[n]
         rows, stack = [], []
+        self.groups_of = {}
         for m in self.metrics:
             name = m["MetricName"]
             node = not name.startswith(("Info_", "Bottleneck_"))
@@ -329,6 +381,10 @@ class Platform:
                 while stack and stack[-1][0] >= m["Level"]:
                     stack.pop()
                 stack.append((m["Level"], name))
+            self.groups_of[name] = intel_groups(
+                m.get("MetricGroup"), m["Level"] if node else 0,
+                stack[-2][1] if node and len(stack) > 1 else None,
+                intel_default_levels(self.tag))
             if name not in done:
                 continue
             body, thr = done[name]
@@ -349,7 +405,8 @@ class Platform:
                 d += "; threshold = " + thr
             if desc:
                 d += "; desc = " + desc
-            rows.append((group, d, m["Level"] if node else 0, name))
+            rows.append((group, d, m["Level"] if node else 0, name,
+                         self.groups_of[name]))
         for s in SHORT:
             if s in done:
                 rows.append(("Topdown", "%s%s = %s; scale = 100; unit = %%; desc = pstat's short name of %s" % (
@@ -431,6 +488,8 @@ class ECore:
         lvl_name = {}
         i_thr = self.head.index("Threshold")
         i_desc = self.head.index("Metric Description")
+        i_group = self.head.index("Metric Group")
+        self.groups_of = {}
         for r in self.rows:
             node = r[0] in ("FE", "BAD", "BE", "RET")
             if node:
@@ -440,6 +499,8 @@ class ECore:
                 parent = lvl_name.get(level - 1) if level > 1 else None
             else:
                 level, name, parent = 0, r[1], None
+            self.groups_of[name] = intel_groups(
+                r[i_group], level, parent, 1)
             text = r[self.col].strip()
             if not text or text == "#NA":
                 self.skipped.append((name, "#NA on %s" % self.column))
@@ -470,7 +531,7 @@ class ECore:
             if node:
                 parents[name] = d
             group = "TopdownL%d" % level if node else "Info"
-            rows.append((group, d, level, name))
+            rows.append((group, d, level, name, self.groups_of[name]))
         return rows
 
     def source(self):
@@ -679,7 +740,7 @@ def main():
     for key, t in sorted(tables.items()):
         # (a row of no level and no such group last, in its table's order)
         ents = sorted(t.entries(), key=lambda r: order.get(r[0], r[2] or 10))
-        levels = max([lv for _, _, lv, _ in ents] + [0])
+        levels = max([e[2] for e in ents] + [0])
         tindex[key] = len(mtabs)
         mtabs.append((off(t.tag), off(t.source()), len(rows), len(ents),
                       levels))
@@ -687,8 +748,9 @@ def main():
         for n, why in t.skipped:
             comments.append("/*   left out: %s: %s */" % (
                 n, why.replace("*/", "* /")))
-        for group, d, _, _ in ents:
-            rows.append((off(d), off(group)))
+        for ent in ents:
+            rows.append((off(ent[1]), off(ent[0]),
+                         off(ent[4] if len(ent) > 4 else "")))
     events, etabs, eindex = [], [], {}
     for rel, ev in sorted(evtables.items()):
         tab = ev.table()
@@ -704,10 +766,11 @@ def main():
         for n, t in tab:
             events.append((off(n), off(t)))
     w("const struct vendor_metric_row vendor_rows[] = {")
-    for d, g in rows:
-        w("\t{ %d, %d }," % (d, g))
+    for d, g, gs in rows:
+        w("\t{ %d, %d, %d }," % (d, g, gs))
     w("};")
     w("")
+    intel_left_out(tables, tindex, off, w)
     w("const struct vendor_metrics vendor_tables[] = {")
     for plat, src, first, n, levels in mtabs:
         w("\t{ %d, %d, %d, %d, %d }," % (plat, src, first, n, levels))

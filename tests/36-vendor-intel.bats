@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# Intel's metric groups as perf takes them (every MetricGroup of Intel's
+# metrics JSON, perf's TopdownLn / tma_Ln_group / tma_<parent>_group and
+# Default), the metrics pstat leaves out said rather than silently
+# missing, perf's Default group in the default output, and the metrics
+# the generator could add back (:sup/:user, UMaskExt, eq). The expected
+# sets come from Intel's JSON through jq, not from pstat.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+CPUS="$FIX/cpus"
+INTEL="$ROOT/src/events/vendor/intel"
+SPR_JSON="$INTEL/SPR/metrics/sapphirerapids_metrics.json"
+
+# Intel's TMA metrics of JSON file $1 in group $2, as pstat names them
+# (tma_<name> in lower case, $3 appended), sorted.
+intel_group() {
+	jq -r --arg g "$2" --arg sfx "${3:-}" '.Metrics[] |
+		select(.Category == "TMA") |
+		select((.MetricGroup // "") | split(";") | index($g)) |
+		"tma_" + (.MetricName | ascii_downcase) + $sfx' "$1" | sort
+}
+
+# Intel's metrics (tma_*) of `pstat list metrics -j` (output) in group
+# $1, with those left out, sorted.
+listed_group() {
+	jq -r --arg g "$1" '(.metrics[], .left_out[]) |
+		select(.groups | index($g)) | .name |
+		select(startswith("tma_"))' <<<"$output" | sort
+}
+
+@test "groups: every MetricGroup of Intel's Sapphire Rapids JSON holds in pstat what it holds in Intel's data" {
+	local g n=0
+	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" list -j metrics
+	assert_success
+	local list=$output
+	for g in $(jq -r '.Metrics[] | select(.Category == "TMA") |
+	    (.MetricGroup // "") | split(";")[]' "$SPR_JSON" | sort -u); do
+		[ -n "$g" ] || continue
+		output=$list
+		diff <(intel_group "$SPR_JSON" "$g") <(listed_group "$g") ||
+			{ echo "group $g differs"; return 1; }
+		n=$((n + 1))
+	done
+	# Summary, BvMP, BvBC, Mem, Branches ... (Intel's 70-odd)
+	[ "$n" -gt 50 ]
+	# perf's own names of the tree: TopdownLn, tma_Ln_group, the parent's
+	output=$list
+	jq_assert '[.metrics[] | select(.groups | index("tma_backend_bound_group")) | .name] | sort == ["tma_core_bound", "tma_memory_bound"]' <<<"$output"
+	jq_assert '[.metrics[] | select(.groups | index("tma_L1_group")) | .name] | sort == ["tma_backend_bound", "tma_bad_speculation", "tma_frontend_bound", "tma_retiring"]' <<<"$output"
+	jq_assert '[.metrics[] | select(.group == "TopdownL3")] | all(.groups | index("TopdownL3") and index("tma_L3_group"))' <<<"$output"
+	# pstat's own metrics keep their one group
+	jq_assert '.metrics[] | select(.name == "ipc") | .groups == ["Summary"]' <<<"$output"
+}
+
+@test "groups: -M takes each group of Intel's data, what list shows in it (Summary, BvMP, tma_L1_group, a parent's, in any case)" {
+	local T="$CPUS/intel-sapphirerapids" g
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list -j metrics
+	assert_success
+	local list=$output
+	for g in Summary BvMP BvBC Mem Branches TmaL1 tma_L1_group tma_backend_bound_group TopdownL3; do
+		run "$PT" metric-eval "$T -M $g"
+		assert_success
+		# Intel's metrics of the group, and pstat's own of that name
+		diff <(jq -r --arg g "$g" '.metrics[] | select(.groups | index($g)) | .name' <<<"$list" | sort) \
+			<(grep -v '^inputs:\|^group:' <<<"$output" | awk '{ print $1 }' | sort) ||
+			{ echo "-M $g differs"; return 1; }
+	done
+	# perf matches groups in any case
+	run "$PT" metric-eval "$T -M bvmp"
+	assert_success
+	assert_line --regexp '^tma_bottleneck_mispredictions '
+	# Summary holds Intel's Summary and pstat's own
+	run "$PT" metric-eval "$T -M Summary"
+	assert_line --regexp '^tma_info_thread_ipc '
+	assert_line --regexp '^ipc '
+}
+
+@test "groups: --dry-run -M BvMP counts the events of Intel's formulas for the group" {
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids"
+	run "$ROOT/pstat" --dry-run -M BvMP true
+	assert_success
+	# tma_branch_mispredicts: the kernel's topdown event, in the slots group
+	assert_line 'cpu/slots/: resolver sysfs, pmu cpu, group 0 (leader)'
+	assert_line 'cpu/topdown-br-mispredict/: resolver sysfs, pmu cpu, group 0'
+	# tma_mispredicts_resteers: INT_MISC.CLEAR_RESTEER_CYCLES, encoded
+	# as Intel's events JSON says
+	read -r umask code < <(jq -r '.Events[] | select(.EventName == "INT_MISC.CLEAR_RESTEER_CYCLES") | "\(.UMask) \(.EventCode)"' "$INTEL/SPR/events/sapphirerapids_core.json")
+	assert_output --partial "config $(printf '0x%x' $((umask * 256 + code))) "
+}
+
+@test "groups: what pstat leaves out is listed with why, and -M says so rather than give a smaller group" {
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids"
+	run "$ROOT/pstat" list metrics
+	assert_success
+	assert_line 'Left out (in the vendor'"'"'s data, not computed by pstat):'
+	assert_line --regexp '^  tma_info_thread_slots_utilization +modifier :percore of topdown\.slots$'
+	assert_line --regexp '^ +groups: .*Default'
+	# TmaL1 holds one left out: the selection says so, on stderr
+	run --separate-stderr "$ROOT/pstat" --dry-run -M TmaL1 true
+	assert_success
+	[[ $stderr == *"pstat: warning: -M TmaL1: 1 of the group's metrics in the vendor's data is not computed: tma_info_thread_slots_utilization (modifier :percore of topdown.slots)"* ]]
+	[[ $stderr == *"pstat: hint: 'pstat list metrics' lists them all, with why"* ]]
+	# a group wholly left out (uncore events) is refused, saying why
+	run "$ROOT/pstat" --dry-run -M SoC true
+	assert_failure 125
+	assert_output --partial "-M SoC: pstat computes none of the"
+	assert_output --partial "metrics of the vendor's group SoC here: tma_info_system_"
+	# a metric left out, by name
+	run "$ROOT/pstat" --dry-run -M tma_info_thread_slots_utilization true
+	assert_failure 125
+	assert_output "pstat: -M tma_info_thread_slots_utilization: pstat does not compute tma_info_thread_slots_utilization, of the vendor's data: modifier :percore of topdown.slots"
+	# a group with nothing left out says nothing
+	run --separate-stderr "$ROOT/pstat" --dry-run -M BvMP true
+	assert_success
+	[ -z "$stderr" ]
+	# and the JSON list carries them, valid against its schema
+	run "$ROOT/pstat" list -j metrics
+	jq_assert '.left_out | any(.name == "tma_info_thread_slots_utilization" and (.groups | index("TmaL1")) and (.why | test("percore")))' <<<"$output"
+}
+
+@test "groups: list --names gives Intel's groups for completion; hybrids' groups take both kinds of core" {
+	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" list --names metrics
+	assert_success
+	for g in Summary BvMP BvBC Default tma_L1_group tma_backend_bound_group TopdownL6; do
+		assert_line "$g"
+	done
+	# Alder Lake: the P-core's JSON and the E-core's CSV, each copy in
+	# its groups
+	local T="$CPUS/intel-alderlake"
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list -j metrics
+	assert_success
+	local list=$output
+	output=$list
+	diff <(intel_group "$INTEL/ADL/metrics/alderlake_metrics_goldencove_core.json" BvMP .cpu_core) <(listed_group BvMP)
+	run "$PT" metric-eval "$T -M tma_L1_group"
+	assert_success
+	for m in frontend_bound bad_speculation backend_bound retiring; do
+		assert_line --regexp "^tma_$m\.cpu_core "
+		assert_line --regexp "^tma_$m\.cpu_atom "
+	done
+}
+
+@test "groups: Default is perf's: level 1 from Ice Lake and Alder Lake on, level 2 too from Sapphire Rapids on, none on Skylake" {
+	run "$PT" metric-eval "$CPUS/intel-sapphirerapids -M Default"
+	assert_success
+	[ "$(grep -c '^tma_' <<<"$output")" = 12 ]
+	assert_line --regexp '^tma_heavy_operations '
+	run "$PT" metric-eval "$CPUS/intel-icelake -M Default"
+	assert_success
+	[ "$(grep -c '^tma_' <<<"$output")" = 4 ]
+	refute_line --regexp '^tma_heavy_operations '
+	run "$PT" metric-eval "$CPUS/intel-alderlake -M Default"
+	assert_success
+	[ "$(grep -c '^tma_.*\.cpu_core ' <<<"$output")" = 4 ]
+	[ "$(grep -c '^tma_.*\.cpu_atom ' <<<"$output")" = 4 ]
+	# Skylake's top-down is no part of perf's default output
+	PSTAT_SYSFS_ROOT="$CPUS/intel-skylake-sp" run "$ROOT/pstat" --dry-run -M Default true
+	assert_failure 125
+	assert_output --partial "perf's Default group is empty on this CPU"
+}
