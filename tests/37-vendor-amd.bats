@@ -126,3 +126,113 @@ close_to() {
 	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$PSTAT" list metrics
 	refute_output --partial 'DRAM bandwidth here'
 }
+
+# The raw configs pstat --dry-run opens for -M "$1" (one a line).
+metric_configs() {
+	"$PSTAT" --dry-run -M "$1" true | awk '$1 == "type" { print $4 }'
+}
+
+@test "AMD Zen 4: perf's amdzen4 metrics, their encodings those of libpfm4's Zen 4 table" {
+	export PSTAT_SYSFS_ROOT="$Z4" LIBPFM_FORCE_PMU=amd64_fam19h_zen4
+	run "$PSTAT" --dry-run -e RETIRED_OPS true
+	[ "$status" -eq 0 ] || skip "libpfm4 has no amd64_fam19h_zen4 table: $output"
+	for pair in \
+	    branch_misprediction_ratio:RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED \
+	    branch_misprediction_ratio:RETIRED_BRANCH_INSTRUCTIONS \
+	    ic_fetch_miss_ratio:IC_TAG_HIT_MISS:IC_MISS \
+	    ic_fetch_miss_ratio:IC_TAG_HIT_MISS \
+	    op_cache_fetch_miss_ratio:OP_CACHE_HIT_MISS:OC_MISS \
+	    op_cache_fetch_miss_ratio:OP_CACHE_HIT_MISS \
+	    macro_ops_dispatched:OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER \
+	    macro_ops_retired:RETIRED_OPS \
+	    all_l2_cache_accesses:REQUESTS_TO_L2_GROUP1:RD_BLK_L:RD_BLK_X:LS_RD_BLK_C_S:CACHEABLE_IC_READ:CHANGE_TO_X:MISC \
+	    all_l2_cache_accesses:L2_PREFETCH_HIT_L2:L2_STREAM:L2_NEXT_LINE:L2_UP_DOWN:L2_BURST:L2_STRIDE:L1_STREAM:L1_STRIDE:L1_REGION \
+	    all_l2_cache_misses:CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:IC_FILL_MISS:LS_RD_BLK_C \
+	    all_l2_cache_misses:L2_PREFETCH_MISS_L3:L2_STREAM:L2_NEXT_LINE:L2_UP_DOWN:L2_BURST:L2_STRIDE:L1_STREAM:L1_STRIDE:L1_REGION \
+	    l2_cache_misses_from_l1_ic_miss:CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:IC_FILL_MISS \
+	    l2_cache_hits_from_l1_dc_miss:CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:LS_RD_BLK_X:LS_RD_BLK_L_HIT_S:LS_RD_BLK_L_HIT_X:LS_RD_BLK_C_S \
+	    l1_data_cache_fills_from_memory:ANY_DATA_CACHE_FILLS_FROM_SYSTEM:DRAM_IO_NEAR:DRAM_IO_FAR \
+	    l1_itlb_misses:L1_ITLB_MISS_L2_ITLB_HIT \
+	    l2_itlb_misses:L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K \
+	    l2_dtlb_misses:L1_DTLB_MISS:TLB_RELOAD_1G_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS:TLB_RELOAD_4K_L2_MISS \
+	    dtlb_mpki:L1_DTLB_MISS:TLB_RELOAD_1G_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS:TLB_RELOAD_4K_L2_MISS \
+	    all_tlbs_flushed:TLB_FLUSHES \
+	    sse_avx_stalls:FP_DISPATCH_FAULTS:XMM_FILL_FAULT:YMM_FILL_FAULT:YMM_SPILL_FAULT; do
+		m=${pair%%:*} e=${pair#*:}
+		want=$("$PSTAT" --dry-run -e "$e" true | awk '$1 == "type" { print $4; exit }')
+		[ -n "$want" ] || { echo "libpfm4 does not encode $e" >&2; return 1; }
+		metric_configs "$m" | grep -qx "$want" ||
+			{ echo "$m does not open $e ($want): $(metric_configs "$m" | tr '\n' ' ')" >&2; return 1; }
+	done
+}
+
+@test "AMD Zen 5: perf's amdzen5 metrics per 1000 instructions, with Zen 5's L2 umasks; each generation's names only on it" {
+	export PSTAT_SYSFS_ROOT="$Z5"
+	run "$PSTAT" list metrics
+	assert_success
+	assert_line --regexp '^  all_l2_cache_accesses_pti +\(cpu@event=0x60,umask=0xf1@ \+ cpu@event=0x70,umask=0x1f@ \+ cpu@event=0x71,umask=0x1f@ \+ cpu@event=0x72,umask=0x1f@\) / instructions \* 1000  in accesses/kinsn$'
+	assert_line --regexp '^  branch_misprediction_rate +cpu@event=0xc3@ / cpu@event=0xc2@  in per branch$'
+	assert_line --regexp '^  l2_mpki +all_l2_cache_misses_pti  in MPKI$'
+	run "$PSTAT" --dry-run -M l2_cache true
+	assert_success
+	assert_line --regexp '^  type 4 config 0xf160 '
+	assert_line --regexp '^  type 4 config 0x1f70 '
+	refute_line --regexp '^  type 4 config 0xf960 '
+	run "$PSTAT" --dry-run -M all_l2_cache_accesses true
+	assert_failure 125
+	assert_output --partial "'all_l2_cache_accesses' is not available here"
+	PSTAT_SYSFS_ROOT="$Z4" run "$PSTAT" --dry-run -M all_l2_cache_accesses_pti true
+	assert_failure 125
+	PSTAT_SYSFS_ROOT="$Z4" run "$PSTAT" --dry-run -M all_l2_cache_accesses true
+	assert_success
+	assert_line --regexp '^  type 4 config 0xf960 '
+	# the same on the older kernel's Zen 4 tree (no amd_umc), not on Zen 3
+	PSTAT_SYSFS_ROOT="$FIX/amd-zen4" run "$PSTAT" list --names metrics
+	assert_line all_l2_cache_misses
+	assert_line l3_misses
+	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" list --names metrics
+	refute_line all_l2_cache_misses
+	refute_line branch_misprediction_ratio
+}
+
+@test "AMD core metrics on synthetic counts: ratios, counts, per 1000 instructions, l2_mpki and dtlb_mpki on both" {
+	local C=cpu/event=
+	local l2="${C}0x60,umask=0xf9/=5000 ${C}0x70,umask=0xff/=1000 ${C}0x71,umask=0xff/=300 ${C}0x72,umask=0xff/=200 ${C}0x64,umask=0xf6/=3500 ${C}0x64,umask=0x9/=1500"
+	run "$PT" metric-eval "$Z4 -M branch_prediction,icache,l2_cache,Cache,TLB,decoder ${C}0xc3/=25 ${C}0xc2/=1000 ${C}0x18e,umask=0x18/=30 ${C}0x18e,umask=0x1f/=600 ${C}0x28f,umask=0x4/=20 ${C}0x28f,umask=0x7/=400 $l2 ${C}0x64,umask=0x6/=100 ${C}0x64,umask=0x1/=50 ${C}0x64,umask=0xf0/=3400 ${C}0x64,umask=0x8/=1450 ${C}0x45,umask=0xf0/=40 ${C}0xaa,umask=0x7/=9000 instructions=100000 L1-dcache-load-misses=10"
+	assert_success
+	close_to "$(mval branch_misprediction_ratio)" 2.5
+	close_to "$(mval ic_fetch_miss_ratio)" 5
+	close_to "$(mval op_cache_fetch_miss_ratio)" 5
+	close_to "$(mval all_l2_cache_accesses)" 6500
+	close_to "$(mval all_l2_cache_hits)" 4500
+	close_to "$(mval all_l2_cache_misses)" 2000
+	close_to "$(mval l2_mpki)" 20
+	close_to "$(mval dtlb_mpki)" 0.4
+	close_to "$(mval macro_ops_dispatched)" 9000
+	# the ic and dc parts of the core requests' hits and misses
+	kids=$(awk -v a="$(mval l2_cache_hits_from_l1_ic_miss)" -v b="$(mval l2_cache_hits_from_l1_dc_miss)" 'BEGIN { printf "%.6f", a + b }')
+	close_to "$kids" 3500
+	# Zen 5: per 1000 instructions, the same l2_mpki from its own events
+	l2="${C}0x60,umask=0xf1/=5000 ${C}0x70,umask=0x1f/=1000 ${C}0x71,umask=0x1f/=300 ${C}0x72,umask=0x1f/=200 ${C}0x64,umask=0xf6/=3500 ${C}0x64,umask=0x9/=1500"
+	run "$PT" metric-eval "$Z5 -M l2_cache,Cache,branch_misprediction_rate $l2 ${C}0x64,umask=0x6/=100 ${C}0x64,umask=0x1/=50 ${C}0x64,umask=0xf0/=3400 ${C}0x64,umask=0x8/=1450 ${C}0xc3/=25 ${C}0xc2/=1000 instructions=100000 L1-dcache-load-misses=10"
+	assert_success
+	close_to "$(mval all_l2_cache_accesses_pti)" 65
+	close_to "$(mval all_l2_cache_hits_pti)" 45
+	close_to "$(mval all_l2_cache_misses_pti)" 20
+	close_to "$(mval l2_mpki)" 20
+	close_to "$(mval branch_misprediction_rate)" 0.025
+}
+
+@test "AMD L3: l3_cache_accesses and l3_misses on amd_l3, system-wide on its cpumask" {
+	export PSTAT_SYSFS_ROOT="$Z4"
+	run "$PSTAT" --dry-run -M l3_cache true
+	assert_success
+	assert_line 'amd_l3/event=0x4,umask=0xff/: resolver sysfs, pmu amd_l3, group 0 (leader)'
+	assert_line --regexp '^  type 11 config 0xff04 '
+	assert_line --regexp '^  type 11 config 0x104 '
+	assert_line '  cpus 0 (the PMU'"'"'s, system-wide)'
+	run "$PT" metric-eval "$Z4 -M l3_cache amd_l3/event=0x4,umask=0xff/=700 amd_l3/event=0x4,umask=0x1/=70"
+	assert_success
+	close_to "$(mval l3_cache_accesses)" 700
+	close_to "$(mval l3_misses)" 70
+}

@@ -182,6 +182,10 @@ static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		lib->families |= METRIC_FAM_AMD_ZEN4;
 		if (lib->amd_zen >= 5)
 			lib->families |= METRIC_FAM_AMD_ZEN5;
+		else
+			lib->families |= METRIC_FAM_AMD_ZEN4_ONLY;
+		if (pmus_find(pmus, "amd_l3"))
+			lib->families |= METRIC_FAM_AMD_L3;
 		lib->topdown_levels = 2;
 	} else if (lib->amd_zen) {
 		snprintf(lib->no_topdown, sizeof(lib->no_topdown),

@@ -34,6 +34,8 @@
 #define METRIC_FAM_NOT_AMD      0x4000  /* a core PMU, not AMD's */
 #define METRIC_FAM_AMD_ZEN5     0x8000  /* AMD Zen 5 (8 dispatch slots) */
 #define METRIC_FAM_AMD_UMC      0x10000 /* amd_umc_N (Linux 6.9+, Zen 4+) */
+#define METRIC_FAM_AMD_ZEN4_ONLY 0x20000 /* AMD Zen 4, not later */
+#define METRIC_FAM_AMD_L3       0x40000 /* AMD Zen 4 and later with amd_l3 */
 
 struct metric_lib_entry {
 	unsigned families;
