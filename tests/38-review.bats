@@ -94,3 +94,45 @@ VENDOR="$ROOT/src/events/vendor"
 	assert_line --index 0 'old line 1'
 	assert_line --index 2 --regexp '^[0-9.]+,msec,task-clock,'
 }
+
+# Build LOCALE (fr_FR.UTF-8...) privately with localedef unless installed;
+# exports LOCPATH. Call it directly, not in $(...).
+need_locale() {
+	local l=$1 dir="$BATS_FILE_TMPDIR/locale-review"
+
+	LC_ALL=$l locale -k LC_NUMERIC >/dev/null 2>&1 &&
+		[ "$(LC_ALL=$l locale charmap 2>/dev/null)" = UTF-8 ] && return 0
+	command -v localedef >/dev/null && [ -e "/usr/share/i18n/locales/${l%%.*}" ] ||
+		skip "no $l locale, and no localedef and its sources to build it"
+	mkdir -p "$dir"
+	[ -d "$dir/$l" ] || localedef -i "${l%%.*}" -f UTF-8 "$dir/$l" >/dev/null 2>&1 ||
+		[ -d "$dir/$l" ] || skip "localedef cannot build $l here"
+	export LOCPATH="$dir"
+}
+
+# The characters (not bytes) of $1.
+cols() {
+	printf %s "$1" | LC_ALL=C.UTF-8 wc -m
+}
+
+@test "digit grouping by a multibyte separator (fr_FR's U+202F) keeps the table's columns, as perf's" {
+	need_tracepoint syscalls/sys_enter_write
+	need_locale fr_FR.UTF-8
+	[ "$(LC_ALL=fr_FR.UTF-8 locale thousands_sep 2>/dev/null | od -An -tx1 | tr -d ' \n')" = e280af0a ] ||
+		skip "this fr_FR does not group with U+202F"
+	w=$(prog writer)
+	LC_ALL=fr_FR.UTF-8 run "$PSTAT" -e syscalls:sys_enter_write,task-clock "$w" 1234567
+	assert_success
+	line=$(grep 'syscalls:sys_enter_write' <<<"$output")
+	# 1 234 567 right-aligned in perf's 18 columns, the event after them
+	[[ $line == *$'1\xe2\x80\xaf234\xe2\x80\xaf567      syscalls:sys_enter_write'* ]]
+	[ "$(cols "${line%%syscalls*}")" = 24 ]
+	tc=$(grep 'msec task-clock' <<<"$output")
+	[ "$(cols "${tc%%msec*}")" = 19 ]
+	# perf stat 6.1 puts the event in the same column
+	command -v perf >/dev/null || return 0
+	LC_ALL=fr_FR.UTF-8 perf stat -e syscalls:sys_enter_write "$w" 1234567 2>"$BATS_TEST_TMPDIR/perf" ||
+		return 0
+	pl=$(grep 'syscalls:sys_enter_write' "$BATS_TEST_TMPDIR/perf")
+	[ "$(cols "${pl%%syscalls*}")" = 24 ]
+}

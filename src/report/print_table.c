@@ -197,7 +197,8 @@ static void print_count(struct tline *l, const struct pstat_printer *p,
 	char buf[64];
 	const char *d = print_group_digits(buf, sizeof(buf), v, p->cfg.big_num);
 
-	tline_right(l, d, strlen(d), VALUE_W);
+	/* by columns: fr_FR's separator is U+202F, three bytes */
+	tline_number(l, d, strlen(d), VALUE_W);
 	tline_mem(l, " ", 1);
 }
 
