@@ -115,10 +115,17 @@ close_to() {
 	assert_success
 	assert_line --partial 'no DRAM bandwidth here: there is no amd_umc PMU'
 	refute_line --partial 'umc_mem_bandwidth '
-	# Zen 3: no PerfMonV2, so no UMC counters at all
-	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" --dry-run -M memory_bandwidth true
+	# Zen 3: no PerfMonV2, so no UMC counters at all; the data fabric
+	# has the total only
+	PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3" run "$PSTAT" --dry-run -M memory_bandwidth_read true
 	assert_failure 125
-	assert_output --partial 'came with PerfMonV2 in Zen 4, and this is a Zen 3'
+	assert_output --partial 'came with PerfMonV2 in Zen 4, and this is a Zen 3 (its data fabric counts reads and writes together: memory_bandwidth)'
+	cp -r "$SYSFS/amd-zen3" "$BATS_TEST_TMPDIR/z3"
+	rm -r "$BATS_TEST_TMPDIR/z3/bus/event_source/devices/amd_df"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/z3" run "$PSTAT" --dry-run -M memory_bandwidth true
+	assert_failure 125
+	assert_output --partial 'cannot count memory_bandwidth here: there is no amd_umc PMU: the memory controllers'"'"' counters came with PerfMonV2 in Zen 4, and this is a Zen 3'
+	refute_output --partial 'data fabric'
 	# Intel: the IMC's formula, never AMD's reason
 	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$PSTAT" --dry-run -M umc_mem_bandwidth true
 	assert_failure 125
@@ -235,4 +242,26 @@ metric_configs() {
 	assert_success
 	close_to "$(mval l3_cache_accesses)" 700
 	close_to "$(mval l3_misses)" 70
+}
+
+@test "AMD Zen 1 to 3: memory_bandwidth from the data fabric's eight DRAM channels (reads and writes together), system-wide" {
+	export PSTAT_SYSFS_ROOT="$SYSFS/amd-zen3"
+	grep -q '^model name.*EPYC 7763' "$PSTAT_SYSFS_ROOT/proc/cpuinfo"
+	run "$PSTAT" list metrics
+	assert_success
+	assert_line --regexp '^  memory_bandwidth +\(amd_df@event=0x7,umask=0x38@ \+ amd_df@event=0x47,umask=0x38@ .* \+ amd_df@event=0x1c7,umask=0x38@\) \* 64 / 1e6 / duration_time  in MB/s$'
+	refute_output --partial 'no DRAM bandwidth here'
+	refute_line --partial 'umc_'
+	run "$PSTAT" --dry-run -M memory_bandwidth true
+	assert_success
+	# the kernel's event14 format: event bits 8-11 go to config 32-35
+	for c in 0x3807 0x3847 0x3887 0x38c7 0x100003807 0x100003847 0x100003887 0x1000038c7; do
+		assert_line --regexp "^  type 10 config $c "
+	done
+	assert_line '  cpus 0 (the PMU'"'"'s, system-wide)'
+	local D=amd_df/event=
+	run "$PT" metric-eval "$PSTAT_SYSFS_ROOT -M memory_bandwidth duration=4 ${D}0x7,umask=0x38/=1000000 ${D}0x47,umask=0x38/=1000000 ${D}0x87,umask=0x38/=1000000 ${D}0xc7,umask=0x38/=1000000 ${D}0x107,umask=0x38/=1000000 ${D}0x147,umask=0x38/=1000000 ${D}0x187,umask=0x38/=1000000 ${D}0x1c7,umask=0x38/=1000000"
+	assert_success
+	# 8e6 x 64 bytes in 4 s
+	close_to "$(mval memory_bandwidth)" 128
 }

@@ -188,6 +188,8 @@ static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			lib->families |= METRIC_FAM_AMD_L3;
 		lib->topdown_levels = 2;
 	} else if (lib->amd_zen) {
+		if (pmus_find(pmus, "amd_df"))
+			lib->families |= METRIC_FAM_AMD_DF;
 		snprintf(lib->no_topdown, sizeof(lib->no_topdown),
 			 "this AMD CPU (family %Xh model %02Xh) is a Zen %d; AMD documents its pipeline-utilisation events (PMCx1A0 DeNoDispatchPerSlot) from Zen 4 on",
 			 ci->family, ci->model, lib->amd_zen);
@@ -210,8 +212,11 @@ static void amd_no_umc(struct pstat_metric_lib *lib)
 			 "there is no amd_umc PMU (the kernel exports the memory controllers' counters from Linux 6.9 on, on Zen 4 and later)");
 	else
 		snprintf(lib->no_umc, sizeof(lib->no_umc),
-			 "there is no amd_umc PMU: the memory controllers' counters came with PerfMonV2 in Zen 4, and this is a Zen %d",
-			 lib->amd_zen);
+			 "there is no amd_umc PMU: the memory controllers' counters came with PerfMonV2 in Zen 4, and this is a Zen %d%s",
+			 lib->amd_zen,
+			 lib->families & METRIC_FAM_AMD_DF ?
+				 " (its data fabric counts reads and writes together: memory_bandwidth)" :
+				 "");
 }
 
 static void find_families(struct pstat_metric_lib *lib,

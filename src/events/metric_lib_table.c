@@ -31,6 +31,7 @@
 #define SRC_AMD_Z4_CORE "AMD, PPR for Family 19h Model 11h Revision B1, core events: PMCx060 L2RequestG1, PMCx064 L2CacheReqStat, PMCx070-072 L2 prefetches hitting L2, L3, neither (umask FFh), PMCx044 LsAnyFillsFromSys, PMCx045 LsL1DTlbMiss, PMCx078 LsTlbFlush, PMCx084/085 BpL1TlbMiss; perf's amdzen4 recommended metrics (names, formulas); encodings as libpfm4's amd64_fam19h_zen4 table"
 #define SRC_AMD_Z5_CORE "AMD, 'Performance Monitor Counters for AMD Family 1Ah Model 00h-0Fh Processors', core events: PMCx060 L2RequestG1 (umask F1h no prefetch), PMCx070-072 L2 hardware prefetches (umask 1Fh), and PMCx064, 044, 045, 078, 084/085, 029 as on Zen 4; perf's amdzen5 recommended metrics (names, per 1000 instructions)"
 #define SRC_AMD_L3 "AMD, PPR for Family 19h Model 11h Revision B1, L3 cache events: L3PMCx04 L3LookupState (umask FFh all coherent accesses, 01h misses), on the kernel's amd_l3 PMU (one per CCX, system-wide); perf's l3_cache metrics"
+#define SRC_AMD_DF "AMD, the data fabric's DRAM channel controller events: event 07h + 40h x channel (0 to 7), umask 38h 'requests with data (64B)', reads and writes together (PPR for Family 17h Model 31h and Family 19h Model 01h, DF performance monitor events; perf's amdzen1/2/3 dram_channel_data_controller_0..7); the kernel's amd_df PMU, one per system, its four counters multiplexed over the eight events"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_* in MB/s; cas_count_* scaled to MiB by the kernel"
 #define SRC_IMC_SCH "Intel perfmon GNR metrics (BSD-3-Clause): memory_bandwidth_* over UNC_M_CAS_COUNT_SCH0/SCH1, in MB/s; the kernel's cas_count_*_sch0/1 in MiB"
@@ -154,6 +155,14 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_AMD_UMC, "memory_controller",
 	  "umc_precharge_cmd_rate = amd_umc@event=0x6@ * 1000 / amd_umc@event=0x0@; unit = cmds/1k MEMCLK; higher = no; desc = PRECHARGE commands (DRAM row closes) per 1000 memory clock cycles",
 	  SRC_AMD_UMC },
+	/*
+	 * Zen 1 to 3 have no UMC counters; their data fabric counts the
+	 * requests with data at each DRAM channel controller, reads and
+	 * writes together, so only the total.
+	 */
+	{ METRIC_FAM_AMD_DF, "Memory",
+	  "memory_bandwidth = (amd_df@event=0x7,umask=0x38@ + amd_df@event=0x47,umask=0x38@ + amd_df@event=0x87,umask=0x38@ + amd_df@event=0xc7,umask=0x38@ + amd_df@event=0x107,umask=0x38@ + amd_df@event=0x147,umask=0x38@ + amd_df@event=0x187,umask=0x38@ + amd_df@event=0x1c7,umask=0x38@) * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes, from the data fabric's eight DRAM channel controllers",
+	  SRC_AMD_DF },
 	/* pstat's names, as on Intel */
 	{ METRIC_FAM_AMD_UMC, "Memory",
 	  "memory_bandwidth_read = umc_mem_read_bandwidth; unit = MB/s; higher = yes; desc = DRAM read bandwidth",
