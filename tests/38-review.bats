@@ -136,3 +136,27 @@ cols() {
 	pl=$(grep 'syscalls:sys_enter_write' "$BATS_TEST_TMPDIR/perf")
 	[ "$(cols "${pl%%syscalls*}")" = 24 ]
 }
+
+@test "-r N with -I: every run's intervals, each timed from its own start (perf 6.1 shows the first run's)" {
+	need_perf_events
+	run "$PSTAT" -r 3 -I 100 -x, -e task-clock sleep 0.25
+	assert_success
+	# three runs of three intervals (the last partial), CSV records only
+	[ "${#lines[@]}" = 9 ]
+	refute_output --partial '#'
+	# the time goes back to the start twice: three runs
+	[ "$(awk -F, 'NR > 1 && $1 + 0 < prev { n++ } { prev = $1 + 0 } END { print n + 0 }' <<<"$output")" = 2 ]
+	for l in "${lines[@]}"; do
+		[[ $l =~ ^\ +[0-9]+\.[0-9]{9},([0-9.]+|\<not\ counted\>),msec,task-clock, ]] ||
+			{ echo "not a record: $l"; return 1; }
+	done
+	# JSON numbers each interval with its run
+	command -v jq >/dev/null || skip "jq is not installed"
+	run "$PSTAT" -r 2 -I 100 -j -e task-clock sleep 0.15
+	assert_success
+	[ "$(jq -c 'select(.type == "interval") | .interval.run' <<<"$output" | sort -u | paste -sd,)" = 1,2 ]
+	# perf 6.1 prints one run's (documented in README)
+	command -v perf >/dev/null || return 0
+	perf stat -r 3 -I 100 -x, -e task-clock -o "$BATS_TEST_TMPDIR/p" sleep 0.25 || return 0
+	[ "$(grep -c task-clock "$BATS_TEST_TMPDIR/p")" -le 3 ]
+}
