@@ -44,6 +44,7 @@ struct print_json {
 	struct json_buf buf;        /* the buffer documents are written in */
 	struct jtext_cache *kept;   /* the counters' strings, escaped */
 	struct json_rows *rows;     /* and their objects' text */
+	struct json_ids_kept *tids; /* the target's thread ids, as text */
 };
 
 /*
@@ -203,7 +204,7 @@ json_t *json_doc_new(const char *schema, const char *type, json_t *interval,
 }
 
 /* Write len bytes of s, a document and its newline, and flush. */
-static int json_put(FILE *out, const char *s, size_t len)
+int json_put(FILE *out, const char *s, size_t len)
 {
 	errno = 0;
 	if (fwrite(s, 1, len, out) != len || fflush(out) || ferror(out))
@@ -347,6 +348,66 @@ static void json_ints(struct jfill *f, const char *key, const int *v,
 	jfill_close(f, key, &a);
 }
 
+/*
+ * A one-line document's list of ids (an attached process's thousands
+ * of threads), kept as the text written for it ("," and key included)
+ * while the list stays the same.
+ */
+struct json_ids_kept {
+	int *v;
+	size_t n;
+	char *text;
+	size_t len;
+};
+
+static void json_ids_kept_free(struct json_ids_kept *k)
+{
+	if (k) {
+		free(k->v);
+		free(k->text);
+	}
+	free(k);
+}
+
+static void json_ints_kept(struct jfill *f, const char *key, const int *v,
+			   size_t n, struct json_ids_kept *k)
+{
+	struct json_buf *b = f->text ? f->text->buf : NULL;
+	size_t start;
+
+	/* (one line, after the first key: its comma and key are the same) */
+	if (!k || !b || f->text->indent || f->first) {
+		json_ints(f, key, v, n);
+		return;
+	}
+	if (k->text && k->n == n && (!n || !memcmp(k->v, v, n * sizeof(*v)))) {
+		if (b->alloc - b->len <= k->len)
+			xgrow((void **)&b->text, &b->alloc, b->len + k->len + 1, 1);
+		memcpy(b->text + b->len, k->text, k->len);
+		b->len += k->len;
+		return;
+	}
+	start = b->len;
+	json_ints(f, key, v, n);
+	free(k->v);
+	free(k->text);
+	k->v = xmalloc(n * sizeof(*v) + 1);
+	if (n)
+		memcpy(k->v, v, n * sizeof(*v));
+	k->n = n;
+	k->len = b->len - start;
+	k->text = xmalloc(k->len);
+	memcpy(k->text, b->text + start, k->len);
+}
+
+struct json_run_doc {
+	struct json_rows *rows;     /* one-line documents: the kept rows */
+	const struct pstat_report *r;
+	bool interval;
+	bool metric_only;
+	struct json_ids_kept *tids;
+};
+
 static void json_target(struct jfill *f, const void *arg)
 {
 	static const char *const kinds[] = {
@@ -355,7 +416,8 @@ static void json_target(struct jfill *f, const void *arg)
 		[TARGET_TID] = "tid",
 		[TARGET_SYSTEM] = "system",
 	};
-	const struct pstat_report *r = arg;
+	const struct json_run_doc *d = arg;
+	const struct pstat_report *r = d->r;
 	const char *kind = NULL;
 
 	if ((size_t)r->target < ARRAY_SIZE(kinds))
@@ -363,7 +425,7 @@ static void json_target(struct jfill *f, const void *arg)
 	jfill_str(f, "kind", kind);
 	/* pid_t is int on Linux */
 	json_ints(f, "pids", r->pids, r->npids);
-	json_ints(f, "tids", r->tids, r->ntids);
+	json_ints_kept(f, "tids", r->tids, r->ntids, d->tids);
 	json_ints(f, "cpus", r->cpus, r->ncpus);
 }
 
@@ -572,13 +634,6 @@ static void json_each(struct jfill *f, const char *key, jfill_fn *fill,
 	jfill_close(f, key, &a);
 }
 
-struct json_run_doc {
-	struct json_rows *rows;     /* one-line documents: the kept rows */
-	const struct pstat_report *r;
-	bool interval;
-	bool metric_only;
-};
-
 /* The whole run document; type is "summary" or "interval". */
 static void json_report(struct jfill *f, const void *arg)
 {
@@ -594,7 +649,7 @@ static void json_report(struct jfill *f, const void *arg)
 	jfill_str(f, "cpu_model", r->cpu_model);
 	jfill_int(f, "perf_event_paranoid", r->perf_event_paranoid);
 	json_command(f, r->argv);
-	jfill_object(f, "target", json_target, r);
+	jfill_object(f, "target", json_target, d);
 	jfill_str(f, "started_at", jtime(started, &r->started_at));
 	jfill_int(f, "runs", r->runs);
 	/* The command is still running while intervals are printed. */
@@ -631,7 +686,7 @@ static int json_report_write(struct pstat_printer *p,
 			     int indent)
 {
 	struct print_json *pj = json_priv(p);
-	struct json_run_doc d = { NULL, r, interval, p->cfg.metric_only };
+	struct json_run_doc d = { NULL, r, interval, p->cfg.metric_only, NULL };
 	struct jtext t = { .buf = &pj->buf, .indent = indent };
 	struct jfill f;
 
@@ -639,15 +694,21 @@ static int json_report_write(struct pstat_printer *p,
 	if (!pj->kept)
 		pj->kept = jtext_cache_new();
 	t.cache = pj->kept;
+	pj->buf.len = 0;
 	if (!indent) {
 		if (!pj->rows)
 			pj->rows = json_rows_new();
 		d.rows = pj->rows;
+		if (!pj->tids)
+			pj->tids = xcalloc(1, sizeof(*pj->tids));
+		d.tids = pj->tids;
+		json_rows_begin(pj->rows);
 	}
-	pj->buf.len = 0;
 	jfill_start_text(&f, &t);
 	json_report(&f, &d);
 	jfill_end_text(&f);
+	if (d.rows)
+		return json_rows_put(d.rows, p->out, &pj->buf);
 	return json_write_buf(p->out, &pj->buf);
 }
 
@@ -676,6 +737,7 @@ static void json_free(struct pstat_printer *p)
 	if (pj) {
 		jtext_cache_free(pj->kept);
 		json_rows_free(pj->rows);
+		json_ids_kept_free(pj->tids);
 		json_buf_free(&pj->buf);
 	}
 	free(pj);

@@ -134,6 +134,14 @@ struct pstat_row;
 struct json_rows;
 struct json_rows *json_rows_new(void);
 void json_rows_free(struct json_rows *jr);
+/*
+ * json_rows_write keeps the array's rows as text of its own, out of the
+ * document (which holds the brackets): json_rows_begin before a
+ * document, json_rows_put to write it (doc, with the rows in their
+ * place and a newline), flushing. Returns 0 or -errno.
+ */
+void json_rows_begin(struct json_rows *jr);
+int json_rows_put(struct json_rows *jr, FILE *out, struct json_buf *doc);
 typedef void jfill_fn(struct jfill *c, const void *arg);
 void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 		     const struct pstat_row *rows, size_t n, jfill_fn *fill);
@@ -195,5 +203,7 @@ int json_write(FILE *out, json_t *doc, size_t flags);
 int json_write_kept(FILE *out, const json_t *doc, size_t flags,
 		    struct json_buf *buf);
 int json_write_buf(FILE *out, struct json_buf *buf);
+/* Write len bytes of s (a document and its newline) and flush. */
+int json_put(FILE *out, const char *s, size_t len);
 
 #endif

@@ -7,10 +7,17 @@
  * text mode) with the places of those numbers noted; it is kept as the
  * text between them, and while the row is the same row (the same
  * strings, status, error, and the same of its numbers null) the next
- * intervals write that text and the new numbers alone. Rows with the
- * samples of -r go through json_counter every time.
+ * intervals write that text and the new numbers alone. A row whose
+ * numbers are the same as well (an idle thread's zeros, interval after
+ * interval) is the same text as in the last document, copied from there
+ * with its unchanged neighbours in one piece; when every row is, the
+ * last document's array is written again as it is, copied nowhere.
+ * Rows with the samples of -r go through json_counter every time.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,17 +39,36 @@ struct row_ident {
 	bool has_metric;
 };
 
+/* (what is compared first, in the first cache lines) */
 struct row_text {
-	struct row_ident id;
 	bool valid;
+	struct row_ident id;
+	uint64_t num[ROW_NUMS];     /* its numbers' bits, as last written */
+	unsigned long doc;          /* the document it was last written in */
+	size_t at, len;             /* where its object is in that text */
 	size_t nnum;                /* how many of them: bits of id.nums */
 	char *text;                 /* the pieces, one after the other */
 	size_t piece[ROW_NUMS + 1]; /* each piece's length */
 };
 
+/*
+ * The array's text (the rows between its brackets) is written apart
+ * from the document, in two buffers in turn: the last document's stays
+ * while the next is written, and the document is written out in three
+ * pieces around it (json_rows_put).
+ */
 struct json_rows {
 	struct row_text *rows;
 	size_t n;
+	struct json_buf text[2];
+	int cur;                    /* text[cur]: the last document's */
+	unsigned long ndoc;         /* documents written */
+	size_t splice;              /* where text[cur] goes in the document */
+};
+
+/* A run of rows copied whole from the last document's text. */
+struct row_run {
+	size_t from, len, to, rows;
 };
 
 /*
@@ -101,7 +127,11 @@ static bool row_plain(const struct pstat_row *row)
 
 struct json_rows *json_rows_new(void)
 {
-	return xcalloc(1, sizeof(struct json_rows));
+	struct json_rows *jr = xcalloc(1, sizeof(*jr));
+
+	/* (0 is none: a row's doc is never the one before the first) */
+	jr->ndoc = 1;
+	return jr;
 }
 
 void json_rows_free(struct json_rows *jr)
@@ -111,7 +141,44 @@ void json_rows_free(struct json_rows *jr)
 	for (size_t i = 0; i < jr->n; i++)
 		free(jr->rows[i].text);
 	free(jr->rows);
+	json_buf_free(&jr->text[0]);
+	json_buf_free(&jr->text[1]);
 	free(jr);
+}
+
+void json_rows_begin(struct json_rows *jr)
+{
+	jr->splice = SIZE_MAX;
+}
+
+int json_rows_put(struct json_rows *jr, FILE *out, struct json_buf *doc)
+{
+	const struct json_buf *t = &jr->text[jr->cur];
+	size_t at = jr->splice;
+
+	if (doc->alloc - doc->len < 2)
+		xgrow((void **)&doc->text, &doc->alloc, doc->len + 2, 1);
+	doc->text[doc->len++] = '\n';
+	if (at > doc->len)
+		return json_put(out, doc->text, doc->len);
+	errno = 0;
+	if (fwrite(doc->text, 1, at, out) != at ||
+	    fwrite(t->text, 1, t->len, out) != t->len)
+		return errno ? -errno : -EIO;
+	return json_put(out, doc->text + at, doc->len - at);
+}
+
+/* The bits of row's numbers, in the order of row_number. */
+static void row_bits(uint64_t *num, const struct pstat_row *row)
+{
+	double metric = row->has_metric ? row->metric.value : 0;
+
+	memcpy(&num[0], &row->value, sizeof(num[0]));
+	num[1] = row->raw;
+	num[2] = row->ena;
+	num[3] = row->run;
+	memcpy(&num[4], &row->running_pct, sizeof(num[4]));
+	memcpy(&num[5], &metric, sizeof(num[5]));
 }
 
 /* A number of a row, in the order json_counter writes them. */
@@ -167,6 +234,8 @@ static void row_learn(struct jfill *f, struct row_text *rt,
 	if (!rt->valid)
 		return;
 	rt->nnum = t->nmarks;
+	rt->at = start;
+	rt->len = t->buf->len - start;
 	free(rt->text);
 	rt->text = xmalloc(t->buf->len - start);
 	at = start;
@@ -182,7 +251,7 @@ static void row_learn(struct jfill *f, struct row_text *rt,
 }
 
 /* row's object again: the kept text and its new numbers. */
-static void row_replay(struct jfill *f, const struct row_text *rt,
+static void row_replay(struct jfill *f, struct row_text *rt,
 		       const struct pstat_row *row)
 {
 	struct json_buf *b = f->text->buf;
@@ -196,6 +265,7 @@ static void row_replay(struct jfill *f, const struct row_text *rt,
 	if (!f->first)
 		*d++ = ',';
 	f->first = false;
+	rt->at = (size_t)(d - b->text);
 	for (size_t k = 0, num = 0; k <= rt->nnum; k++) {
 		memcpy(d, piece, rt->piece[k]);
 		d += rt->piece[k];
@@ -207,14 +277,64 @@ static void row_replay(struct jfill *f, const struct row_text *rt,
 		d += row_number(d, row, num++);
 	}
 	b->len = (size_t)(d - b->text);
+	rt->len = b->len - rt->at;
+}
+
+static void run_flush(struct row_run *run, struct json_buf *b,
+		      const struct json_buf *last)
+{
+	if (run->len)
+		memcpy(b->text + run->to, last->text + run->from, run->len);
+	run->len = 0;
+}
+
+/*
+ * rt's object again, as it is in the last document's text (last): a
+ * run of such rows is copied in one piece when its objects followed
+ * each other there (with the array's comma between them).
+ */
+static void row_again(struct jfill *f, struct row_run *run,
+		      struct row_text *rt, const struct json_buf *last)
+{
+	struct json_buf *b = f->text->buf;
+
+	if (run->len && rt->at == run->from + run->len + 1) {
+		buf_room(b, rt->len + 1);
+		rt->at = b->len + 1;
+		b->len += rt->len + 1;
+		run->len += rt->len + 1;
+		run->rows++;
+		return;
+	}
+	run_flush(run, b, last);
+	if (!f->first)
+		*buf_room(b, 1) = ',', b->len++;
+	f->first = false;
+	buf_room(b, rt->len);
+	*run = (struct row_run){
+		.from = rt->at, .len = rt->len, .to = b->len, .rows = 1,
+	};
+	rt->at = b->len;
+	b->len += rt->len;
 }
 
 void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 		     const struct pstat_row *rows, size_t n, jfill_fn *fill)
 {
+	const struct json_buf *last = &jr->text[jr->cur];
+	struct json_buf *b = &jr->text[!jr->cur];
+	struct row_run run = { 0 };
+	struct jtext t;
 	struct jfill a;
 
 	jfill_open(f, key, &a, true);
+	/* (the rows go into b, the brackets into the document) */
+	jr->splice = f->text->buf->len;
+	jr->ndoc++;
+	t = *f->text;
+	t.buf = b;
+	b->len = 0;
+	a.text = &t;
 	if (n > jr->n) {
 		jr->rows = xrealloc(jr->rows, n * sizeof(*jr->rows));
 		memset(jr->rows + jr->n, 0, (n - jr->n) * sizeof(*jr->rows));
@@ -223,16 +343,42 @@ void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 	for (size_t i = 0; i < n; i++) {
 		struct row_text *rt = &jr->rows[i];
 		struct row_ident id;
+		uint64_t num[ROW_NUMS];
 
 		if (!row_plain(&rows[i])) {
+			run_flush(&run, b, last);
+			rt->doc = 0;
 			jfill_object(&a, NULL, fill, &rows[i]);
 			continue;
 		}
 		row_ident_of(&id, &rows[i]);
-		if (rt->valid && row_ident_eq(&rt->id, &id))
+		row_bits(num, &rows[i]);
+		if (rt->valid && row_ident_eq(&rt->id, &id)) {
+			if (rt->doc == jr->ndoc - 1 &&
+			    !memcmp(rt->num, num, sizeof(num))) {
+				row_again(&a, &run, rt, last);
+				rt->doc = jr->ndoc;
+				continue;
+			}
+			run_flush(&run, b, last);
 			row_replay(&a, rt, &rows[i]);
-		else
+		} else {
+			run_flush(&run, b, last);
 			row_learn(&a, rt, &rows[i], fill);
+		}
+		memcpy(rt->num, num, sizeof(num));
+		rt->doc = rt->valid ? jr->ndoc : 0;
 	}
+	/*
+	 * Every row as it was, where it was: the last text is this one (and
+	 * the rows' places in it are those just given them).
+	 */
+	if (run.rows == n && run.from == 0 && run.len == last->len) {
+		b->len = 0;
+	} else {
+		run_flush(&run, b, last);
+		jr->cur = !jr->cur;
+	}
+	a.text = f->text;
 	jfill_close(f, key, &a);
 }

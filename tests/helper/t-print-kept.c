@@ -15,10 +15,16 @@
  * changes. Prints "documents N, differ D, keys changed K": D must be 0;
  * K, the rows whose keys differ from the row before them at the same
  * place, says the case went through the rebuilding path. With OUT,
- * the kept printer's documents are also written to that file.
+ * the kept printer's documents are also written to that file. A third
+ * of the rows hold what they held in the interval before, which the
+ * printer copies from its last document, and two intervals in five are
+ * every thread idle (all of the second as the first: the printer
+ * writes the last document's rows again): "rows repeated R" says how
+ * many rows were as in the interval before.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +42,9 @@ static uint64_t kept_rand(uint64_t *s)
 	*s ^= *s << 17;
 	return *s;
 }
+
+/* an idle thread's row: no count, no samples */
+#define KEPT_IDLE 11
 
 static const struct pstat_aggr_id kept_aggr = {
 	.mode = AGGR_SOCKET, .socket = 1,
@@ -141,9 +150,10 @@ int t_print_kept(int argc, char **argv)
 	struct pstat_row *rows;
 	struct pstat_metric_value *mv;
 	unsigned *shape;
+	uint64_t *xs;
 	char **names, *kbuf = NULL;
 	pid_t *tids;
-	size_t klen = 0, differ = 0, changed = 0;
+	size_t klen = 0, differ = 0, changed = 0, repeated = 0, nlast = 0;
 	FILE *kf, *out = NULL;
 	int ret = 0;
 
@@ -161,6 +171,7 @@ int t_print_kept(int argc, char **argv)
 	names = xcalloc(nthr, sizeof(*names));
 	rows = xcalloc(nthr * nev, sizeof(*rows));
 	shape = xcalloc(nthr * nev, sizeof(*shape));
+	xs = xcalloc(nthr * nev, sizeof(*xs));
 	mv = xcalloc(nthr, sizeof(*mv));
 	for (size_t t = 0; t < nthr; t++) {
 		tids[t] = (pid_t)(1000 + t);
@@ -190,15 +201,24 @@ int t_print_kept(int argc, char **argv)
 
 		for (size_t e = 0; e < nev; e++) {
 			for (size_t t = 0; t < nthis; t++, n++) {
-				unsigned s = kept_row(&rows[n], kept_rand(&seed),
-						      events[e], (int)e, names[t]);
+				bool idle = k % 5 == 3 || k % 5 == 4;
+				bool again = k && nthis == nlast &&
+					     (idle ? xs[n] == KEPT_IDLE :
+						     kept_rand(&seed) % 3 == 0);
+				uint64_t x = idle ? KEPT_IDLE :
+					     again ? xs[n] : kept_rand(&seed);
+				unsigned s = kept_row(&rows[n], x, events[e],
+						      (int)e, names[t]);
 
 				changed += k && s != shape[n];
+				repeated += again;
 				shape[n] = s;
+				xs[n] = x;
 			}
 		}
 		for (size_t t = 0; t < nthis && t < 50 && k % 4; t++)
 			kept_metric(&mv[nm++], kept_rand(&seed), names[t], 2 * t);
+		nlast = nthis;
 		r.rows = rows;
 		r.nrows = n;
 		r.metrics = mv;
@@ -227,8 +247,8 @@ int t_print_kept(int argc, char **argv)
 	if (ret)
 		printf("error: %s\n", strerror(-ret));
 	else
-		printf("documents %lu, differ %zu, keys changed %zu\n", nint,
-		       differ, changed);
+		printf("documents %lu, differ %zu, keys changed %zu, rows repeated %zu\n",
+		       nint, differ, changed, repeated);
 	for (size_t t = 0; t < nthr; t++)
 		free(names[t]);
 	free(kbuf);
@@ -236,6 +256,7 @@ int t_print_kept(int argc, char **argv)
 	free(tids);
 	free(rows);
 	free(shape);
+	free(xs);
 	free(mv);
 	return ret ? 1 : 0;
 }
