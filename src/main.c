@@ -275,6 +275,7 @@ static void session_cfg_fill(struct pstat_session_cfg *cfg,
 		cfg->metrics = &mc->set;
 		cfg->metric_input_row = mc->input_row;
 		cfg->metric_consts = &mc->lib.consts;
+		cfg->perf_default_rows = mc->perf_default_rows;
 	}
 }
 

@@ -160,3 +160,105 @@ listed_group() {
 	assert_failure 125
 	assert_output --partial "perf's Default group is empty on this CPU"
 }
+
+# perf's line of a Default group's metric (stat-display.c's widths:
+# the group's name right-aligned in 32 after a blank, padded to 49, then
+# " # ", "%8.1f", a blank and the unit and name padded to 26); $1 the
+# group's name or "" under it, $2 the value, $3 the metric.
+perf_line() {
+	if [ -n "$1" ]; then
+		printf ' %32s%16s # %8.1f %-26s' "$1" "" "$2" "%  $3"
+	else
+		printf '%49s # %8.1f %-26s' "" "$2" "%  $3"
+	fi
+}
+
+# TMA on synthetic counts, in percent: $1 an awk expression of the
+# counts s (slots), fe, bs, re, be, hv (heavy ops), br (mispredicts),
+# fl (fetch latency), mb (memory bound), dr (INT_MISC.UOP_DROPPING).
+pct() {
+	awk -v s=10000 -v fe=200 -v bs=100 -v re=400 -v be=300 -v hv=150 \
+	    -v br=60 -v fl=120 -v mb=180 -v dr=500 \
+	    "BEGIN { t = fe + bs + re + be; printf \"%.1f\", 100 * ($1) }"
+}
+
+SPR_COUNTS="cpu/slots/=10000 cpu/topdown-fe-bound/=200 cpu/topdown-bad-spec/=100 cpu/topdown-retiring/=400 cpu/topdown-be-bound/=300 cpu/topdown-heavy-ops/=150 cpu/topdown-br-mispredict/=60 cpu/topdown-fetch-lat/=120 cpu/topdown-mem-bound/=180 cpu/event=0xad,umask=0x10/=500"
+
+@test "Default: pstat with no -e on Sapphire Rapids prints TopdownL1 and TopdownL2 after the default events, in perf's layout" {
+	# shellcheck disable=SC2086
+	run "$PT" default-out table "$CPUS/intel-sapphirerapids" $SPR_COUNTS
+	assert_success
+	# the default events, then the two groups, each in name order
+	local fe bs be re
+	fe=$(pct "fe / t - dr / s"); be=$(pct "be / t"); re=$(pct "re / t")
+	bs=$(pct "1 - (fe / t - dr / s) - be / t - re / t")
+	local want
+	want=$(
+		perf_line TopdownL1 "$be" tma_backend_bound; echo
+		perf_line "" "$bs" tma_bad_speculation; echo
+		perf_line "" "$fe" tma_frontend_bound; echo
+		perf_line "" "$re" tma_retiring; echo
+		perf_line TopdownL2 "$(pct "br / t")" tma_branch_mispredicts; echo
+		perf_line "" "$(pct "be / t - mb / t")" tma_core_bound; echo
+		perf_line "" "$(pct "(fe / t - dr / s) - (fl / t - dr / s)")" tma_fetch_bandwidth; echo
+		perf_line "" "$(pct "fl / t - dr / s")" tma_fetch_latency; echo
+		perf_line "" "$(pct "hv / t")" tma_heavy_operations; echo
+		perf_line "" "$(pct "re / t - hv / t")" tma_light_operations; echo
+		perf_line "" "$(pct "(1 - (fe / t - dr / s) - be / t - re / t) - br / t")" tma_machine_clears; echo
+		perf_line "" "$(pct "mb / t")" tma_memory_bound
+	)
+	diff <(sed -n '/branch-misses/,/^$/p' <<<"$output" | sed '1d;$d') <(echo "$want")
+	# the first line as perf's own example has it: the "#" in column 51
+	assert_line --regexp '^ {24}TopdownL1 {17}# +30\.0 %  tma_backend_bound {6}$'
+	# the groups' events are not shown, as perf does not show them
+	refute_output --partial 'slots'
+	refute_output --partial 'topdown-'
+	# machine output keeps every counter and every metric, valid
+	# shellcheck disable=SC2086
+	run "$PT" default-out json "$CPUS/intel-sapphirerapids" $SPR_COUNTS
+	assert_success
+	jq_assert '([.counters[].event] | index("cpu/slots/") != null) and ([.metrics[].name] | length == 12) and (.metrics[] | select(.name == "tma_retiring") | .value == 40)' <<<"$output"
+}
+
+@test "Default: a hybrid's groups per kind of core, P-cores first, as perf names them" {
+	run "$PT" default-out table "$CPUS/intel-alderlake" cpu_core/slots/=10000 \
+		cpu_core/topdown-fe-bound/=200 cpu_core/topdown-bad-spec/=100 \
+		cpu_core/topdown-retiring/=400 cpu_core/topdown-be-bound/=300
+	assert_success
+	assert_line "$(perf_line 'TopdownL1 (cpu_core)' 30.0 tma_backend_bound)"
+	assert_line "$(perf_line '' 40.0 tma_retiring)"
+	assert_line --regexp '^ {13}TopdownL1 \(cpu_atom\) {17}# '
+	[ "$(grep -n 'TopdownL1 (cpu_core)' <<<"$output" | cut -d: -f1)" -lt \
+	  "$(grep -n 'TopdownL1 (cpu_atom)' <<<"$output" | cut -d: -f1)" ]
+	# the name without its copy's suffix: the title says the core
+	refute_output --partial 'tma_retiring.cpu_'
+}
+
+@test "Default: where perf has none (Skylake, no core PMU) the default output is the default events alone" {
+	run "$PT" default-out table "$CPUS/intel-skylake-sp"
+	assert_success
+	refute_output --partial 'Topdown'
+	refute_output --partial 'tma_'
+	assert_line --regexp '^ +1000 +branch-misses '
+	# and so --dry-run: the default events only, with -e none at all
+	PSTAT_SYSFS_ROOT="$CPUS/intel-skylake-sp" run "$ROOT/pstat" --dry-run true
+	assert_success
+	refute_output --partial 'topdown'
+	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" --dry-run true
+	assert_success
+	assert_line 'cpu/slots/: resolver sysfs, pmu cpu, group 8 (leader)'
+	assert_line 'cpu/topdown-heavy-ops/: resolver sysfs, pmu cpu, group 8'
+	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" --dry-run -e task-clock true
+	assert_success
+	refute_output --partial 'slots'
+	# a count whose counters cannot open has no metric lines: perf
+	# leaves the group out when its events did not count
+	run "$PT" default-out table "$CPUS/intel-sapphirerapids" cpu/slots/=- \
+		cpu/topdown-fe-bound/=- cpu/topdown-bad-spec/=- \
+		cpu/topdown-retiring/=- cpu/topdown-be-bound/=- \
+		cpu/topdown-heavy-ops/=- cpu/topdown-br-mispredict/=- \
+		cpu/topdown-fetch-lat/=- cpu/topdown-mem-bound/=- \
+		cpu/event=0xad,umask=0x10/=-
+	assert_success
+	refute_output --partial 'Topdown'
+}

@@ -20,6 +20,13 @@ struct metrics_cli {
 	struct pstat_metric_lib lib;
 	struct pstat_metric_set set;
 	int *input_row;                 /* evlist row of each set input */
+	/*
+	 * A run of the default events with perf's Default group (the
+	 * vendor's top-down levels perf 6.5+ adds): how many evlist rows
+	 * the default events are, those after them being the metrics'
+	 * (which the table leaves out, as perf); 0 otherwise
+	 */
+	size_t perf_default_rows;
 };
 
 /* Whether o asks for metrics (and the default events are then left out). */
@@ -28,13 +35,14 @@ int metrics_cli_wanted(const struct pstat_opts *o);
 /*
  * Build mc from o and add the events the metrics read to evl (those
  * already in it are shared; a top-down group is added whole, slots
- * first). system_wide: -a or -C. Errors are reported here, with a
- * caret under the column of an expression. Returns 0 or -1.
+ * first); on a run of the default events, perf's Default group where
+ * the vendor's data has one for this CPU (mc->perf_default_rows).
+ * Errors are reported here, with a caret under the column of an
+ * expression. Returns 0 or -1.
  */
 int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 		      struct pstat_encode_ctx *ctx, const char *sysfs_root,
 		      struct pstat_evlist *evl);
-
 void metrics_cli_free(struct metrics_cli *mc);
 
 /*

@@ -151,6 +151,13 @@ struct pstat_report {
 	size_t norder;
 	const struct pstat_metric_value *metrics;
 	size_t nmetrics;
+	/*
+	 * A run of the default events with perf's Default group: the rows
+	 * before this are the default events; those from it on are read by
+	 * the Default metrics only, and the table prints those metrics as
+	 * perf's default output does instead of them. 0 otherwise.
+	 */
+	size_t perf_default_rows;
 
 	uint64_t elapsed_ns, user_ns, sys_ns;
 	const struct pstat_summary *elapsed_stats;  /* repeats only */

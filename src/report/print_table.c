@@ -442,6 +442,7 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 	struct row_tail tail = { .len = 0 };
 	struct print_anchors a;
 	struct tline l;
+	int dflt = print_table_default_applies(r);
 
 	if (!st->linebuf)
 		st->linebuf = xmalloc(TLINE_ROWS_BUF);
@@ -451,12 +452,17 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 		size_t i = r->order ? r->order[k] : k;
 		struct pstat_row copy;
 
+		/* perf's Default group: its events' rows are not shown */
+		if (dflt && i >= r->perf_default_rows)
+			continue;
 		prefetch_ahead(r, k);
 		print_row(&l, &tail, p, print_anchors_row(&a, r, i, &copy),
 			  lead, lead_len);
-		if (print_anchors_has(&a, i))
+		if (!dflt && print_anchors_has(&a, i))
 			print_table_metric_lines(&l, r, &a, i, lead, lead_len);
 	}
+	if (dflt)
+		print_table_default_lines(&l, r, lead, lead_len);
 	tline_flush(&l);
 	print_anchors_free(&a);
 }

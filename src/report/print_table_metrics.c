@@ -190,3 +190,142 @@ void print_table_metric_only(FILE *out, const struct pstat_report *r,
 	}
 	free(cols);
 }
+
+/*
+ * perf's default output (6.5 and later) prints its Default group's
+ * metrics without their events: each group's name right-aligned in
+ * perf's event-name column (32, after a blank), the "#" in its metric
+ * column (49), the value as "%8.1f" and then the unit and the name;
+ * the group's other metrics under it. These are perf's widths.
+ */
+#define PERF_EVNAME_LEN 32
+#define PERF_MGROUP_LEN 50
+#define PERF_METRIC_LEN 38
+
+/* The kind of core of a copy "NAME.cpu_core", or NULL; *len: NAME's. */
+static const char *copy_pmu(const char *name, size_t *len)
+{
+	const char *dot = strrchr(name, '.');
+
+	*len = strlen(name);
+	if (!dot || strncmp(dot + 1, "cpu", 3))
+		return NULL;
+	*len = (size_t)(dot - name);
+	return dot + 1;
+}
+
+/* perf's order of hybrid PMUs in its default output: P-cores first. */
+static int pmu_rank(const char *pmu)
+{
+	return !pmu ? 0 : !strcmp(pmu, "cpu_core") ? 1 :
+			  !strcmp(pmu, "cpu_atom") ? 2 : 3;
+}
+
+static const struct pstat_metric_value *sort_base;
+
+/* By kind of core, then group (TopdownL1 before L2), then name. */
+static int default_cmp(const void *a, const void *b)
+{
+	const struct pstat_metric_value *x = &sort_base[*(const size_t *)a];
+	const struct pstat_metric_value *y = &sort_base[*(const size_t *)b];
+	size_t xl, yl;
+	const char *xp = copy_pmu(x->name, &xl), *yp = copy_pmu(y->name, &yl);
+	int c = pmu_rank(xp) - pmu_rank(yp);
+
+	if (!c)
+		c = strcmp(x->group ? x->group : "", y->group ? y->group : "");
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* One metric's line of the Default group, after its group's title. */
+static void default_line(struct tline *l, const struct pstat_metric_value *m,
+			 const char *title, const char *lead, size_t lead_len)
+{
+	char val[64], label[160];
+	size_t nl;
+	int n, w;
+
+	copy_pmu(m->name, &nl);
+	if (lead)
+		tline_mem(l, lead, lead_len);
+	if (title) {
+		size_t tl = strlen(title);
+
+		tline_pad(l, 1);
+		tline_right(l, title, tl, PERF_EVNAME_LEN);
+		w = 1 + (tl > PERF_EVNAME_LEN ? (int)tl : PERF_EVNAME_LEN);
+		if (PERF_MGROUP_LEN - w - 1 > 0)
+			tline_pad(l, (size_t)(PERF_MGROUP_LEN - w - 1));
+	} else {
+		tline_pad(l, PERF_MGROUP_LEN - 1);
+	}
+	if (*m->unit)
+		n = snprintf(val, sizeof(val), " # %8.1f", m->value);
+	else
+		n = snprintf(val, sizeof(val), " # %8.2f", m->value);
+	tline_mem(l, val, strlen(val));
+	if (*m->unit)
+		snprintf(label, sizeof(label), "%s  %.*s", m->unit, (int)nl,
+			 m->name);
+	else
+		snprintf(label, sizeof(label), "%.*s", (int)nl, m->name);
+	tline_mem(l, " ", 1);
+	w = PERF_METRIC_LEN - n - 1;
+	tline_left(l, label, strlen(label), w > 0 ? (size_t)w : 0);
+	if (m->stats && m->stats->n > 1 &&
+	    isfinite(stats_rel_stderr_pct(m->stats)) &&
+	    stats_rel_stderr_pct(m->stats) != 0)
+		tline_fmt(l, "  ( +-%6.2f%% )", stats_rel_stderr_pct(m->stats));
+	if (m->multiplexed)
+		tline_mem(l, "  (from multiplexed counts)", 27);
+	tline_mem(l, "\n", 1);
+}
+
+int print_table_default_applies(const struct pstat_report *r)
+{
+	if (!r->perf_default_rows || r->perf_default_rows > r->nrows ||
+	    r->order || r->aggr != AGGR_NONE)
+		return 0;
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (r->metrics[i].aggr || r->metrics[i].cpu >= 0 ||
+		    r->metrics[i].thread)
+			return 0;
+	return 1;
+}
+
+void print_table_default_lines(struct tline *l, const struct pstat_report *r,
+			       const char *lead, size_t lead_len)
+{
+	size_t *ord = xcalloc(r->nmetrics + 1, sizeof(*ord)), n = 0;
+	const struct pstat_metric_value *prev = NULL;
+
+	/* a metric without a value is not printed, as perf leaves it out */
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (!isnan(r->metrics[i].value))
+			ord[n++] = i;
+	sort_base = r->metrics;
+	qsort(ord, n, sizeof(*ord), default_cmp);
+	for (size_t k = 0; k < n; k++) {
+		const struct pstat_metric_value *m = &r->metrics[ord[k]];
+		size_t ml, pl;
+		const char *mp = copy_pmu(m->name, &ml);
+		const char *pp = prev ? copy_pmu(prev->name, &pl) : NULL;
+		const char *g = m->group ? m->group : "";
+		char title[128];
+
+		if (prev && pmu_rank(mp) == pmu_rank(pp) &&
+		    !strcmp(g, prev->group ? prev->group : "")) {
+			default_line(l, m, NULL, lead, lead_len);
+		} else {
+			/* on a hybrid, the group's kind of core, as perf */
+			if (mp)
+				snprintf(title, sizeof(title), "%s (%s)", g,
+					 mp);
+			else
+				snprintf(title, sizeof(title), "%s", g);
+			default_line(l, m, title, lead, lead_len);
+		}
+		prev = m;
+	}
+	free(ord);
+}

@@ -34,6 +34,17 @@ void print_table_metric_lines(struct tline *l, const struct pstat_report *r,
 			      const char *lead, size_t lead_len);
 
 /*
+ * Whether r's metrics are perf's Default group of a run of the default
+ * events (r->perf_default_rows), counted as one total (no -A, no
+ * --per-*): then its events' rows are not printed and its metrics are,
+ * after the rows, as perf's default output prints them
+ * (print_table_default_lines).
+ */
+int print_table_default_applies(const struct pstat_report *r);
+void print_table_default_lines(struct tline *l, const struct pstat_report *r,
+			       const char *lead, size_t lead_len);
+
+/*
  * --metric-only: a header of the metrics' names when header is set,
  * then one line of values per CPU or thread, after lead.
  */

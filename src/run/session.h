@@ -70,6 +70,8 @@ struct pstat_session_cfg {
 	const struct pstat_metric_set *metrics;     /* borrowed */
 	const int *metric_input_row;       /* evlist row of each input */
 	const struct pstat_metric_consts *metric_consts;
+	/* the default events' rows, before perf's Default metrics' (or 0) */
+	size_t perf_default_rows;
 	const char *sysfs_root;            /* PSTAT_SYSFS_ROOT, or NULL */
 	/*
 	 * The command runs under Valgrind, which counts the sim events

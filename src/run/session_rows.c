@@ -421,6 +421,7 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 	rep->rows = s->rows;
 	rep->metrics = s->met.v;
 	rep->nmetrics = s->met.nv;
+	rep->perf_default_rows = cfg->perf_default_rows;
 	rep->started_at = s->started_at;
 	rep->runs = 1;
 }

@@ -21,6 +21,7 @@ static const struct cmd cmds[] = {
 	{ "cgroup-mount", t_cgroup_mount },
 	{ "control", t_control },
 	{ "control-arg", t_control_arg },
+	{ "default-out", t_default_out },
 	{ "encode", t_encode },
 	{ "evspec", t_evspec },
 	{ "fixed", t_fixed },

@@ -36,6 +36,7 @@ int t_real(int argc, char **argv);
 int t_jansson_real(int argc, char **argv);
 int t_topo(int argc, char **argv);
 int t_aggr(int argc, char **argv);
+int t_default_out(int argc, char **argv);
 int t_rows(int argc, char **argv);
 int t_totals(int argc, char **argv);
 int t_control(int argc, char **argv);
