@@ -180,3 +180,109 @@ check_core() {
 	grep -q 'Apache License' "$ARM/LICENSE"
 	grep -q '58986297938e' "$ARM/README"
 }
+
+# Level-1 counts on core PMU P: C cycles, B mispredicts, the slot stalls
+# (STALL_SLOT = frontend + backend), ops speculated and retired.
+pmu_counts() {
+	local p=$1
+	echo "$p/cpu_cycles/=$2 $p/br_mis_pred/=$3 $p/stall_slot_frontend/=$4" \
+		"$p/stall_slot_backend/=$5 $p/stall_slot/=$(($4 + $5))" \
+		"$p/op_spec/=$6 $p/op_retired/=$7"
+}
+
+@test "big.LITTLE: each core PMU's metrics by the MIDR of its CPUs, NAME.pmu copies, -M NAME takes all" {
+	local T="$CPUS/arm64-dynamiq"
+	# CPU 0 is a Cortex-A510, which Arm's data does not describe; the
+	# N2 and V2 PMUs' CPUs are what their tables are chosen by
+	[ "$(cat "$T/devices/system/cpu/cpu0/regs/identification/midr_el1")" = 0x00000000411fd461 ]
+	[ "$(cat "$T/bus/event_source/devices/armv9_neoverse_n2/cpus")" = 4-5 ]
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list metrics --names
+	assert_success
+	assert_line frontend_bound.armv9_neoverse_n2
+	assert_line frontend_bound.armv8_neoverse_v2
+	assert_line TopdownL1
+	refute_line --partial armv9_cortex_a510
+	refute_line frontend_bound
+	# each copy is its core's formula (five slots a cycle on N2 r0p3,
+	# eight on V2), on its own PMU
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list metrics
+	assert_line '  frontend_bound.armv9_neoverse_n2 100 * (armv9_neoverse_n2@stall_slot_frontend@ / (armv9_neoverse_n2@cpu_cycles@ * 5) - armv9_neoverse_n2@br_mis_pred@ / armv9_neoverse_n2@cpu_cycles@)  in %'
+	assert_line '  frontend_bound.armv8_neoverse_v2 100 * (armv8_neoverse_v2@stall_slot_frontend@ / (armv8_neoverse_v2@cpu_cycles@ * 8) - armv8_neoverse_v2@br_mis_pred@ / armv8_neoverse_v2@cpu_cycles@)  in %'
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list -j metrics
+	assert_success
+	jq_assert '.topdown.levels == 1 and ([.metrics[] | select(.name | startswith("retiring."))] | length == 2)' <<<"$output"
+	# synthetic counts: each copy its core's value, each summing to 100
+	local c=1000 b=10 f=2500 k=1500 s=3000 r=2400
+	run "$PT" metric-eval "$T -M TopdownL1 $(pmu_counts armv9_neoverse_n2 $c $b $f $k $s $r) $(pmu_counts armv8_neoverse_v2 $c $b $f $k $s $r)"
+	assert_success
+	close_to "$(mval frontend_bound.armv9_neoverse_n2)" "$(awk "BEGIN { printf \"%.6f\", 100 * ($f / (5 * $c) - $b / $c) }")"
+	close_to "$(mval frontend_bound.armv8_neoverse_v2)" "$(awk "BEGIN { printf \"%.6f\", 100 * ($f / (8 * $c) - $b / $c) }")"
+	for p in armv9_neoverse_n2 armv8_neoverse_v2; do
+		close_to "$(msum frontend_bound.$p bad_speculation.$p backend_bound.$p retiring.$p)" 100
+	done
+	# -M NAME: every copy; -M NAME.pmu: that one
+	run "$PT" metric-eval "$T -M ipc inst_retired=1"
+	assert_success
+	assert_line --regexp '^ipc\.armv9_neoverse_n2 '
+	assert_line --regexp '^ipc\.armv8_neoverse_v2 '
+	[ "$(grep -c '^ipc' <<<"$output")" = 2 ]
+	run "$PT" metric-eval "$T -M retiring.armv8_neoverse_v2 inst_retired=1"
+	assert_success
+	[ "$(grep -c '^retiring' <<<"$output")" = 1 ]
+	assert_line --regexp '^retiring\.armv8_neoverse_v2 '
+}
+
+@test "big.LITTLE: --topdown counts each copy's events on its own PMU, in groups within each PMU's counters" {
+	local T="$CPUS/arm64-dynamiq"
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --topdown --dry-run true
+	assert_success
+	assert_line --partial 'armv9_neoverse_n2/stall_slot_frontend/: resolver sysfs, pmu armv9_neoverse_n2'
+	assert_line --partial 'armv8_neoverse_v2/stall_slot_frontend/: resolver sysfs, pmu armv8_neoverse_v2'
+	refute_output --partial armv9_cortex_a510
+	# seven events a core: each on its PMU, a group on one PMU, at most
+	# six counters besides the cycle counter
+	[ "$(grep -c 'pmu armv9_neoverse_n2' <<<"$output")" = 7 ]
+	[ "$(grep -c 'pmu armv8_neoverse_v2' <<<"$output")" = 7 ]
+	awk '/resolver/ { p = $0; sub(/.*pmu /, "", p); sub(/,.*/, "", p)
+	                  g = $0; sub(/.*group /, "", g); sub(/ .*/, "", g)
+	                  if (g in pmu && pmu[g] != p) { print "group " g " on two PMUs"; bad = 1 }
+	                  pmu[g] = p; n[g]++ }
+	     END { for (g in n) if (n[g] > 7) { print "group " g ": " n[g]; bad = 1 }
+	           exit bad }' <<<"$output"
+	# the types in the attrs are the PMUs' own
+	assert_line --regexp '^  type 9 config 0x3e '
+	assert_line --regexp '^  type 10 config 0x3e '
+}
+
+@test "big.LITTLE: a kind of core is known by its own CPUs' MIDR; vendor events on each PMU its core has them" {
+	local T="$BATS_TEST_TMPDIR/dq"
+	cp -r "$CPUS/arm64-dynamiq" "$T"
+	# without the V2 CPUs' MIDR, cpuinfo's fields are CPU 0's: V2 unknown
+	rm "$T"/devices/system/cpu/cpu[67]/regs/identification/midr_el1
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list metrics --names
+	assert_success
+	assert_line frontend_bound.armv9_neoverse_n2
+	refute_line --partial armv8_neoverse_v2
+	# without the N2 CPUs' either, no core is Arm's data's: no copies
+	rm "$T"/devices/system/cpu/cpu[45]/regs/identification/midr_el1
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list metrics --names
+	assert_success
+	refute_line --regexp '\.armv'
+	# and a machine of cores Arm's data does not describe says why, per PMU
+	rm -r "$T"/bus/event_source/devices/armv*_neoverse_*
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --topdown --dry-run true
+	assert_failure 125
+	assert_output --partial "Arm's telemetry data has no top-down for this core (MIDR implementer 0x41 part 0xd46 r1p1)"
+	# vendor events: the N2's and the V2's own names, on their PMUs
+	export PSTAT_SYSFS_ROOT="$CPUS/arm64-dynamiq" LIBPFM_FORCE_PMU=none
+	run "$ROOT/pstat" --dry-run -e l1d_cache_refill_inner true
+	assert_success
+	assert_line 'l1d_cache_refill_inner: resolver vendor, pmu armv9_neoverse_n2, group 1 (leader)'
+	assert_line 'l1d_cache_refill_inner: resolver vendor, pmu armv8_neoverse_v2, group 0 (leader)'
+	refute_output --partial armv9_cortex_a510
+	run "$ROOT/pstat" list
+	assert_success
+	assert_line --partial 'Vendor events of PMU armv9_neoverse_n2'
+	assert_line --partial 'Vendor events of PMU armv8_neoverse_v2'
+	refute_line --partial 'Vendor events of PMU armv9_cortex_a510'
+}

@@ -554,22 +554,25 @@ static void list_pfm(struct list_ctx *c)
 static void list_vendor(struct list_ctx *c, struct pstat_pmus *pmus)
 {
 	const struct vendor_cpu *rows[8];
+	struct vendor_arm_pmu arm[8];
 	struct pstat_cpuinfo ci;
-	size_t n;
-
-	const struct vendor_arm_cpu *arm;
+	size_t n, narm;
 
 	if (!(c->sections & LIST_OTHER) || cpuinfo_load(c->o->sysfs_root, &ci))
 		return;
-	cpuinfo_midr(c->o->sysfs_root, 0, &ci);
-	arm = vendor_arm_core(&ci);
-	n = arm ? 1 : vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
+	/* Arm: each core PMU's, by its CPUs' MIDR */
+	narm = vendor_arm_pmus(pmus, &ci, arm, ARRAY_SIZE(arm));
+	n = narm ? narm : vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
 	for (size_t r = 0; r < n; r++) {
-		const struct vendor_events *t =
-			&vendor_event_tables[arm ? arm->events : rows[r]->events];
-		const char *pmu = arm ? vendor_arm_pmu(pmus) :
-			vendor_role_pmu(vendor_str(rows[r]->role), "cpu");
+		const struct vendor_events *t;
+		const char *pmu;
 
+		if (narm && !arm[r].core)
+			continue;
+		t = &vendor_event_tables[narm ? arm[r].core->events :
+						rows[r]->events];
+		pmu = narm ? arm[r].pmu :
+			     vendor_role_pmu(vendor_str(rows[r]->role), "cpu");
 		if (!pmu)
 			continue;
 

@@ -95,20 +95,31 @@ int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
 {
 	const char *root = pmus_root(e->ctx->pmus);
 	const struct vendor_cpu *rows[8];
-	const struct vendor_arm_cpu *arm;
+	struct vendor_arm_pmu arm[8];
 	struct pstat_cpuinfo ci;
 	char want[160];
-	size_t n, found = 0;
+	size_t n, found = 0, narm = 0;
 	int seps = vendor_spelling(name, want, sizeof(want)), r;
 
 	if (seps < 0 || cpuinfo_load(root, &ci))
 		return 1;
-	/* Arm: the core the MIDR names, its events file's names */
-	cpuinfo_midr(root, 0, &ci);
-	arm = seps ? NULL : vendor_arm_core(&ci);
-	if (arm)
-		return encode_on(e, sp, &vendor_event_tables[arm->events], want,
-				 vendor_arm_pmu(e->ctx->pmus), gmods);
+	/*
+	 * Arm: on each core PMU, the core its CPUs' MIDR names, its events
+	 * file's names
+	 */
+	if (!seps)
+		narm = vendor_arm_pmus(e->ctx->pmus, &ci, arm, ARRAY_SIZE(arm));
+	for (size_t i = 0; i < narm; i++) {
+		if (!arm[i].core)
+			continue;
+		r = encode_on(e, sp, &vendor_event_tables[arm[i].core->events],
+			      want, arm[i].pmu, gmods);
+		if (r < 0)
+			return -1;
+		found += r == 0;
+	}
+	if (found)
+		return 0;
 	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
 	for (size_t i = 0; i < n; i++) {
 		r = encode_on(e, sp, &vendor_event_tables[rows[i]->events], want,

@@ -388,16 +388,23 @@ static bool arm_events_present(const struct pstat_metric_lib *lib,
 	return ok;
 }
 
-/* Whether lib->e[0..n) has an entry called name. */
+/*
+ * Whether lib->e[0..n) has an entry called name, or a vendor's copy of
+ * it for one kind of core ("ipc.armv9_neoverse_n2": the vendor's own
+ * metric of the name; a copy of the hand-written one, made per core PMU,
+ * would take its name).
+ */
 static int picked(const struct pstat_metric_lib *lib, const char *name)
 {
 	char other[96];
+	size_t n = strlen(name);
 
-	for (size_t k = 0; k < lib->n; k++)
-		if (!strcmp(metric_lib_entry_name(lib->e[k], other,
-						  sizeof(other)),
-			    name))
+	for (size_t k = 0; k < lib->n; k++) {
+		metric_lib_entry_name(lib->e[k], other, sizeof(other));
+		if (!strncmp(other, name, n) &&
+		    (!other[n] || (other[n] == '.' && k < lib->nvendor_e)))
 			return 1;
+	}
 	return 0;
 }
 
@@ -421,6 +428,7 @@ static void pick_entries(struct pstat_metric_lib *lib,
 	for (size_t v = 0; v < lib->nvendor; v++)
 		for (size_t i = 0; i < lib->vendor[v]->n; i++)
 			lib->e[lib->n++] = &lib->vendor_e[v][i];
+	lib->nvendor_e = lib->n;
 	for (size_t i = 0; i < metric_lib_table_size; i++) {
 		const struct metric_lib_entry *e = &metric_lib_table[i];
 
@@ -441,8 +449,12 @@ void metric_lib_free(struct pstat_metric_lib *lib)
 	free(lib->e);
 	lib->e = NULL;
 	lib->n = 0;
-	for (size_t v = 0; v < lib->nvendor; v++)
+	for (size_t v = 0; v < lib->nvendor; v++) {
+		for (size_t i = 0; lib->vendor_pmu[v][0] && i < lib->vendor[v]->n;
+		     i++)
+			free((char *)lib->vendor_e[v][i].def);
 		free(lib->vendor_e[v]);
+	}
 	lib->nvendor = 0;
 }
 
@@ -539,7 +551,8 @@ static void add_unsupported(struct pstat_metric_set *set, const char *name,
 /*
  * Whether the entry called name is what -M's word w asks for: the name
  * in any case (as perf matches -M's words), or, on a CPU with more than
- * one kind of core, its copy for one of them ("tma_retiring.cpu_atom").
+ * one kind of core, its copy for one of them ("tma_retiring.cpu_atom",
+ * "retiring.armv9_neoverse_n2").
  */
 static int name_matches(const char *name, const char *w)
 {
@@ -554,7 +567,10 @@ static int name_matches(const char *name, const char *w)
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
 		if (!strcmp(name + n, kinds[k]))
 			return 1;
-	return 0;
+	/* an Arm big.LITTLE's: "frontend_bound.armv8_cortex_a78" */
+	return (str_starts_with(name + n, ".armv8_") ||
+		str_starts_with(name + n, ".armv9_")) &&
+	       !strchr(name + n + 1, '.');
 }
 
 /*

@@ -59,6 +59,7 @@ struct pstat_metric_lib {
 	char core[64];          /* the core PMU, "" when none */
 	const struct metric_lib_entry **e;  /* those that apply, by name */
 	size_t n;
+	size_t nvendor_e;       /* e[0..nvendor_e): the vendors' */
 	struct pstat_metric_consts consts;
 	int smt_on;             /* 1, 0, -1 unknown */
 	/*
@@ -81,8 +82,13 @@ struct pstat_metric_lib {
 	 */
 	const struct vendor_metrics *vendor[4];
 	struct metric_lib_entry *vendor_e[4];   /* their rows as entries */
+	/*
+	 * The core PMU each table's copies count on, "" for the machine's
+	 * own (an Arm big.LITTLE's: NAME.pmu copies, their defs owned)
+	 */
+	char vendor_pmu[4][64];
 	size_t nvendor;
-	char vendor_cpu[96];
+	char vendor_cpu[256];
 	/* what cpuinfo says of the CPU; cpu_err: -errno it was read with */
 	struct pstat_cpuinfo cpu;
 	int cpu_err;

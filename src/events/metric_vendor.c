@@ -5,12 +5,14 @@
  * stepping, one row per kind of core on a hybrid part, each counted by
  * its own core PMU.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/util.h"
+#include "events/hybrid.h"
 #include "events/metric_lib.h"
 #include "events/pmu.h"
 #include "events/vendor.h"
@@ -86,8 +88,119 @@ const char *vendor_arm_pmu(struct pstat_pmus *pmus)
 	return name;
 }
 
-/* Table v's rows as the library's entries (new array). */
-static struct metric_lib_entry *entries(const struct vendor_metrics *v)
+static int is_arm_pmu(const char *name)
+{
+	return str_starts_with(name, "armv8_") || str_starts_with(name, "armv9_");
+}
+
+size_t vendor_arm_pmus(struct pstat_pmus *pmus, const struct pstat_cpuinfo *ci,
+		       struct vendor_arm_pmu *out, size_t max)
+{
+	const char *root = pmus_root(pmus);
+	struct pstat_core_pmu *cores = NULL;
+	size_t ncores = hybrid_core_pmus(pmus, &cores), n = 0;
+
+	for (size_t i = 0; i < ncores && n < max; i++) {
+		if (!is_arm_pmu(cores[i].pmu->name) || !cores[i].ncpus)
+			continue;
+		out[n] = (struct vendor_arm_pmu){ .pmu = cores[i].pmu->name,
+						  .cpu = cores[i].cpus[0],
+						  .ci = *ci };
+		n++;
+	}
+	hybrid_core_pmus_free(cores, ncores);
+	/* a PMU without a cpus file counts every CPU */
+	if (!n && max && vendor_arm_pmu(pmus))
+		out[n++] = (struct vendor_arm_pmu){ .pmu = vendor_arm_pmu(pmus),
+						    .cpu = 0, .ci = *ci };
+	for (size_t i = 0; i < n; i++) {
+		struct pstat_cpuinfo *c = &out[i].ci;
+
+		/* cpuinfo's fields are CPU 0's: another CPU needs its MIDR */
+		if (cpuinfo_midr(root, out[i].cpu, c) && out[i].cpu != 0)
+			c->implementer = c->part = c->variant = c->revision = -1;
+		out[i].core = vendor_arm_core(c);
+	}
+	return n;
+}
+
+/* A growing string. */
+struct text {
+	char *s;
+	size_t len, alloc;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+	xgrow((void **)&t->s, &t->alloc, t->len + n + 1, 1);
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
+static void text_str(struct text *t, const char *s)
+{
+	text_add(t, s, strlen(s));
+}
+
+/*
+ * Definition def as a copy for core PMU pmu (new string): NAME.pmu, its
+ * events on pmu (an event name e is pmu@e@, $core is pmu). Arm's
+ * formulas name events only (no other metric, no threshold).
+ */
+static char *def_for_pmu(const char *def, const char *pmu)
+{
+	size_t nlen = strcspn(def, " ="), end, i;
+	struct text b = { 0 };
+
+	text_add(&b, def, nlen);
+	text_str(&b, ".");
+	text_str(&b, pmu);
+	end = nlen + strcspn(def + nlen, ";");
+	for (i = nlen; i < end;) {
+		const char *p = def + i;
+		size_t k = 0;
+
+		if (str_starts_with(p, "$core")) {
+			text_str(&b, pmu);
+			i += 5;
+			continue;
+		}
+		if (*p == '@') {
+			k = 1 + strcspn(p + 1, "@");
+			k += p[k] == '@';
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			while (isalnum((unsigned char)p[k]) || p[k] == '_')
+				k++;
+			/* a PMU's name before @, a function, if/else: kept */
+			if (p[k] != '@' && p[k] != '(' &&
+			    !(k == 2 && !strncmp(p, "if", 2)) &&
+			    !(k == 4 && !strncmp(p, "else", 4))) {
+				text_str(&b, pmu);
+				text_str(&b, "@");
+				text_add(&b, p, k);
+				text_str(&b, "@");
+				i += k;
+				continue;
+			}
+		} else {
+			while (isalnum((unsigned char)p[k]) || p[k] == '.')
+				k++;
+			k += !k;
+		}
+		text_add(&b, p, k);
+		i += k;
+	}
+	text_str(&b, def + end);
+	return b.s;
+}
+
+/*
+ * Table v's rows as the library's entries (new array); for core PMU pmu
+ * (not "") copies named NAME.pmu, counted there (new strings).
+ */
+static struct metric_lib_entry *entries(const struct vendor_metrics *v,
+					const char *pmu)
 {
 	struct metric_lib_entry *e = xcalloc(v->n + 1, sizeof(*e));
 
@@ -95,66 +208,84 @@ static struct metric_lib_entry *entries(const struct vendor_metrics *v)
 		const struct vendor_metric_row *r = &vendor_rows[v->first + i];
 
 		e[i].group = vendor_str(r->group);
-		e[i].def = vendor_str(r->def);
+		e[i].def = *pmu ? def_for_pmu(vendor_str(r->def), pmu) :
+				  vendor_str(r->def);
 		e[i].source = vendor_str(v->source);
 	}
 	return e;
 }
 
-/* Add table v to lib's, once. */
+/* Add table v to lib's, once (for core PMU pmu: its copies). */
 static void add_table(struct pstat_metric_lib *lib,
-		      const struct vendor_metrics *v)
+		      const struct vendor_metrics *v, const char *pmu)
 {
-	for (size_t k = 0; k < lib->nvendor; k++)
-		if (lib->vendor[k] == v)
+	size_t k = lib->nvendor;
+
+	for (size_t j = 0; j < lib->nvendor; j++)
+		if (lib->vendor[j] == v && !strcmp(lib->vendor_pmu[j], pmu))
 			return;
-	if (lib->nvendor == ARRAY_SIZE(lib->vendor))
+	if (k == ARRAY_SIZE(lib->vendor))
 		return;
-	lib->vendor_e[lib->nvendor] = entries(v);
-	lib->vendor[lib->nvendor++] = v;
+	snprintf(lib->vendor_pmu[k], sizeof(lib->vendor_pmu[k]), "%s", pmu);
+	lib->vendor_e[k] = entries(v, lib->vendor_pmu[k]);
+	lib->vendor[k] = v;
+	lib->nvendor++;
 	if (v->levels > lib->topdown_levels)
 		lib->topdown_levels = v->levels;
 }
 
 /*
- * An Arm core: the MIDR of CPU 0 (sysfs, else cpuinfo's fields) against
- * the cores of Arm's telemetry data. Where none matches, or the PMU does
- * not list the slot events, there is no top-down, and lib->no_topdown
- * says why.
+ * The Arm cores: each Arm core PMU's by the MIDR of its CPUs
+ * (vendor_arm_pmus), against the cores of Arm's telemetry data. With
+ * more than one core PMU (big.LITTLE, DynamIQ), each core's metrics are
+ * copies named NAME.pmu, counted on its PMU, as on Intel's hybrids. Where
+ * no core matches, or the PMU does not list the slot events, there is no
+ * top-down, and lib->no_topdown says why.
  */
 static void pick_arm(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 {
-	struct pstat_cpuinfo ci = lib->cpu;
-	const struct pstat_pmu *core = pmus_find(pmus, lib->core);
-	const struct vendor_arm_cpu *a;
+	struct vendor_arm_pmu arm[8];
+	size_t n = vendor_arm_pmus(pmus, &lib->cpu, arm, ARRAY_SIZE(arm));
+	size_t used = 0, known = 0;
 
-	if (cpuinfo_midr(pmus_root(pmus), 0, &ci) && ci.implementer < 0)
-		return;
-	if (ci.part < 0 || ci.variant < 0 || ci.revision < 0)
-		return;
-	a = vendor_arm_core(&ci);
-	if (a) {
-		const struct vendor_metrics *v = &vendor_tables[a->metrics];
+	for (size_t i = 0; i < n; i++) {
+		const struct pstat_pmu *p = pmus_find(pmus, arm[i].pmu);
+		const struct pstat_cpuinfo *ci = &arm[i].ci;
+		const struct vendor_metrics *v;
 
-		snprintf(lib->vendor_cpu, sizeof(lib->vendor_cpu),
-			 "Arm %s r%up%u (MIDR implementer 0x%02x part 0x%03x)",
-			 vendor_str(v->platform), (unsigned)ci.variant,
-			 (unsigned)ci.revision, (unsigned)ci.implementer,
-			 (unsigned)ci.part);
-		if (!core || !pmu_alias_find(core, "stall_slot") ||
-		    !pmu_alias_find(core, "op_spec"))
-			return;
-		add_table(lib, v);
+		if (!arm[i].core)
+			continue;
+		v = &vendor_tables[arm[i].core->metrics];
+		known++;
+		if (used + strlen(vendor_str(v->platform)) + 64 <
+		    sizeof(lib->vendor_cpu))
+			used += (size_t)snprintf(lib->vendor_cpu + used,
+				sizeof(lib->vendor_cpu) - used,
+				"%sArm %s r%up%u (MIDR implementer 0x%02x part 0x%03x)",
+				used ? ", " : "", vendor_str(v->platform),
+				(unsigned)ci->variant, (unsigned)ci->revision,
+				(unsigned)ci->implementer, (unsigned)ci->part);
+		if (!p || !pmu_alias_find(p, "stall_slot") ||
+		    !pmu_alias_find(p, "op_spec"))
+			continue;
+		add_table(lib, v, n > 1 ? arm[i].pmu : "");
+	}
+	if (lib->nvendor) {
 		lib->no_topdown[0] = '\0';
 		return;
 	}
-	if (!lib->topdown_levels) {
-		size_t n = strlen(lib->no_topdown);
+	for (size_t i = 0; i < n && !known && !lib->topdown_levels; i++) {
+		const struct pstat_cpuinfo *ci = &arm[i].ci;
+		size_t len = strlen(lib->no_topdown);
 
-		snprintf(lib->no_topdown + n, sizeof(lib->no_topdown) - n,
-			 "%sArm's telemetry data has no top-down for this core (MIDR implementer 0x%02x part 0x%03x r%dp%d)",
-			 n ? "; " : "", (unsigned)ci.implementer,
-			 (unsigned)ci.part, ci.variant, ci.revision);
+		if (ci->implementer < 0 || ci->part < 0 || ci->variant < 0 ||
+		    ci->revision < 0)
+			continue;
+		snprintf(lib->no_topdown + len, sizeof(lib->no_topdown) - len,
+			 "%sArm's telemetry data has no top-down for this core (MIDR implementer 0x%02x part 0x%03x r%dp%d%s%s)",
+			 len ? "; " : "", (unsigned)ci->implementer,
+			 (unsigned)ci->part, ci->variant, ci->revision,
+			 n > 1 ? ", PMU " : "", n > 1 ? arm[i].pmu : "");
 	}
 }
 
@@ -174,7 +305,7 @@ void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 
 		if (rows[i]->metrics < 0 || !*pmu || !pmus_find(pmus, pmu))
 			continue;
-		add_table(lib, &vendor_tables[rows[i]->metrics]);
+		add_table(lib, &vendor_tables[rows[i]->metrics], "");
 		snprintf(lib->vendor_cpu, sizeof(lib->vendor_cpu),
 			 "Intel %s (family %Xh model %02Xh stepping %d)",
 			 vendor_str(rows[i]->platform), lib->cpu.family,

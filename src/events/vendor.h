@@ -121,4 +121,23 @@ const struct vendor_arm_cpu *vendor_arm_core(const struct pstat_cpuinfo *ci);
 struct pstat_pmus;
 const char *vendor_arm_pmu(struct pstat_pmus *pmus);
 
+/* An Arm core PMU, and what its CPUs are. */
+struct vendor_arm_pmu {
+	const char *pmu;                /* borrowed from the pmus cache */
+	int cpu;                        /* the first CPU it counts */
+	struct pstat_cpuinfo ci;        /* that CPU's MIDR fields */
+	const struct vendor_arm_cpu *core;  /* in Arm's data, or NULL */
+};
+
+/*
+ * The Arm PMUv3 core PMUs of pmus (one per kind of core on a big.LITTLE
+ * or DynamIQ machine: armv8_cortex_a55 and armv8_cortex_a78,
+ * armv8_pmuv3_0 and _1), each with the MIDR of the first CPU its cpus
+ * file lists (sysfs's midr_el1; without it, cpuinfo's fields ci, which
+ * are CPU 0's, for the PMU that counts CPU 0) and the core of Arm's data
+ * that MIDR names, into out[max]. Returns how many.
+ */
+size_t vendor_arm_pmus(struct pstat_pmus *pmus, const struct pstat_cpuinfo *ci,
+		       struct vendor_arm_pmu *out, size_t max);
+
 #endif
