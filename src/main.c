@@ -127,6 +127,9 @@ static void block_signals(void)
  * disk, a closed pipe) must not end in status 0. Run at exit, as
  * gnulib's close_stdout; quiet for a reader that went away.
  */
+/* the session saw its reader go (EPIPE) and exits 141 for it already */
+static int stdout_reader_gone;
+
 static void close_stdout(void)
 {
 	/*
@@ -135,6 +138,13 @@ static void close_stdout(void)
 	 * errno still says why.
 	 */
 	int failed = ferror(stdout);
+
+	/*
+	 * "-o - | head -1": the error flag is that EPIPE, long ago, and
+	 * errno is no longer its own
+	 */
+	if (stdout_reader_gone)
+		return;
 
 	if ((fclose(stdout) == 0 || errno == EBADF) && !failed)
 		return;
@@ -494,6 +504,7 @@ int main(int argc, char **argv)
 	if (o.interval_ms && o.interval_ms < 10)
 		msg_warn("intervals below 10 ms add measurable overhead");
 	status = session_run(&cfg, &report_ok);
+	stdout_reader_gone = status == EXIT_BROKEN_PIPE;
 	if (output_close(&out, report_ok))
 		status = EXIT_PSTAT_FAILED;
 	if (o.baseline)

@@ -466,6 +466,16 @@ pstat_pid() {
 	out=$(bash -c '"$1" -x , -e task-clock -- sleep 0.5 2>&1 | true;
 		echo "status ${PIPESTATUS[0]}"' _ "$ROOT/pstat")
 	[ "$out" = "status 141" ] || fail "$out"
+	# -o - (standard output itself, as the README pipes into jq): the
+	# same 141, and no stale errno said at exit, in every format
+	for f in -x, -j --json=perf --openmetrics ''; do
+		for _ in 1 2 3; do
+			out=$(bash -c '"$1" -I 20 $2 -o - -e task-clock -- sleep 0.4 2>err |
+				head -1 >/dev/null; echo "status ${PIPESTATUS[0]}"' _ "$ROOT/pstat" "$f")
+			[ "$out" = "status 141" ] || fail "$f: $out: $(cat err)"
+			[ ! -s err ] || fail "$f: not quiet: $(cat err)"
+		done
+	done
 }
 
 # --- many runs, many processes -----------------------------------------
