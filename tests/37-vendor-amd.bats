@@ -265,3 +265,30 @@ metric_configs() {
 	# 8e6 x 64 bytes in 4 s
 	close_to "$(mval memory_bandwidth)" 128
 }
+
+@test "AMD --dry-run: every core group of the recommended metrics fits the six counters, five beside the watchdog" {
+	local all=branch_prediction,icache,decoder,pipeline,floating_point,l2_cache,l1_dcache,tlb,TLB,Cache,l3_cache,memory_controller
+	for t in "$Z4" "$Z5"; do
+		for wd in on 0; do
+			local tree="$t" max=5
+			if [ "$wd" = 0 ]; then
+				tree="$BATS_TEST_TMPDIR/$(basename "$t")"
+				rm -rf "$tree"
+				cp -r "$t" "$tree"
+				mkdir -p "$tree/proc/sys/kernel"
+				echo 0 >"$tree/proc/sys/kernel/nmi_watchdog"
+				max=6
+			fi
+			PSTAT_SYSFS_ROOT="$tree" run "$PSTAT" --dry-run -j -M "$all" true
+			assert_success
+			# the core events (generic type 0, cpu type 4) by group;
+			# the uncore ones each alone on their PMU
+			jq_assert --argjson max "$max" '
+				([.events[] | select(.attr.type == 0 or .attr.type == 4)] |
+				 group_by(.group) | map(length) | max <= $max) and
+				([.events[] | select(.attr.type >= 10)] |
+				 group_by(.group) | map(length) | max == 1) and
+				(.events | length > 40)' <<<"$output"
+		done
+	done
+}
