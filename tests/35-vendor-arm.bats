@@ -129,6 +129,13 @@ stalls() {
 	close_to "$(mval ipc)" 2
 	[ "$(grep -c '^branch_mpki ' <<<"$output")" = 1 ]
 	[ "$(awk '$3 == "MPKI"' <<<"$output" | wc -l)" = 10 ]
+	# Arm's ipc replaces pstat's generic one, in its groups too
+	run "$PT" metric-eval "$CPUS/arm64-neoverse-v2 -M Summary inst_retired=3000 cpu_cycles=1000"
+	assert_success
+	close_to "$(mval ipc)" 3
+	[ "$(grep -c '^ipc ' <<<"$output")" = 1 ]
+	PSTAT_SYSFS_ROOT="$CPUS/arm64-neoverse-v2" run "$ROOT/pstat" list -j metrics
+	jq_assert '[.metrics[] | select(.name == "ipc")] | length == 1 and (.[0].group == "General;Summary") and (.[0].expr == "inst_retired / cpu_cycles")' <<<"$output"
 	# a group this core's data lacks: known elsewhere, not here
 	PSTAT_SYSFS_ROOT="$CPUS/arm64-neoverse-n2-r0p3" run "$ROOT/pstat" -M Topdown_Frontend --dry-run true
 	assert_failure 125

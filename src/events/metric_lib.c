@@ -409,6 +409,36 @@ static int picked(const struct pstat_metric_lib *lib, const char *name)
 }
 
 /*
+ * A hand-written metric the vendor's of its name replaces (Arm's ipc):
+ * the vendor's, and its copies, join the other's group (Summary), so
+ * that -M of the group still has it.
+ */
+static void join_groups(struct pstat_metric_lib *lib, const char *name,
+			const char *group)
+{
+	char other[96];
+	size_t n = strlen(name);
+
+	for (size_t v = 0; v < lib->nvendor; v++) {
+		for (size_t i = 0; i < lib->vendor[v]->n; i++) {
+			struct metric_lib_entry *e = &lib->vendor_e[v][i];
+			char *g;
+
+			metric_lib_entry_name(e, other, sizeof(other));
+			if (strncmp(other, name, n) ||
+			    (other[n] && other[n] != '.') ||
+			    metric_lib_in_group(e->group, group))
+				continue;
+			g = xasprintf("%s;%s", e->group, group);
+			xgrow((void **)&lib->owned, &lib->owned_alloc,
+			      lib->nowned + 1, sizeof(*lib->owned));
+			lib->owned[lib->nowned++] = g;
+			e->group = g;
+		}
+	}
+}
+
+/*
  * The vendor's tables for this CPU, then the hand-written table's
  * entries that apply to lib->families (and whose events the PMU has);
  * the first of a name wins. Where the vendor's tables apply, the
@@ -439,6 +469,8 @@ static void pick_entries(struct pstat_metric_lib *lib,
 		metric_lib_entry_name(e, name, sizeof(name));
 		if (!picked(lib, name))
 			lib->e[lib->n++] = e;
+		else
+			join_groups(lib, name, e->group);
 	}
 }
 
@@ -456,6 +488,11 @@ void metric_lib_free(struct pstat_metric_lib *lib)
 		free(lib->vendor_e[v]);
 	}
 	lib->nvendor = 0;
+	for (size_t i = 0; i < lib->nowned; i++)
+		free(lib->owned[i]);
+	free(lib->owned);
+	lib->owned = NULL;
+	lib->nowned = lib->owned_alloc = 0;
 }
 
 const char *metric_lib_entry_name(const struct metric_lib_entry *e,

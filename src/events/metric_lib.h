@@ -87,6 +87,8 @@ struct pstat_metric_lib {
 	 * own (an Arm big.LITTLE's: NAME.pmu copies, their defs owned)
 	 */
 	char vendor_pmu[4][64];
+	char **owned;           /* group lists made here ("General;Summary") */
+	size_t nowned, owned_alloc;
 	size_t nvendor;
 	char vendor_cpu[256];
 	/* what cpuinfo says of the CPU; cpu_err: -errno it was read with */
