@@ -262,3 +262,68 @@ SPR_COUNTS="cpu/slots/=10000 cpu/topdown-fe-bound/=200 cpu/topdown-bad-spec/=100
 	assert_success
 	refute_output --partial 'Topdown'
 }
+
+# The raw config of Intel event NAME in events JSON FILE as the kernel
+# lays it out: event, umask (UMaskExt the high byte, in config bits
+# 40-47 by the umask format config:8-15,40-47), edge 18, inv 23, cmask
+# 24, eq 36; with CMASK, INV and EQ given (a formula's :cN:iN:eqN).
+intel_raw() {
+	jq -r --arg n "$2" '.Events[] | select(.EventName == $n) |
+		"\(.EventCode) \(.UMask) \(.UMaskExt // "0") \(.EdgeDetect // "0")"' \
+		"$INTEL/$1" | head -1 | {
+		read -r code umask ext edge
+		printf '0x%x\n' $((code | umask << 8 | ext << 40 | edge << 18 |
+			${3:-0} << 24 | ${4:-0} << 23 | ${5:-0} << 36))
+	}
+}
+
+@test "left out no more: :sup and :user as the k and u modifiers (Sapphire Rapids kernel utilization, far branches)" {
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids"
+	run "$ROOT/pstat" list -j metrics
+	assert_success
+	jq_assert '.metrics[] | select(.name == "tma_info_system_kernel_utilization") | .expr == "cpu@event=0x3c,umask=0x0@k / cpu@event=0x3c,umask=0x0@"' <<<"$output"
+	jq_assert '.metrics[] | select(.name == "tma_info_system_ipfarbranch") | .expr | endswith("@u")' <<<"$output"
+	jq_assert '[.left_out[] | select(.why | test(":sup|:user"))] | length == 0' <<<"$output"
+	# Intel's OS group is whole again
+	run "$ROOT/pstat" --dry-run -j -M OS true
+	assert_success
+	jq_assert '[.events[] | select(.attr.config == "0x3c" and .attr.exclude_user == true and .attr.exclude_kernel == false)] | length == 1' <<<"$output"
+	# the ratio on synthetic counts: kernel cycles over all cycles
+	run "$PT" metric-eval "$CPUS/intel-sapphirerapids -M tma_info_system_kernel_utilization cpu/event=0x3c,umask=0x0/k=250 cpu/event=0x3c,umask=0x0/=1000"
+	assert_success
+	# (Intel's threshold: more than 5%)
+	assert_line 'tma_info_system_kernel_utilization 0.250000  [crossed]'
+}
+
+@test "left out no more: Lion Cove's extended umask and eq terms, encoded as Intel's events JSON and the kernel's formats say" {
+	local T="$CPUS/intel-arrowlake-h" ev="ARL/events/arrowlake_lioncove_core.json"
+	export PSTAT_SYSFS_ROOT=$T
+	run "$ROOT/pstat" --dry-run -M tma_mite,tma_lsd,tma_info_branches_cond_tk_fwd true
+	assert_success
+	# IDQ.MITE_UOPS:c8:i1:eq1 and LSD.UOPS:c8:i1:eq1
+	assert_output --partial "config $(intel_raw "$ev" IDQ.MITE_UOPS 8 1 1) "
+	assert_output --partial "config $(intel_raw "$ev" LSD.UOPS 8 1 1) "
+	# BR_INST_RETIRED.COND_TAKEN_FWD: UMaskExt 0x01 in bit 40
+	want=$(intel_raw "$ev" BR_INST_RETIRED.COND_TAKEN_FWD)
+	[ "$want" = 0x100000000c4 ]
+	assert_output --partial "config $want "
+	# Lunar Lake, the other Lion Cove: the same terms
+	PSTAT_SYSFS_ROOT="$CPUS/intel-lunarlake" run "$ROOT/pstat" --dry-run -M tma_info_memory_l1dl0_mpki true
+	assert_success
+	assert_output --partial "config $(intel_raw LNL/events/lunarlake_lioncove_core.json MEM_LOAD_RETIRED.L1_HIT_L1) "
+	# none of Arrow Lake's metrics is left out for an extended umask or eq
+	run "$ROOT/pstat" list -j metrics
+	jq_assert '[.left_out[] | select(.why | test("extended umask|:eq"))] | length == 0' <<<"$output"
+}
+
+@test "left out still: :percore, retire latencies without Intel's file, uncore events; each says why" {
+	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" list -j metrics
+	assert_success
+	jq_assert '.left_out[] | select(.name == "tma_info_thread_slots_utilization") | .why == "modifier :percore of topdown.slots"' <<<"$output"
+	jq_assert '[.left_out[] | select(.why | test("unc_"))] | length > 0' <<<"$output"
+	PSTAT_SYSFS_ROOT="$CPUS/intel-arrowlake-h" run "$ROOT/pstat" list -j metrics
+	assert_success
+	jq_assert '.left_out[] | select(.name == "tma_lock_latency.cpu_core") | .why == "no retire latency of MEM_INST_RETIRED.LOCK_LOADS"' <<<"$output"
+	# the E-cores' CPU utilization reads the TSC, as the P-cores'
+	jq_assert '.metrics[] | select(.name == "tma_cpu_utilization.cpu_atom") | .expr | endswith("/ msr@tsc@")' <<<"$output"
+}

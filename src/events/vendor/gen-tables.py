@@ -20,11 +20,15 @@ regen-metrics` runs it. To add a CPU: copy its files from perfmon into
 intel/ keeping perfmon's paths, add its platform to PLATFORMS, rerun.
 
 What pstat's formula language cannot say is left out, and the metrics
-that refer to it with it: events with a per-core modifier, uncore and
-MSR events, privilege-level counts, and retire latencies where the
-platform has no retire latency file (a count cannot measure them: with
-the file, Intel's measured mean stands in, as perf does when counting). The generated
-file lists what was left out and why.
+that refer to it with it: events with a per-core modifier (:percore, a
+sum over a core's SMT siblings), uncore and MSR events, and retire
+latencies where the platform has no retire latency file (a count cannot
+measure them: with the file, Intel's measured mean stands in, as perf
+does when counting). :sup and :user become perf's k and u modifiers,
+UMaskExt the umask's high byte (the kernel's umask format is
+config:8-15,40-47 where the core has it) and :eqN the eq term. The
+generated file lists what was left out and why, and so does the table
+vendor_skipped, with each metric's groups.
 """
 
 import csv
@@ -193,12 +197,18 @@ class Events:
                             num(e.get("EdgeDetect")))
         anyt = num(e.get("AnyThread"))
         msr, msrval = (e.get("MSRIndex") or "0").lower(), num(e.get("MSRValue"))
+        eq = num(e.get("Equal"))
         for m in mods:
             if m.startswith("u0x"):
                 umask = int(m[1:], 16)
                 continue
             if m.startswith("ocr_msr_val="):
                 msrval = num(m.split("=", 1)[1])
+                continue
+            # counts cycles of exactly cmask, not at least (the kernel's
+            # eq format term, Lion Cove and later)
+            if re.fullmatch(r"eq\d+", m):
+                eq = int(m[2:])
                 continue
             mm = re.fullmatch(r"([cei])(\d+)", m)
             if not mm:
@@ -210,10 +220,13 @@ class Events:
                 edge = v
             else:
                 inv = v
+        # the extended umask (Lion Cove and later): the kernel's umask
+        # format is then config:8-15,40-47, a 16-bit umask whose high
+        # byte is UMaskExt
+        umask |= num(e.get("UMaskExt")) << 8
         t = ["event=0x%x" % code, "umask=0x%x" % umask]
-        ext = num(e.get("UMaskExt"))
-        if ext:
-            raise Skip("event %s has an extended umask" % name)
+        if eq:
+            t.append("eq=1")
         if cmask:
             t.append("cmask=%d" % cmask)
         if inv:
@@ -231,6 +244,18 @@ class Events:
         elif msr not in ("0", "0x00", "0x0"):
             raise Skip("event %s needs MSR %s" % (name, msr))
         return ",".join(t)
+
+    def token(self, pmu, tok):
+        """An event of a formula, "name:mod:...", as pstat's formula
+        names it: pmu@terms@, with perf's k for :sup (kernel only) and u
+        for :user (user only)."""
+        parts = tok.split(":")
+        mods = [m for m in parts[1:] if m.lower() not in ("sup", "user")]
+        priv = [m.lower() for m in parts[1:] if m.lower() in ("sup", "user")]
+        if len(priv) > 1:
+            raise Skip("modifiers :%s of %s" % (":".join(priv), parts[0]))
+        suffix = {"sup": "k", "user": "u"}.get(priv[0], "") if priv else ""
+        return "%s@%s@%s" % (pmu, self.terms(parts[0], mods), suffix)
 
     def table(self):
         """Every event: (NAME, terms), by name."""
@@ -324,9 +349,7 @@ class Platform:
                     raise Skip("no retire latency of %s" % ev)
                 out.append("%g" % self.latency[ev])
             elif "." in low:
-                parts = tok.split(":")
-                out.append("%s@%s@" % (pmu, self.events.terms(parts[0],
-                                                              parts[1:])))
+                out.append(self.events.token(pmu, tok))
             else:
                 raise Skip("name %s" % tok)
         return " ".join(out)
@@ -475,10 +498,12 @@ class ECore:
                 continue
             if tok in known:
                 out.append(known[tok])
+            elif tok == "TSC":
+                out.append("msr@tsc@")
+            elif tok == "DurationTimeInMilliSeconds":
+                out.append("( duration_time * 1000 )")
             elif "." in tok:
-                parts = tok.split(":")
-                out.append("%s@%s@" % (pmu, self.events.terms(parts[0],
-                                                              parts[1:])))
+                out.append(self.events.token(pmu, tok))
             else:
                 raise Skip("name %s" % tok)
         return " ".join(out)
