@@ -210,6 +210,12 @@ class Events:
             if re.fullmatch(r"eq\d+", m):
                 eq = int(m[2:])
                 continue
+            if m.lower() == "percore":
+                # perf sums such a count over the core's SMT siblings
+                # only per CPU (-A); per thread or in total it is the
+                # plain count, and Intel's ratios over it come out twice
+                # their value with SMT on
+                raise Skip("modifier :percore of %s (a sum over the SMT siblings of a core, made only per CPU)" % name)
             mm = re.fullmatch(r"([cei])(\d+)", m)
             if not mm:
                 raise Skip("modifier :%s of %s" % (m, name))
