@@ -251,6 +251,12 @@ SPR_COUNTS="cpu/slots/=10000 cpu/topdown-fe-bound/=200 cpu/topdown-bad-spec/=100
 	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" --dry-run -e task-clock true
 	assert_success
 	refute_output --partial 'slots'
+	# per cgroup, the default events only: the metrics' events would
+	# be counted outside the cgroups
+	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" --dry-run -a --for-each-cgroup / true
+	assert_success
+	assert_output --partial 'branch-misses'
+	refute_output --partial 'slots'
 	# a count whose counters cannot open has no metric lines: perf
 	# leaves the group out when its events did not count
 	run "$PT" default-out table "$CPUS/intel-sapphirerapids" cpu/slots/=- \

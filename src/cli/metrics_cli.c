@@ -695,7 +695,9 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 
 	memset(mc, 0, sizeof(*mc));
 	if (!metrics_cli_wanted(o)) {
-		if (o->nevents || o->null_run || o->sim ||
+		/* (not with -G: the cgroups are applied to the events already) */
+		if (o->nevents || o->null_run || o->sim || o->ncgroups ||
+		    o->for_each_cgroup ||
 		    !default_metrics(mc, ctx->pmus, sysfs_root, evl))
 			return 0;
 	} else {
