@@ -7,8 +7,8 @@
 # pstat's long options: the same set as `pstat --help` shows, which
 # tests/90-docs.bats checks. Those taking a value are in _pstat_opts_arg.
 _pstat_opts_long='--all-cpus --append --big-num --cgroup --compare-output --control --cpu
---delay --detailed --dry-run --event --fail-on --field-separator --for-each-cgroup --help --interval --interval-count
---json --keep-on-exit --log-fd --metric --metric-no-group --metric-only --metrics --metrics-file --no-aggr --no-big-num
+--delay --detailed --dry-run --event --fail-on --field-separator --for-each-cgroup --help --interval --interval-count --interval-print
+--json --json-output --keep-on-exit --log-fd --metric --metric-no-group --metric-only --metrics --metrics-file --no-aggr --no-big-num
 --no-csv-summary --no-inherit --no-merge --null --openmetrics --output --per-cache
 --per-cluster --per-core --per-die --per-node --per-socket --per-thread --pid
 --post --pre --prometheus --quiet --repeat --sim --sim-cache --sim-simulate --sim-toggle-collect
@@ -19,7 +19,7 @@ _pstat_opts_compare='--alpha --baseline --compare-format --format
 --threshold'
 _pstat_opts_short='-A -a -B -C -D -d -e -G -h -I -i -j -M -n -o -p -r -S -t -V -v -x'
 _pstat_opts_arg=' --alpha --baseline --cgroup --compare-format --compare-output --control --cpu
---delay --event --fail-on --field-separator --for-each-cgroup --format --interval --interval-count
+--delay --event --fail-on --field-separator --for-each-cgroup --format --interval --interval-count --interval-print
 --log-fd --metric --metrics --metrics-file --output --pid
 --post --pre --repeat --sim-cache --sim-simulate --sim-toggle-collect
 --td-level --threshold --tid --timeout --warmup -C -D -e -G -I -M -o -p -r -t -x '

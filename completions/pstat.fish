@@ -5,7 +5,7 @@
 # the next word is theirs, not the command's.
 set -g __fish_pstat_arg_opts --alpha --baseline --compare-format \
     --compare-output --control -C --cpu -D --delay -e --event --fail-on \
-    -x --field-separator --for-each-cgroup -G --cgroup --format -I --interval --interval-count \
+    -x --field-separator --for-each-cgroup -G --cgroup --format -I --interval --interval-count --interval-print \
     --log-fd -M --metrics --metric --metrics-file --td-level \
     -o --output -p --pid --post --pre -r --repeat --sim-cache --sim-simulate \
     --sim-toggle-collect --threshold -t --tid --timeout --warmup
@@ -205,7 +205,9 @@ complete -c pstat -n __fish_pstat_in_options -l format -x -a 'table json markdow
 complete -c pstat -n __fish_pstat_in_options -s h -l help -d 'Show the usage'
 complete -c pstat -n __fish_pstat_in_options -s I -l interval -x -d 'Print deltas every MS milliseconds'
 complete -c pstat -n __fish_pstat_in_options -l interval-count -x -d 'Stop after N intervals'
+complete -c pstat -n __fish_pstat_in_options -l interval-print -x -d "perf's long name of -I"
 complete -c pstat -n __fish_pstat_in_options -s j -l json -a 'pstat perf' -d 'One JSON document (pstat/1); =perf: perf stat -j lines'
+complete -c pstat -n __fish_pstat_in_options -l json-output -d "perf's long name of -j: perf stat -j lines"
 complete -c pstat -n __fish_pstat_in_options -s M -l metrics -x -a '(pstat list --names metrics 2>/dev/null)' -d 'Built-in metrics or metric groups'
 complete -c pstat -n __fish_pstat_in_options -l metric -x -d 'A metric of your own: NAME = EXPR'
 complete -c pstat -n __fish_pstat_in_options -l metric-no-group -d 'Open the events of metrics ungrouped'
@@ -253,7 +255,7 @@ complete -c pstat -n __fish_pstat_in_options -l warmup -x -d 'Uncounted runs fir
 # The command pstat runs, then that command's own completion.
 complete -c pstat -n __fish_pstat_in_options -f -a '(__fish_complete_command)'
 complete -c pstat -n __fish_pstat_at_command_name -f -a '(__fish_complete_command)'
-complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count --log-fd -M --metrics --metric --metrics-file --td-level -o --output -p --pid -r --repeat --sim-cache --sim-simulate --sim-toggle-collect -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
+complete -c pstat -n __fish_pstat_in_command -f -a '(__fish_complete_subcommand --control -G --cgroup --for-each-cgroup -C --cpu -D --delay -e --event --fail-on -x --field-separator -I --interval --interval-count --interval-print --log-fd -M --metrics --metric --metrics-file --td-level -o --output -p --pid -r --repeat --sim-cache --sim-simulate --sim-toggle-collect -t --tid --timeout --warmup --alpha --baseline --compare-format --compare-output --format --threshold)'
 
 # pstat list [--tracepoints] [--names] [-j] [GLOB]
 complete -c pstat -f -n '__fish_pstat_sub list' -a '(__fish_pstat_events)'

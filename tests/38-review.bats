@@ -160,3 +160,27 @@ cols() {
 	perf stat -r 3 -I 100 -x, -e task-clock -o "$BATS_TEST_TMPDIR/p" sleep 0.25 || return 0
 	[ "$(grep -c task-clock "$BATS_TEST_TMPDIR/p")" -le 3 ]
 }
+
+@test "perf's long names --interval-print and --json-output run as in perf (a script spelling them out)" {
+	need_perf_events
+	run "$PSTAT" --interval-print 100 --interval-count 2 -x, -e task-clock sleep 0.5
+	assert_success
+	[ "${#lines[@]}" = 2 ]
+	assert_line --index 0 --regexp '^ +0\.1[0-9]{8},[0-9.]+,msec,task-clock,'
+	# --json-output is perf's -j: perf's lines, not pstat/1
+	command -v jq >/dev/null || skip "jq is not installed"
+	run "$PSTAT" --json-output --interval-print 100 --interval-count 1 -e task-clock sleep 0.3
+	assert_success
+	[ "${#lines[@]}" = 1 ]
+	keys=$(jq -c 'keys_unsorted' <<<"${lines[0]}")
+	[ "$keys" = '["interval","counter-value","unit","event","event-runtime","pcnt-running","metric-value","metric-unit"]' ]
+	refute_output --partial '"schema"'
+	# as --json=perf, and never with -x
+	run "$PSTAT" --json-output -x, -e task-clock true
+	assert_failure 125
+	# perf stat 6.1 takes the same command line, with the same keys
+	command -v perf >/dev/null || return 0
+	perf stat --json-output --interval-print 100 --interval-count 1 -e task-clock \
+		-o "$BATS_TEST_TMPDIR/p" sleep 0.3 || return 0
+	[ "$(grep '^{' "$BATS_TEST_TMPDIR/p" | head -1 | jq -c 'keys_unsorted')" = "$keys" ]
+}

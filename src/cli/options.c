@@ -24,6 +24,7 @@ enum {
 	OPT_FOR_EACH_CGROUP,
 	OPT_FORMAT,
 	OPT_INTERVAL_COUNT,
+	OPT_JSON_OUTPUT,
 	OPT_KEEP_ON_EXIT,
 	OPT_LOG_FD,
 	OPT_METRIC,
@@ -81,7 +82,9 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+	{ "interval-print", required_argument, NULL, 'I' },
 	{ "json", optional_argument, NULL, 'j' },
+	{ "json-output", no_argument, NULL, OPT_JSON_OUTPUT },
 	{ "keep-on-exit", no_argument, NULL, OPT_KEEP_ON_EXIT },
 	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 	{ "metric", required_argument, NULL, OPT_METRIC },
@@ -186,6 +189,7 @@ void options_usage(void)
 	      "      --post CMD           run CMD (sh -c) after each run, uncounted\n"
 	      "  -I, --interval MS        print deltas every MS milliseconds\n"
 	      "      --interval-count N   with -I: stop after N intervals\n"
+	      "      --interval-print MS  perf's long name of -I\n"
 	      "      --summary            with -I: the intervals' sum after them\n"
 	      "                           (-j and --openmetrics always have it)\n"
 	      "      --no-csv-summary     with -I and -x: no 'summary' column\n"
@@ -200,6 +204,7 @@ void options_usage(void)
 	      "      --log-fd FD          write the results to descriptor FD\n"
 	      "  -j, --json[=pstat|perf]  one JSON document (schema pstat/1); =perf:\n"
 	      "                           perf stat 6.1's -j, an object a line\n"
+	      "      --json-output        perf's long name of -j: --json=perf\n"
 	      "  -x, --field-separator SEP  CSV output\n"
 	      "      --openmetrics        the OpenMetrics text exposition (with\n"
 	      "                           -I: running totals; with -o FILE: the\n"
@@ -537,6 +542,10 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		if (number("--interval-count", optarg, 1, UINT32_MAX,
 			   &o->interval_count))
 			return -1;
+		break;
+	case OPT_JSON_OUTPUT:
+		/* perf's spelling of -j: a script using it wants perf's lines */
+		o->json = 2;
 		break;
 	case OPT_KEEP_ON_EXIT:
 		o->keep_on_exit = 1;
