@@ -54,6 +54,25 @@ void xgrow(void **p, size_t *alloc, size_t n, size_t sz)
 	*alloc = want;
 }
 
+void xgrow_aligned(void **p, size_t *alloc, size_t n, size_t sz)
+{
+	size_t want;
+	void *q;
+
+	if (n <= *alloc)
+		return;
+	want = *alloc ? *alloc * 2 : 8;
+	if (want < n)
+		want = n;
+	if (want > SIZE_MAX / sz || posix_memalign(&q, 64, want * sz))
+		oom();
+	if (*alloc)
+		memcpy(q, *p, *alloc * sz);
+	free(*p);
+	*p = q;
+	*alloc = want;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);

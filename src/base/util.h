@@ -14,6 +14,11 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grow *p (of *alloc elements of size sz) to hold at least n elements. */
 void xgrow(void **p, size_t *alloc, size_t n, size_t sz);
+/*
+ * xgrow for an array of records of a cache line (64 bytes): the array
+ * starts on a line, so that no record spans two (free with free()).
+ */
+void xgrow_aligned(void **p, size_t *alloc, size_t n, size_t sz);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* New string from printf-style arguments; caller frees. */

@@ -117,32 +117,39 @@ static int derived_cmp(const void *pa, const void *pb)
  * the table prints after '#' become the metrics, so that their printers
  * make them the columns, as perf does; less the rates and CPUs utilized,
  * which perf leaves out there. Sorted by CPU, thread or unit, each
- * line's in the events' order. New array; *n its length.
+ * line's in the events' order. New array, and in *about what each is
+ * (new); *n its length.
  */
-static struct pstat_metric_value *derived_metrics(const struct pstat_report *r,
-						  size_t *n)
+static struct pstat_metric_value *
+derived_metrics(const struct pstat_report *r, size_t *n,
+		struct pstat_metric_about **about)
 {
 	struct pstat_metric_value *v = xcalloc(r->nrows + 1, sizeof(*v));
+	struct pstat_metric_about *a = xcalloc(r->nrows + 1, sizeof(*a));
 
 	*n = 0;
+	*about = a;
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct pstat_row *row = &r->rows[i];
 
 		if (!row->has_metric || strstr(row->metric.name, "/sec") ||
 		    !strcmp(row->metric.name, "CPUs utilized"))
 			continue;
-		v[*n] = (struct pstat_metric_value){
+		a[*n] = (struct pstat_metric_about){
 			.name = row->metric.name,
 			.unit = row->metric.unit,
 			.expr = "",
+			.higher_is_better = row->metric.higher_is_better,
+		};
+		v[*n] = (struct pstat_metric_value){
+			.about = &a[*n],
 			.value = row->metric.value,
 			.threshold = -1,
-			.higher_is_better = row->metric.higher_is_better,
 			.aggr = row->aggr,
 			.aggr_nr = row->aggr_nr,
 			.cpu = row->cpu,
 			.thread = row->thread,
-			.anchor = i,
+			.anchor = (unsigned)i,
 		};
 		(*n)++;
 	}
@@ -157,15 +164,17 @@ static void print_report(struct pstat_printer *p, const struct pstat_report *r,
 {
 	struct pstat_report d;
 	struct pstat_metric_value *v;
+	struct pstat_metric_about *about;
 
 	if (!p->cfg.metric_only || r->nmetrics) {
 		op(p, r);
 		return;
 	}
 	d = *r;
-	d.metrics = v = derived_metrics(r, &d.nmetrics);
+	d.metrics = v = derived_metrics(r, &d.nmetrics, &about);
 	op(p, &d);
 	free(v);
+	free(about);
 }
 
 int printer_summary(struct pstat_printer *p, const struct pstat_report *r)
@@ -184,33 +193,92 @@ int printer_interval(struct pstat_printer *p, const struct pstat_report *r)
 }
 
 /*
- * Whether metric m says again what the perf-style comment of the row it
- * follows says: the library's ipc (instructions / cycles) after an
- * instructions row that reads "insn per cycle", its frequency after
- * cycles' "GHz", cpus_utilized after task-clock's "CPUs utilized".
+ * Whether a metric of about may say again what the perf-style comment of
+ * the row it follows says: the library's ipc (instructions / cycles)
+ * after an instructions row that reads "insn per cycle", its frequency
+ * after cycles' "GHz", cpus_utilized after task-clock's "CPUs utilized".
+ * Returns the comment it would repeat, or NULL.
  */
-static bool metric_repeats_row(const struct pstat_report *r,
-			       const struct pstat_metric_value *m)
+static const char *metric_may_repeat(const struct pstat_metric_about *about)
 {
 	static const char *const same[][2] = {
 		{ "insn/cycle", "insn per cycle" },
 		{ "GHz", "GHz" },
 		{ "CPUs", "CPUs utilized" },
 	};
-	const struct pstat_row *row;
-	size_t i = 0;
 
-	/* the metric's unit first: the row is not read for most metrics */
-	while (i < sizeof(same) / sizeof(same[0]) && strcmp(m->unit, same[i][0]))
-		i++;
-	if (i == sizeof(same) / sizeof(same[0]) || !isfinite(m->value))
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		if (!strcmp(about->unit, same[i][0]))
+			return same[i][1];
+	return NULL;
+}
+
+/* Whether metric m says again the comment of the row it follows. */
+static bool metric_repeats_row(const struct pstat_report *r,
+			       const struct pstat_metric_value *m,
+			       const char *comment)
+{
+	const struct pstat_row *row;
+
+	if (!isfinite(m->value))
 		return false;
 	row = &r->rows[m->anchor];
 	if (!row->has_metric || !row->metric.name ||
-	    strcmp(row->metric.name, same[i][1]))
+	    strcmp(row->metric.name, comment))
 		return false;
 	return fabs(m->value - row->metric.value) <=
 	       1e-9 * fabs(row->metric.value);
+}
+
+/*
+ * print_anchors_build's pass over r's places, the values left alone but
+ * for the metrics that may repeat a row's comment.
+ */
+static void anchors_of_places(struct print_anchors *a,
+			      const struct pstat_report *r, size_t *anchor)
+{
+	const char **comment = xcalloc(r->nabouts + 1, sizeof(*comment));
+	size_t n = r->nrows;
+
+	for (size_t m = 0; m < r->nabouts; m++)
+		comment[m] = metric_may_repeat(&r->abouts[m]);
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct pstat_metric_place *p = &r->metric_places[k];
+
+		anchor[k] = p->anchor;
+		if (p->anchor >= n)
+			continue;
+		a->start[p->anchor + 2]++;
+		if (p->metric < r->nabouts && comment[p->metric] &&
+		    metric_repeats_row(r, &r->metrics[k], comment[p->metric]))
+			a->quiet[p->anchor] = true;
+	}
+	free(comment);
+}
+
+/* The same pass over the values themselves (a cache line each). */
+static void anchors_of_values(struct print_anchors *a,
+			      const struct pstat_report *r, size_t *anchor)
+{
+	const struct pstat_metric_about *about = NULL;
+	const char *comment = NULL;
+	size_t n = r->nrows;
+
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct pstat_metric_value *m = &r->metrics[k];
+
+		/* the values of a metric share its about: looked at once */
+		if (m->about != about) {
+			about = m->about;
+			comment = metric_may_repeat(about);
+		}
+		anchor[k] = m->anchor;
+		if (m->anchor >= n)
+			continue;
+		a->start[m->anchor + 2]++;
+		if (comment && metric_repeats_row(r, m, comment))
+			a->quiet[m->anchor] = true;
+	}
 }
 
 void print_anchors_build(struct print_anchors *a,
@@ -226,21 +294,12 @@ void print_anchors_build(struct print_anchors *a,
 	a->start = xcalloc(n + 2, sizeof(*a->start));
 	a->order = xcalloc(r->nmetrics, sizeof(*a->order));
 	a->quiet = xcalloc(n, sizeof(*a->quiet));
-	/*
-	 * one pass over the metrics (thousands an interval, each larger
-	 * than a cache line), their anchors kept meanwhile
-	 */
+	/* one pass over the metrics, their anchors kept meanwhile */
 	anchor = xmalloc(r->nmetrics * sizeof(*anchor));
-	for (size_t k = 0; k < r->nmetrics; k++) {
-		const struct pstat_metric_value *m = &r->metrics[k];
-
-		anchor[k] = m->anchor;
-		if (m->anchor >= n)
-			continue;
-		a->start[m->anchor + 2]++;
-		if (metric_repeats_row(r, m))
-			a->quiet[m->anchor] = true;
-	}
+	if (r->metric_places)
+		anchors_of_places(a, r, anchor);
+	else
+		anchors_of_values(a, r, anchor);
 	for (size_t i = 2; i < n + 2; i++)
 		a->start[i] += a->start[i - 1];
 	/* start[i + 1] runs from row i's first to its end, i + 1's start */
@@ -274,8 +333,8 @@ size_t print_metric_columns(const struct pstat_report *r, size_t *cols)
 	for (size_t k = 0; k < r->nmetrics; k++) {
 		size_t c = 0;
 
-		while (c < n && !same_name(r->metrics[cols[c]].name,
-					   r->metrics[k].name))
+		while (c < n && !same_name(r->metrics[cols[c]].about->name,
+					   r->metrics[k].about->name))
 			c++;
 		if (c == n)
 			cols[n++] = k;
@@ -306,7 +365,8 @@ print_metric_find(const struct pstat_report *r, size_t k, size_t end,
 		  size_t c)
 {
 	for (; k < end; k++)
-		if (same_name(r->metrics[k].name, r->metrics[c].name))
+		if (same_name(r->metrics[k].about->name,
+			      r->metrics[c].about->name))
 			return &r->metrics[k];
 	return NULL;
 }

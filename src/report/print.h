@@ -38,33 +38,51 @@ struct pstat_metric {
 	int higher_is_better;
 };
 
-/*
- * The value of a metric of the metric engine (-M, --metric) in one
- * report: once per CPU (-A) or thread (--per-thread) when the rows are
- * split so.
- */
-struct pstat_metric_value {
+/* What a metric of the metric engine is, the same in each of its values. */
+struct pstat_metric_about {
 	const char *name;
 	const char *unit;           /* "" when none; "%" for percentages */
 	const char *expr;           /* the formula as written */
 	const char *group;          /* its library group, or NULL */
 	const char *const *inputs;  /* the events it reads */
 	size_t ninputs;
-	double value;               /* NAN: no value, why says why */
-	const char *why;
-	int multiplexed;            /* from counts that were multiplexed */
-	int threshold;              /* 1 crossed, 0 not, -1 none */
 	int higher_is_better;       /* 1, 0, or -1 unsaid */
-	const struct pstat_aggr_id *aggr;   /* --per-socket...: its unit */
-	int aggr_nr;
-	int cpu;                    /* -A: the CPU; else -1 */
-	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
-	size_t anchor;              /* the table prints it after rows[anchor] */
-	/* repeats (-r N, N > 1): NULL / 0 otherwise */
+};
+
+/* A metric value's repeats (-r N, N > 1). */
+struct pstat_metric_runs {
 	const struct pstat_summary *stats;
 	const double *samples;
 	size_t nsamples;
 };
+
+/* A metric value's anchor, and its metric: its about is abouts[metric]. */
+struct pstat_metric_place {
+	unsigned anchor;
+	unsigned metric;
+};
+
+/*
+ * The value of a metric of the metric engine (-M, --metric) in one
+ * report: once per CPU (-A) or thread (--per-thread) when the rows are
+ * split so. One cache line: with --per-thread there are thousands an
+ * interval, written by the session and read by each printer, so what
+ * is the same in every value of a metric is in its about.
+ */
+struct pstat_metric_value {
+	const struct pstat_metric_about *about;
+	double value;               /* NAN: no value, why says why */
+	const char *why;
+	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
+	const struct pstat_aggr_id *aggr;   /* --per-socket...: its unit */
+	const struct pstat_metric_runs *runs;       /* NULL but with -r */
+	unsigned anchor;            /* the table prints it after rows[anchor] */
+	int aggr_nr;
+	int cpu;                    /* -A: the CPU; else -1 */
+	signed char multiplexed;    /* from counts that were multiplexed */
+	signed char threshold;      /* 1 crossed, 0 not, -1 none */
+};
+
 
 struct pstat_row {
 	/* ints in pairs: with thousands of rows an interval, size is time */
@@ -158,6 +176,15 @@ struct pstat_report {
 	 * perf's default output does instead of them. 0 otherwise.
 	 */
 	size_t perf_default_rows;
+	/*
+	 * Beside the values, or NULL: where each is printed and which
+	 * metric it is (8 bytes a value, where a value is a cache line:
+	 * with thousands an interval, a printer's pass over them all reads
+	 * these), and what the metrics are.
+	 */
+	const struct pstat_metric_place *metric_places;
+	const struct pstat_metric_about *abouts;
+	size_t nabouts;
 
 	uint64_t elapsed_ns, user_ns, sys_ns;
 	const struct pstat_summary *elapsed_stats;  /* repeats only */
@@ -338,6 +365,16 @@ print_metric_find(const struct pstat_report *r, size_t k, size_t end,
 static inline int print_anchors_has(const struct print_anchors *a, size_t i)
 {
 	return a->start && a->start[i] < a->start[i + 1];
+}
+
+/* Ask for the values of the metrics of row i ahead of their use. */
+static inline void print_anchors_prefetch(const struct print_anchors *a,
+					  const struct pstat_report *r,
+					  size_t i)
+{
+	for (size_t k = a->start ? a->start[i] : 0;
+	     a->start && k < a->start[i + 1]; k++)
+		__builtin_prefetch(&r->metrics[a->order[k]]);
 }
 
 /*

@@ -402,10 +402,10 @@ static void csv_metric_line(struct pstat_printer *p, bool noise,
 		csv_fieldf(&l, "%.3f", m->value);
 	else
 		csv_field(&l, "");
-	if (*m->unit)
-		csv_fieldf(&l, "%s %s", m->unit, m->name);
+	if (*m->about->unit)
+		csv_fieldf(&l, "%s %s", m->about->unit, m->about->name);
 	else
-		csv_field(&l, m->name);
+		csv_field(&l, m->about->name);
 	csv_end(&l);
 }
 
@@ -436,13 +436,13 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 		if (first->thread)
 			csv_field(&l, "thread");
 		for (size_t c = 0; c < ncols; c++) {
-			const struct pstat_metric_value *m =
-				&r->metrics[cols[c]];
+			const struct pstat_metric_about *a =
+				r->metrics[cols[c]].about;
 
-			if (*m->unit)
-				csv_fieldf(&l, "%s %s", m->unit, m->name);
+			if (*a->unit)
+				csv_fieldf(&l, "%s %s", a->unit, a->name);
 			else
-				csv_field(&l, m->name);
+				csv_field(&l, a->name);
 		}
 		csv_end(&l);
 	}

@@ -591,7 +591,7 @@ static void json_metric_value(struct jfill *f, const void *arg)
 	const struct pstat_metric_value *m = arg;
 	struct jfill in;
 
-	jfill_str_kept(f, "name", m->name);
+	jfill_str_kept(f, "name", m->about->name);
 	if (m->cpu >= 0)
 		jfill_int(f, "cpu", m->cpu);
 	if (m->aggr)
@@ -599,26 +599,26 @@ static void json_metric_value(struct jfill *f, const void *arg)
 	if (m->thread)
 		jfill_str_kept(f, "thread", m->thread);
 	jfill_real(f, "value", m->value);
-	jfill_str_kept(f, "unit", m->unit);
-	jfill_str_kept(f, "expr", m->expr);
-	jfill_str_kept(f, "group", m->group);
+	jfill_str_kept(f, "unit", m->about->unit);
+	jfill_str_kept(f, "expr", m->about->expr);
+	jfill_str_kept(f, "group", m->about->group);
 	jfill_open(f, "inputs", &in, true);
-	for (size_t i = 0; i < m->ninputs; i++)
-		jfill_str_kept(&in, NULL, m->inputs[i]);
+	for (size_t i = 0; i < m->about->ninputs; i++)
+		jfill_str_kept(&in, NULL, m->about->inputs[i]);
 	jfill_close(f, "inputs", &in);
 	if (m->threshold < 0)
 		jfill_null(f, "threshold_crossed");
 	else
 		jfill_bool(f, "threshold_crossed", m->threshold);
 	jfill_bool(f, "multiplexed", m->multiplexed);
-	if (m->higher_is_better < 0)
+	if (m->about->higher_is_better < 0)
 		jfill_null(f, "higher_is_better");
 	else
-		jfill_bool(f, "higher_is_better", m->higher_is_better);
+		jfill_bool(f, "higher_is_better", m->about->higher_is_better);
 	jfill_str(f, "why", isfinite(m->value) ? NULL : m->why);
-	if (m->stats) {
-		json_samples(f, "samples", m->samples, m->nsamples);
-		json_set_summary(f, m->stats->n ? m->stats : NULL);
+	if (m->runs) {
+		json_samples(f, "samples", m->runs->samples, m->runs->nsamples);
+		json_set_summary(f, m->runs->stats->n ? m->runs->stats : NULL);
 	}
 }
 

@@ -131,7 +131,7 @@ static void jp_metric(FILE *out, const struct pstat_report *r,
 	jp_lead(out, r, m->aggr, m->aggr_nr, m->cpu, m->thread);
 	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ",
 		isfinite(m->value) ? m->value : 0.0);
-	jp_string(out, m->name);
+	jp_string(out, m->about->name);
 	fputs("}\n", out);
 }
 

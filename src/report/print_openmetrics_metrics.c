@@ -18,7 +18,7 @@ static int om_metric_cmp(const void *a, const void *b, void *arg)
 	const struct pstat_metric_value *m = arg;
 	const struct pstat_metric_value *x = &m[*(const size_t *)a];
 	const struct pstat_metric_value *y = &m[*(const size_t *)b];
-	int c = strcmp(x->name, y->name);
+	int c = strcmp(x->about->name, y->about->name);
 
 	if (!c)
 		c = (x->cpu > y->cpu) - (x->cpu < y->cpu);
@@ -43,7 +43,7 @@ static int om_metric_sort(const void *a, const void *b, void *arg)
 static void om_metric_labels(FILE *out, const struct pstat_metric_value *m)
 {
 	fputs("{metric=\"", out);
-	om_escaped(out, m->name, 1);
+	om_escaped(out, m->about->name, 1);
 	putc('"', out);
 	om_place_labels(out, m->cpu, m->aggr, m->thread);
 	putc('}', out);
@@ -144,13 +144,14 @@ void om_metrics(FILE *out, enum pstat_om_dialect d,
 	idx = xmalloc(n * sizeof(*idx));
 	fam = xmalloc(n * sizeof(*fam));
 	for (size_t i = 0; i < n; i++) {
-		const char *u = m[i].unit ? m[i].unit : "";
+		const char *u = m[i].about->unit ? m[i].about->unit : "";
 		struct om_family f;
 		size_t k;
 
 		idx[i] = i;
 		/* units repeat: the one before is the likely match */
-		if (i && !strcmp(u, m[i - 1].unit ? m[i - 1].unit : "")) {
+		if (i && !strcmp(u, m[i - 1].about->unit ?
+					    m[i - 1].about->unit : "")) {
 			fam[i] = fam[i - 1];
 			continue;
 		}

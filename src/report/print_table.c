@@ -416,8 +416,12 @@ static void print_row(struct tline *l, struct row_tail *t,
 		print_row_tail(l, p, row);
 }
 
-/* Ask for the rows after the k-th printed, and a nearer one's thread name. */
-static void prefetch_ahead(const struct pstat_report *r, size_t k)
+/*
+ * Ask for the rows after the k-th printed, a nearer one's thread name
+ * and its metrics' values.
+ */
+static void prefetch_ahead(const struct pstat_report *r,
+			   const struct print_anchors *a, size_t k)
 {
 	const char *thread;
 	size_t ahead = k + PRINT_ROW_AHEAD, near = k + PRINT_ROW_AHEAD / 2;
@@ -425,6 +429,7 @@ static void prefetch_ahead(const struct pstat_report *r, size_t k)
 	if (ahead >= (r->order ? r->norder : r->nrows))
 		return;
 	print_row_prefetch(&r->rows[r->order ? r->order[ahead] : ahead], 0);
+	print_anchors_prefetch(a, r, r->order ? r->order[near] : near);
 	thread = r->rows[r->order ? r->order[near] : near].thread;
 	if (thread)
 		__builtin_prefetch(thread);
@@ -455,7 +460,7 @@ static void print_rows(struct pstat_printer *p, const struct pstat_report *r,
 		/* perf's Default group: its events' rows are not shown */
 		if (dflt && i >= r->perf_default_rows)
 			continue;
-		prefetch_ahead(r, k);
+		prefetch_ahead(r, &a, k);
 		print_row(&l, &tail, p, print_anchors_row(&a, r, i, &copy),
 			  lead, lead_len);
 		if (!dflt && print_anchors_has(&a, i))

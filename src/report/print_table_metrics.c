@@ -26,7 +26,7 @@ static void metric_number(char *buf, size_t len,
 {
 	if (isnan(v))
 		snprintf(buf, len, "%8s", "-");
-	else if (!strcmp(m->unit, "%"))
+	else if (!strcmp(m->about->unit, "%"))
 		snprintf(buf, len, "%7.2f%%", v);
 	else if (fabs(v) >= 1e6)
 		snprintf(buf, len, "%8.4g", v);
@@ -38,10 +38,10 @@ static void metric_number(char *buf, size_t len,
 static void metric_title(char *buf, size_t len,
 			 const struct pstat_metric_value *m)
 {
-	if (*m->unit && strcmp(m->unit, "%"))
-		snprintf(buf, len, "%s %s", m->unit, m->name);
+	if (*m->about->unit && strcmp(m->about->unit, "%"))
+		snprintf(buf, len, "%s %s", m->about->unit, m->about->name);
 	else
-		snprintf(buf, len, "%s", m->name);
+		snprintf(buf, len, "%s", m->about->name);
 }
 
 /*
@@ -59,7 +59,7 @@ static void metric_value_tl(struct tline *l, const struct pstat_metric_value *m)
 	} else if (fabs(m->value) >= 1e6) {
 		metric_number(val, sizeof(val), m, m->value);
 		tline_mem(l, val, strlen(val));
-	} else if (!strcmp(m->unit, "%")) {
+	} else if (!strcmp(m->about->unit, "%")) {
 		tline_number(l, val, print_fixed(val, sizeof(val), m->value, 2, 0),
 			     7);
 		tline_mem(l, "%", 1);
@@ -73,7 +73,7 @@ static void metric_value_tl(struct tline *l, const struct pstat_metric_value *m)
 static void metric_line(struct tline *l, const struct pstat_metric_value *m,
 			const char *lead, size_t lead_len)
 {
-	size_t nl = strlen(m->name), tl = nl;
+	size_t nl = strlen(m->about->name), tl = nl;
 
 	if (lead)
 		tline_mem(l, lead, lead_len);
@@ -83,20 +83,21 @@ static void metric_line(struct tline *l, const struct pstat_metric_value *m,
 	metric_value_tl(l, m);
 	tline_mem(l, " ", 1);
 	/* metric_title's "unit name", or the name */
-	if (*m->unit && strcmp(m->unit, "%")) {
-		size_t ul = strlen(m->unit);
+	if (*m->about->unit && strcmp(m->about->unit, "%")) {
+		size_t ul = strlen(m->about->unit);
 
-		tline_mem(l, m->unit, ul);
+		tline_mem(l, m->about->unit, ul);
 		tline_mem(l, " ", 1);
 		tl += ul + 1;
 	}
-	tline_mem(l, m->name, nl);
+	tline_mem(l, m->about->name, nl);
 	if (tl < METRIC_W)
 		tline_pad(l, METRIC_W - tl);
-	if (m->stats && m->stats->n > 1 && !isnan(m->value) &&
-	    stats_rel_stderr_pct(m->stats) != 0 &&
-	    isfinite(stats_rel_stderr_pct(m->stats)))
-		tline_fmt(l, "  ( +-%6.2f%% )", stats_rel_stderr_pct(m->stats));
+	if (m->runs && m->runs->stats->n > 1 && !isnan(m->value) &&
+	    stats_rel_stderr_pct(m->runs->stats) != 0 &&
+	    isfinite(stats_rel_stderr_pct(m->runs->stats)))
+		tline_fmt(l, "  ( +-%6.2f%% )",
+			  stats_rel_stderr_pct(m->runs->stats));
 	if (isnan(m->value)) {
 		const char *why = m->why ? m->why : "unknown";
 
@@ -226,8 +227,8 @@ static const struct pstat_metric_value *sort_base;
 /* By kind of core, then group (TopdownL1 before L2), then name. */
 static int default_cmp(const void *a, const void *b)
 {
-	const struct pstat_metric_value *x = &sort_base[*(const size_t *)a];
-	const struct pstat_metric_value *y = &sort_base[*(const size_t *)b];
+	const struct pstat_metric_about *x = sort_base[*(const size_t *)a].about;
+	const struct pstat_metric_about *y = sort_base[*(const size_t *)b].about;
 	size_t xl, yl;
 	const char *xp = copy_pmu(x->name, &xl), *yp = copy_pmu(y->name, &yl);
 	int c = pmu_rank(xp) - pmu_rank(yp);
@@ -245,7 +246,7 @@ static void default_line(struct tline *l, const struct pstat_metric_value *m,
 	size_t nl;
 	int n, w;
 
-	copy_pmu(m->name, &nl);
+	copy_pmu(m->about->name, &nl);
 	if (lead)
 		tline_mem(l, lead, lead_len);
 	if (title) {
@@ -259,23 +260,24 @@ static void default_line(struct tline *l, const struct pstat_metric_value *m,
 	} else {
 		tline_pad(l, PERF_MGROUP_LEN - 1);
 	}
-	if (*m->unit)
+	if (*m->about->unit)
 		n = snprintf(val, sizeof(val), " # %8.1f", m->value);
 	else
 		n = snprintf(val, sizeof(val), " # %8.2f", m->value);
 	tline_mem(l, val, strlen(val));
-	if (*m->unit)
-		snprintf(label, sizeof(label), "%s  %.*s", m->unit, (int)nl,
-			 m->name);
+	if (*m->about->unit)
+		snprintf(label, sizeof(label), "%s  %.*s", m->about->unit,
+			 (int)nl, m->about->name);
 	else
-		snprintf(label, sizeof(label), "%.*s", (int)nl, m->name);
+		snprintf(label, sizeof(label), "%.*s", (int)nl, m->about->name);
 	tline_mem(l, " ", 1);
 	w = PERF_METRIC_LEN - n - 1;
 	tline_left(l, label, strlen(label), w > 0 ? (size_t)w : 0);
-	if (m->stats && m->stats->n > 1 &&
-	    isfinite(stats_rel_stderr_pct(m->stats)) &&
-	    stats_rel_stderr_pct(m->stats) != 0)
-		tline_fmt(l, "  ( +-%6.2f%% )", stats_rel_stderr_pct(m->stats));
+	if (m->runs && m->runs->stats->n > 1 &&
+	    isfinite(stats_rel_stderr_pct(m->runs->stats)) &&
+	    stats_rel_stderr_pct(m->runs->stats) != 0)
+		tline_fmt(l, "  ( +-%6.2f%% )",
+			  stats_rel_stderr_pct(m->runs->stats));
 	if (m->multiplexed)
 		tline_mem(l, "  (from multiplexed counts)", 27);
 	tline_mem(l, "\n", 1);
@@ -308,13 +310,13 @@ void print_table_default_lines(struct tline *l, const struct pstat_report *r,
 	for (size_t k = 0; k < n; k++) {
 		const struct pstat_metric_value *m = &r->metrics[ord[k]];
 		size_t ml, pl;
-		const char *mp = copy_pmu(m->name, &ml);
-		const char *pp = prev ? copy_pmu(prev->name, &pl) : NULL;
-		const char *g = m->group ? m->group : "";
+		const char *mp = copy_pmu(m->about->name, &ml);
+		const char *pp = prev ? copy_pmu(prev->about->name, &pl) : NULL;
+		const char *g = m->about->group ? m->about->group : "";
 		char title[128];
 
 		if (prev && pmu_rank(mp) == pmu_rank(pp) &&
-		    !strcmp(g, prev->group ? prev->group : "")) {
+		    !strcmp(g, prev->about->group ? prev->about->group : "")) {
 			default_line(l, m, NULL, lead, lead_len);
 		} else {
 			/* on a hybrid, the group's kind of core, as perf */

@@ -101,6 +101,17 @@ void session_metrics_setup(struct session *s)
 		}
 		sm->ninputs[m] = e->nins;
 	}
+	sm->about = xcalloc(set->n, sizeof(*sm->about));
+	for (size_t m = 0; m < set->n; m++)
+		sm->about[m] = (struct pstat_metric_about){
+			.name = set->m[m].def.name,
+			.unit = set->m[m].def.unit,
+			.expr = set->m[m].def.text,
+			.group = set->m[m].def.group,
+			.inputs = sm->inputs[m],
+			.ninputs = sm->ninputs[m],
+			.higher_is_better = set->m[m].def.higher,
+		};
 	pmu_bits(s);
 }
 
@@ -120,6 +131,9 @@ void session_metrics_free(struct session *s)
 	free(sm->inputs);
 	free(sm->input_ix);
 	free(sm->ninputs);
+	free(sm->about);
+	free(sm->places);
+	free(sm->runs);
 	free(sm->why_text);
 	free(sm->input_at);
 	free(sm->value);
@@ -222,6 +236,13 @@ static size_t find_key(struct session *s, size_t r, size_t *nkeys)
 }
 
 /*
+ * With --per-thread, thousands of keys an interval, whose rows are out of
+ * the caches by the time they are read: what is read this many rows or
+ * keys ahead is asked for.
+ */
+#define KEY_AHEAD 8
+
+/*
  * Whether the first nrows rows are those the keys were last built from
  * (then the keys, their rows and inputs are still right); notes them
  * either way.
@@ -237,6 +258,8 @@ static bool keys_kept(struct session *s, size_t nrows)
 		const struct pstat_row *row = &s->rows[r];
 		struct session_key_memo *m = &sm->memo[r];
 
+		if (r + KEY_AHEAD < nrows)
+			__builtin_prefetch(&s->rows[r + KEY_AHEAD].thread);
 		if (same && m->thread == row->thread && m->aggr == row->aggr &&
 		    m->cpu == row->cpu && m->src == s->row_src[r])
 			continue;
@@ -378,31 +401,28 @@ static size_t anchor_of(const struct session *s, size_t m, size_t last)
 static void add_value(struct session *s, size_t m,
 		      const struct pstat_row *key, int aggr_nr, size_t last)
 {
-	const struct pstat_metric_entry *e = &s->cfg->metrics->m[m];
 	struct session_metrics *sm = &s->met;
 
 	/*
 	 * (room made by session_metrics_eval) in one store of each field:
-	 * thousands of values an interval, each past a cache line
+	 * thousands of values an interval, a cache line each
 	 */
-	sm->v[sm->nv++] = (struct pstat_metric_value){
-		.name = e->def.name,
-		.unit = e->def.unit,
-		.expr = e->def.text,
-		.group = e->def.group,
-		.inputs = sm->inputs[m],
-		.ninputs = sm->ninputs[m],
+	sm->places[sm->nv] = (struct pstat_metric_place){
+		(unsigned)anchor_of(s, m, last), (unsigned)m,
+	};
+	sm->v[sm->nv] = (struct pstat_metric_value){
+		.about = &sm->about[m],
 		.value = sm->res[m].value,
 		.why = sm->res[m].why,
-		.multiplexed = sm->res[m].multiplexed,
-		.threshold = sm->res[m].threshold,
-		.higher_is_better = e->def.higher,
+		.multiplexed = (signed char)(sm->res[m].multiplexed != 0),
+		.threshold = (signed char)sm->res[m].threshold,
 		.aggr = key->aggr,
 		.aggr_nr = aggr_nr,
 		.cpu = key->cpu,
 		.thread = key->thread,
-		.anchor = anchor_of(s, m, last),
+		.anchor = sm->places[sm->nv].anchor,
 	};
+	sm->nv++;
 }
 
 /*
@@ -457,6 +477,23 @@ static bool cpu_counts(const struct session *s, size_t k, size_t m)
 	return false;
 }
 
+/* Ask for the rows key k reads: each input's, and the key's own. */
+static void prefetch_key(const struct session *s, size_t k)
+{
+	const struct session_metrics *sm = &s->met;
+	size_t ni = s->cfg->metrics->ninputs;
+
+	for (size_t i = 0; i < ni; i++) {
+		size_t at = sm->key_in[k * ni + i];
+
+		if (at == SIZE_MAX)
+			continue;
+		__builtin_prefetch(&s->rows[at].status);
+		__builtin_prefetch(&s->rows[at].value);
+	}
+	__builtin_prefetch(&s->rows[sm->key_row[k]].thread);
+}
+
 size_t session_metrics_eval(struct session *s, size_t nrows,
 			    uint64_t elapsed_ns)
 {
@@ -479,8 +516,13 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 	/* one evaluation per CPU, thread or unit the rows are split by */
 	nkeys = session_metrics_keys(s, nrows);
 	/* at most a value per metric and key */
-	xgrow((void **)&sm->v, &sm->alloc, nkeys * set->n + 1, sizeof(*sm->v));
+	xgrow_aligned((void **)&sm->v, &sm->alloc, nkeys * set->n + 1,
+		      sizeof(*sm->v));
+	xgrow((void **)&sm->places, &sm->places_alloc, nkeys * set->n + 1,
+	      sizeof(*sm->places));
 	for (size_t k = 0; k < nkeys; k++) {
+		if (k + KEY_AHEAD < nkeys)
+			prefetch_key(s, k + KEY_AHEAD);
 		fill_inputs(s, k);
 		metric_set_eval(set, &in, sm->res);
 		for (size_t m = 0; m < set->n; m++) {
@@ -494,6 +536,15 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 		}
 	}
 	return sm->nv;
+}
+
+void session_report_metrics(const struct session *s, struct pstat_report *rep)
+{
+	rep->metrics = s->met.v;
+	rep->nmetrics = s->met.nv;
+	rep->metric_places = s->met.nv ? s->met.places : NULL;
+	rep->abouts = s->met.about;
+	rep->nabouts = s->cfg->metrics ? s->cfg->metrics->n : 0;
 }
 
 void session_metrics_record(struct session *s, unsigned run, unsigned runs)
@@ -527,7 +578,9 @@ void session_metrics_summarize(struct session *s, unsigned runs,
 			memmove(&sm->samples[i * runs], &sm->samples[i * want],
 				runs * sizeof(*sm->samples));
 	free(sm->sums);
+	free(sm->runs);
 	sm->sums = xcalloc(sm->nslots + 1, sizeof(*sm->sums));
+	sm->runs = xcalloc(sm->nslots + 1, sizeof(*sm->runs));
 	counted = xmalloc(runs * sizeof(*counted));
 	for (size_t i = 0; i < sm->nv && i < sm->nslots; i++) {
 		size_t k = 0;
@@ -536,9 +589,12 @@ void session_metrics_summarize(struct session *s, unsigned runs,
 			if (!isnan(sm->samples[i * runs + j]))
 				counted[k++] = sm->samples[i * runs + j];
 		stats_summarize(counted, k, &sm->sums[i]);
-		sm->v[i].stats = &sm->sums[i];
-		sm->v[i].samples = &sm->samples[i * runs];
-		sm->v[i].nsamples = runs;
+		sm->runs[i] = (struct pstat_metric_runs){
+			.stats = &sm->sums[i],
+			.samples = &sm->samples[i * runs],
+			.nsamples = runs,
+		};
+		sm->v[i].runs = &sm->runs[i];
 	}
 	free(counted);
 }

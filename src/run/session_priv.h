@@ -45,12 +45,16 @@ struct session_metrics {
 	const char ***inputs;        /* [metric]: the events it reads */
 	size_t **input_ix;           /* [metric]: the same, as input indices */
 	size_t *ninputs;
+	struct pstat_metric_about *about;   /* [metric] */
 	struct pstat_metric_result *res;    /* [metric] */
 	struct pstat_metric_value *v;       /* the values reported */
 	size_t nv, alloc;
+	struct pstat_metric_place *places;  /* [value] */
+	size_t places_alloc;
 	double *samples;             /* [value][run] */
 	size_t nslots;
 	struct pstat_summary *sums;  /* [value] */
+	struct pstat_metric_runs *runs;     /* [value]: sums and samples */
 	/*
 	 * The rows by key (CPU, thread, unit), so that an evaluation is one
 	 * pass over the rows (session_metrics_keys).
@@ -222,6 +226,9 @@ void session_metrics_opened(struct session *s);
  */
 size_t session_metrics_eval(struct session *s, size_t nrows,
 			    uint64_t elapsed_ns);
+
+/* rep's metrics: those of the last session_metrics_eval (borrowed). */
+void session_report_metrics(const struct session *s, struct pstat_report *rep);
 
 /* Keep the values of counted run `run` of `runs` as samples. */
 void session_metrics_record(struct session *s, unsigned run, unsigned runs);

@@ -419,8 +419,7 @@ void session_report_init(struct session *s, struct pstat_report *rep)
 		rep->ncpus = s->ncpus;
 	}
 	rep->rows = s->rows;
-	rep->metrics = s->met.v;
-	rep->nmetrics = s->met.nv;
+	session_report_metrics(s, rep);
 	rep->perf_default_rows = cfg->perf_default_rows;
 	rep->started_at = s->started_at;
 	rep->runs = 1;
@@ -480,8 +479,7 @@ int session_print_interval(struct session *s, unsigned long index,
 	/* this reading is the one the next starts from (cur is read anew) */
 	s->prev = s->cur;
 	s->cur = last;
-	rep.metrics = s->met.v;
-	rep.nmetrics = s->met.nv;
+	session_report_metrics(s, &rep);
 	rep.interval_index = index;
 	rep.interval_start_ns = start_ns;
 	rep.interval_end_ns = end_ns;
@@ -541,8 +539,7 @@ int session_print_summary(struct session *s, size_t nrows,
 		session_metrics_eval(s, nrows, rep.elapsed_ns);
 		session_metrics_summarize(s, runs, s->cfg->repeat ?
 							   s->cfg->repeat : 1);
-		rep.metrics = s->met.v;
-		rep.nmetrics = s->met.nv;
+		session_report_metrics(s, &rep);
 	}
 	thread_order(s, &rep);
 	r = printer_summary(s->cfg->printer, &rep);

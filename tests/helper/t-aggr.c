@@ -240,7 +240,7 @@ static int system_rows(int argc, char **argv, struct pstat_encode_ctx *ctx,
 		printf("%s ", unit_name(v->aggr, v->cpu, name, sizeof(name)));
 		if (v->aggr)
 			printf("%d ", v->aggr_nr);
-		printf("%s ", v->name);
+		printf("%s ", v->about->name);
 		if (isnan(v->value))
 			printf("none\n");
 		else

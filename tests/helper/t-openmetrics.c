@@ -173,8 +173,10 @@ int t_unescape(int argc, char **argv)
 #define OM_ROW(c, v) { .event = "cycles", .pmu = "cpu", .cpu = (c), \
 	.status = PSTAT_COUNTED, .value = (v), .raw = (uint64_t)(v), \
 	.unit = "", .ena = 1000000, .run = 1000000, .running_pct = 100 }
-#define OM_MV(n, u, v, c) { .name = (n), .unit = (u), .value = (v), \
-	.threshold = -1, .higher_is_better = -1, .cpu = (c) }
+#define OM_ABOUT(n, u) (&(const struct pstat_metric_about){ .name = (n), \
+	.unit = (u), .higher_is_better = -1 })
+#define OM_MV(n, u, v, c) { .about = OM_ABOUT(n, u), .value = (v), \
+	.threshold = -1, .cpu = (c) }
 
 static const struct pstat_row om_rows[] = { OM_ROW(-1, 2000) };
 static const struct pstat_row om_rows_percpu[] = { OM_ROW(0, 1000),

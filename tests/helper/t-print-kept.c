@@ -111,24 +111,34 @@ static unsigned kept_row(struct pstat_row *w, uint64_t x, const char *event,
 	return keys;
 }
 
+static const struct pstat_metric_runs kept_runs = {
+	.stats = &kept_stats, .samples = kept_samples, .nsamples = 3,
+};
+
 static void kept_metric(struct pstat_metric_value *m, uint64_t x,
 			const char *thread, size_t anchor)
 {
-	*m = (struct pstat_metric_value){
+	/* what the metric is: by its unit, group and direction */
+	static struct pstat_metric_about about[2][2][3];
+	struct pstat_metric_about *a = &about[x % 2][x % 3 != 0][x / 3 % 3];
+
+	*a = (struct pstat_metric_about){
 		.name = "cpus_utilized", .unit = x % 2 ? "CPUs" : "",
 		.expr = "task-clock / 1e6", .group = x % 3 ? "Summary" : NULL,
 		.inputs = kept_inputs, .ninputs = 1 + x % 2,
+		.higher_is_better = (int)(x / 3 % 3) - 1,
+	};
+	*m = (struct pstat_metric_value){
+		.about = a,
 		.value = x % 5 ? (double)(x % 1000) / 3.0 : NAN,
 		.why = "'task-clock' was not counted",
-		.multiplexed = (int)(x % 2), .threshold = (int)(x % 3) - 1,
-		.higher_is_better = (int)(x / 3 % 3) - 1,
-		.cpu = x % 7 == 1 ? 2 : -1, .thread = thread, .anchor = anchor,
+		.multiplexed = (signed char)(x % 2),
+		.threshold = (signed char)((int)(x % 3) - 1),
+		.cpu = x % 7 == 1 ? 2 : -1, .thread = thread,
+		.anchor = (unsigned)anchor,
 	};
-	if (x % 11 == 3) {
-		m->stats = &kept_stats;
-		m->samples = kept_samples;
-		m->nsamples = 3;
-	}
+	if (x % 11 == 3)
+		m->runs = &kept_runs;
 }
 
 /* Print r through p, writing to f, and flush f. Returns 0 or -errno. */

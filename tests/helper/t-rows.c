@@ -61,7 +61,7 @@ static size_t check_ratios(const struct session *s, size_t nthr, size_t inst,
 		if ((fabs(v->value - e1 / e0) > 1e-9 * (e1 / e0) ||
 		     v->thread != s->thread_names[t] || v->anchor != nthr + t) &&
 		    bad++ < 3)
-			printf("metric %zu: %g after row %zu, want %g after %zu\n",
+			printf("metric %zu: %g after row %u, want %g after %zu\n",
 			       t, v->value, v->anchor, e1 / e0, nthr + t);
 	}
 	return bad;
