@@ -292,3 +292,57 @@ metric_configs() {
 		done
 	done
 }
+
+@test "AMD Zen 4 EPYC before Linux 6.9: DRAM bandwidth from the data fabric's coherent stations, perf's data_fabric totals" {
+	local G="$CPUS/amd-zen4-genoa" D=amd_df/event=
+	export PSTAT_SYSFS_ROOT="$G"
+	grep -q '^model name.*EPYC 9654' "$G/proc/cpuinfo"
+	[ ! -e "$G/bus/event_source/devices/amd_umc_0" ]
+	run "$PSTAT" list metrics
+	assert_success
+	refute_output --partial 'no DRAM bandwidth here'
+	assert_line --regexp '^  memory_bandwidth_read +\(dram_read_data_for_local_processor \+ dram_read_data_for_remote_processor\) \* 1.048576 / duration_time  in MB/s$'
+	assert_line --regexp '^  dram_write_data_for_remote_processor +\(amd_df@event=0x1f,umask=0xbff@ \+ .* \+ amd_df@event=0x2df,umask=0xbff@\) \* 64 / 1048576  in MiB$'
+	run "$PSTAT" --dry-run -M memory_bandwidth true
+	assert_success
+	# 12 stations x local/remote x read/write, each alone on amd_df;
+	# PerfMonV2's formats: event bits 8-13 at config 32-37, umask bits
+	# 8-11 at config 24-27
+	[ "$(grep -c 'resolver sysfs, pmu amd_df' <<<"$output")" -eq 48 ]
+	assert_line --regexp '^  type 10 config 0x700fe1f '
+	assert_line --regexp '^  type 10 config 0x20b00ffdf '
+	assert_line '  cpus 0 (the PMU'"'"'s, system-wide)'
+	# 1e6 read beats at each of two stations, local; 1e6 remote at one;
+	# 2e6 writes at one: in 2 s
+	local counts="" n u v
+	for n in $(seq 0 11); do
+		for u in 0x7fe 0x7ff 0xbfe 0xbff; do
+			v=0
+			case $n:$u in
+			0:0x7fe | 11:0x7fe | 1:0xbfe) v=1000000 ;;
+			2:0x7ff) v=2000000 ;;
+			esac
+			counts+=" ${D}$(printf '0x%x' $((0x1f + 0x40 * n))),umask=$u/=$v"
+		done
+	done
+	run "$PT" metric-eval "$G -M Memory,data_fabric duration=2$counts"
+	assert_success
+	close_to "$(mval dram_read_data_for_local_processor)" 122.070312
+	close_to "$(mval memory_bandwidth_read)" 96
+	close_to "$(mval memory_bandwidth_write)" 64
+	close_to "$(mval memory_bandwidth)" 160
+	# the memory controllers' name says where the data fabric's are
+	run "$PSTAT" --dry-run -M umc_mem_bandwidth true
+	assert_failure 125
+	assert_output --partial "Linux 6.9 on, on Zen 4 and later); the data fabric's are here: memory_bandwidth_read"
+	# with amd_umc (6.9 and later) the memory controllers' counts win
+	cp -r "$G" "$BATS_TEST_TMPDIR/g"
+	cp -r "$Z4/devices/amd_umc_0" "$BATS_TEST_TMPDIR/g/devices/"
+	ln -s ../../../devices/amd_umc_0 "$BATS_TEST_TMPDIR/g/bus/event_source/devices/amd_umc_0"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/g" run "$PSTAT" list metrics
+	assert_line --regexp '^  memory_bandwidth +umc_mem_bandwidth  in MB/s$'
+	assert_line --regexp '^  dram_read_data_for_local_processor '
+	# a Zen 4 desktop's data fabric is not Genoa's
+	PSTAT_SYSFS_ROOT="$FIX/amd-zen4" run "$PSTAT" list --names metrics
+	refute_line dram_read_data_for_local_processor
+}

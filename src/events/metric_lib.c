@@ -155,6 +155,19 @@ static void amd_family_unknown(struct pstat_metric_lib *lib, const char *root)
 }
 
 /*
+ * Whether the kernel's amd_df has the PerfMonV2 umask (config:8-15,24-27)
+ * that Zen 4's data fabric events need (umasks of 12 bits).
+ */
+static int amd_df_v2(const char *root)
+{
+	char *s = read_rel(root, "bus/event_source/devices/amd_df/format/umask");
+	int ok = s && strstr(s, "24-27");
+
+	free(s);
+	return ok;
+}
+
+/*
  * AMD: the vendor cpuinfo names, or (without a cpuinfo) a core PMU "cpu"
  * beside the IBS or AMD uncore PMUs. AMD documents the pipeline
  * utilisation (dispatch slots by PMCx1A0's reasons) for Zen 4 (PPR for
@@ -186,6 +199,9 @@ static void find_amd(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			lib->families |= METRIC_FAM_AMD_ZEN4_ONLY;
 		if (pmus_find(pmus, "amd_l3"))
 			lib->families |= METRIC_FAM_AMD_L3;
+		if (ci->family == 0x19 && ci->model >= 0x10 &&
+		    ci->model <= 0x1f && amd_df_v2(root))
+			lib->families |= METRIC_FAM_AMD_DF_GENOA;
 		lib->topdown_levels = 2;
 	} else if (lib->amd_zen) {
 		if (pmus_find(pmus, "amd_df"))
@@ -209,7 +225,10 @@ static void amd_no_umc(struct pstat_metric_lib *lib)
 {
 	if (lib->amd_zen >= 4 || !lib->amd_zen)
 		snprintf(lib->no_umc, sizeof(lib->no_umc),
-			 "there is no amd_umc PMU (the kernel exports the memory controllers' counters from Linux 6.9 on, on Zen 4 and later)");
+			 "there is no amd_umc PMU (the kernel exports the memory controllers' counters from Linux 6.9 on, on Zen 4 and later)%s",
+			 lib->families & METRIC_FAM_AMD_DF_GENOA ?
+				 "; the data fabric's are here: memory_bandwidth_read, memory_bandwidth_write, memory_bandwidth" :
+				 "");
 	else
 		snprintf(lib->no_umc, sizeof(lib->no_umc),
 			 "there is no amd_umc PMU: the memory controllers' counters came with PerfMonV2 in Zen 4, and this is a Zen %d%s",

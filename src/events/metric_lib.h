@@ -37,6 +37,7 @@
 #define METRIC_FAM_AMD_ZEN4_ONLY 0x20000 /* AMD Zen 4, not later */
 #define METRIC_FAM_AMD_L3       0x40000 /* AMD Zen 4 and later with amd_l3 */
 #define METRIC_FAM_AMD_DF       0x80000 /* AMD Zen 1 to 3 with amd_df */
+#define METRIC_FAM_AMD_DF_GENOA 0x100000 /* Zen 4 EPYC 9004, PerfMonV2 amd_df */
 
 struct metric_lib_entry {
 	unsigned families;

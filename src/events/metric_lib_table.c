@@ -32,6 +32,7 @@
 #define SRC_AMD_Z5_CORE "AMD, 'Performance Monitor Counters for AMD Family 1Ah Model 00h-0Fh Processors', core events: PMCx060 L2RequestG1 (umask F1h no prefetch), PMCx070-072 L2 hardware prefetches (umask 1Fh), and PMCx064, 044, 045, 078, 084/085, 029 as on Zen 4; perf's amdzen5 recommended metrics (names, per 1000 instructions)"
 #define SRC_AMD_L3 "AMD, PPR for Family 19h Model 11h Revision B1, L3 cache events: L3PMCx04 L3LookupState (umask FFh all coherent accesses, 01h misses), on the kernel's amd_l3 PMU (one per CCX, system-wide); perf's l3_cache metrics"
 #define SRC_AMD_DF "AMD, the data fabric's DRAM channel controller events: event 07h + 40h x channel (0 to 7), umask 38h 'requests with data (64B)', reads and writes together (PPR for Family 17h Model 31h and Family 19h Model 01h, DF performance monitor events; perf's amdzen1/2/3 dram_channel_data_controller_0..7); the kernel's amd_df PMU, one per system, its four counters multiplexed over the eight events"
+#define SRC_AMD_DF_GENOA "AMD, PPR for Family 19h Model 11h Revision B1, section 7.1 'Fabric Performance Monitor Counter (PMC) Events': per Coherent Station n (0 to 11) event 1Fh + 40h x n, umask 7FEh / 7FFh read / write beats for the local processor, BFEh / BFFh for the remote one, 64 bytes each; the kernel's amd_df PMU with the PerfMonV2 formats (event config:0-7,32-37, umask config:8-15,24-27); perf's amdzen4 data_fabric metric names"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_* in MB/s; cas_count_* scaled to MiB by the kernel"
 #define SRC_IMC_SCH "Intel perfmon GNR metrics (BSD-3-Clause): memory_bandwidth_* over UNC_M_CAS_COUNT_SCH0/SCH1, in MB/s; the kernel's cas_count_*_sch0/1 in MiB"
@@ -173,6 +174,36 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_AMD_UMC, "Memory",
 	  "memory_bandwidth = umc_mem_bandwidth; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes",
 	  SRC_AMD_UMC },
+
+	/*
+	 * Zen 4 EPYC (Genoa, the PPR for family 19h model 11h) where the
+	 * kernel has no amd_umc (before 6.9): the data fabric's read and
+	 * write beats (64 bytes) at the twelve coherent stations in front
+	 * of the memory controllers, for this socket's requesters and the
+	 * other's; perf's totals in MiB, and the bandwidth from them. The
+	 * memory controllers' own counts come first where there are both.
+	 */
+	{ METRIC_FAM_AMD_DF_GENOA, "data_fabric",
+	  "dram_read_data_for_local_processor = (amd_df@event=0x1f,umask=0x7fe@ + amd_df@event=0x5f,umask=0x7fe@ + amd_df@event=0x9f,umask=0x7fe@ + amd_df@event=0xdf,umask=0x7fe@ + amd_df@event=0x11f,umask=0x7fe@ + amd_df@event=0x15f,umask=0x7fe@ + amd_df@event=0x19f,umask=0x7fe@ + amd_df@event=0x1df,umask=0x7fe@ + amd_df@event=0x21f,umask=0x7fe@ + amd_df@event=0x25f,umask=0x7fe@ + amd_df@event=0x29f,umask=0x7fe@ + amd_df@event=0x2df,umask=0x7fe@) * 64 / 1048576; unit = MiB; higher = yes; desc = DRAM data read for this socket's processors, at the twelve coherent stations",
+	  SRC_AMD_DF_GENOA },
+	{ METRIC_FAM_AMD_DF_GENOA, "data_fabric",
+	  "dram_write_data_for_local_processor = (amd_df@event=0x1f,umask=0x7ff@ + amd_df@event=0x5f,umask=0x7ff@ + amd_df@event=0x9f,umask=0x7ff@ + amd_df@event=0xdf,umask=0x7ff@ + amd_df@event=0x11f,umask=0x7ff@ + amd_df@event=0x15f,umask=0x7ff@ + amd_df@event=0x19f,umask=0x7ff@ + amd_df@event=0x1df,umask=0x7ff@ + amd_df@event=0x21f,umask=0x7ff@ + amd_df@event=0x25f,umask=0x7ff@ + amd_df@event=0x29f,umask=0x7ff@ + amd_df@event=0x2df,umask=0x7ff@) * 64 / 1048576; unit = MiB; higher = yes; desc = DRAM data written for this socket's processors, at the twelve coherent stations",
+	  SRC_AMD_DF_GENOA },
+	{ METRIC_FAM_AMD_DF_GENOA, "data_fabric",
+	  "dram_read_data_for_remote_processor = (amd_df@event=0x1f,umask=0xbfe@ + amd_df@event=0x5f,umask=0xbfe@ + amd_df@event=0x9f,umask=0xbfe@ + amd_df@event=0xdf,umask=0xbfe@ + amd_df@event=0x11f,umask=0xbfe@ + amd_df@event=0x15f,umask=0xbfe@ + amd_df@event=0x19f,umask=0xbfe@ + amd_df@event=0x1df,umask=0xbfe@ + amd_df@event=0x21f,umask=0xbfe@ + amd_df@event=0x25f,umask=0xbfe@ + amd_df@event=0x29f,umask=0xbfe@ + amd_df@event=0x2df,umask=0xbfe@) * 64 / 1048576; unit = MiB; higher = yes; desc = DRAM data read for the other socket's processors, at the twelve coherent stations",
+	  SRC_AMD_DF_GENOA },
+	{ METRIC_FAM_AMD_DF_GENOA, "data_fabric",
+	  "dram_write_data_for_remote_processor = (amd_df@event=0x1f,umask=0xbff@ + amd_df@event=0x5f,umask=0xbff@ + amd_df@event=0x9f,umask=0xbff@ + amd_df@event=0xdf,umask=0xbff@ + amd_df@event=0x11f,umask=0xbff@ + amd_df@event=0x15f,umask=0xbff@ + amd_df@event=0x19f,umask=0xbff@ + amd_df@event=0x1df,umask=0xbff@ + amd_df@event=0x21f,umask=0xbff@ + amd_df@event=0x25f,umask=0xbff@ + amd_df@event=0x29f,umask=0xbff@ + amd_df@event=0x2df,umask=0xbff@) * 64 / 1048576; unit = MiB; higher = yes; desc = DRAM data written for the other socket's processors, at the twelve coherent stations",
+	  SRC_AMD_DF_GENOA },
+	{ METRIC_FAM_AMD_DF_GENOA, "Memory",
+	  "memory_bandwidth_read = (dram_read_data_for_local_processor + dram_read_data_for_remote_processor) * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM read bandwidth, from the data fabric",
+	  SRC_AMD_DF_GENOA },
+	{ METRIC_FAM_AMD_DF_GENOA, "Memory",
+	  "memory_bandwidth_write = (dram_write_data_for_local_processor + dram_write_data_for_remote_processor) * 1.048576 / duration_time; unit = MB/s; higher = yes; desc = DRAM write bandwidth, from the data fabric",
+	  SRC_AMD_DF_GENOA },
+	{ METRIC_FAM_AMD_DF_GENOA, "Memory",
+	  "memory_bandwidth = memory_bandwidth_read + memory_bandwidth_write; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes, from the data fabric",
+	  SRC_AMD_DF_GENOA },
 
 	/*
 	 * Intel Skylake-class: the kernel's topdown-* events count issue
