@@ -139,6 +139,20 @@ size_t metric_vendor_left_out(const struct pstat_metric_lib *lib,
 			      size_t max);
 
 /*
+ * AMD (metric_amd.c): when the core PMU "cpu" is AMD's, set lib->amd,
+ * lib->amd_zen, the AMD families and lib->no_topdown from the family and
+ * model of lib->cpu and the PMUs of pmus (under root, NULL: /sys).
+ */
+void metric_amd_find(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
+		     const char *root);
+
+/* Why this AMD CPU has no amd_umc DRAM counts, into lib->no_umc. */
+void metric_amd_no_umc(struct pstat_metric_lib *lib);
+
+/* Whether -M's word w names an AMD memory-controller metric or group. */
+int metric_amd_umc_named(const char *w);
+
+/*
  * Whether group is a top-down level ("TopdownL1", any case). An entry's
  * group may be a list, "TopdownL2;Topdown_Frontend" (perf's MetricGroup
  * spelling): its level, when it has one, comes first.
