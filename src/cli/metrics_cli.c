@@ -629,8 +629,9 @@ static void note_split(const struct metrics_cli *mc,
  * events): only then can the vendor's data have a Default group, and
  * only then is it read on a run of the default events.
  */
-static const char *const intel_cores[] = { "cpu", "cpu_core", "cpu_atom",
-					   "cpu_lowpower" };
+/* (arrays, not pointers: no relocation for the loader to make) */
+static const char intel_cores[][16] = { "cpu", "cpu_core", "cpu_atom",
+					"cpu_lowpower" };
 
 /* pmus_foreach_name's: count the Intel core PMUs among the names. */
 static void count_intel_core(const char *name, void *arg)
