@@ -58,6 +58,19 @@ VENDOR="$ROOT/src/events/vendor"
 	run "$ROOT/pstat" --dry-run -e idq_uops_not_delivered.cycles_0_uops_deliv.core
 	assert_success
 	assert_output --partial "$(printf 'config 0x%x ' $((cmask << 24 | umask * 256 + code)))"
+	# libpfm4's spelling with the modifiers it shares with perf (u, k,
+	# h; :k=1), where libpfm4 does not know the CPU (Granite Rapids)
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-graniterapids"
+	for m in u k=1 u:k; do
+		run "$ROOT/pstat" --dry-run -e "INST_RETIRED:ANY:$m"
+		assert_success
+		assert_line "INST_RETIRED:ANY:$m: resolver vendor, pmu cpu, group 0 (leader)"
+		want=$("$ROOT/pstat" --dry-run -e "inst_retired.any:${m//[:=1]/}" | grep -o 'exclude_user [01] exclude_kernel [01]')
+		assert_output --partial "$want"
+	done
+	# libpfm4's own (e: edge) are not perf's, and stay unknown here
+	run "$ROOT/pstat" --dry-run -e INST_RETIRED:ANY:e
+	assert_failure 125
 	# a name in no table is still unknown
 	run "$ROOT/pstat" --dry-run -e ocr.no_such.event
 	assert_failure 125

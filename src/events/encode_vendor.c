@@ -90,17 +90,51 @@ static int encode_on(struct encoder *e, const struct pstat_evspec *sp,
 	return r ? -1 : 0;
 }
 
+/*
+ * libpfm4's modifiers after EVENT:UMASK (INST_RETIRED:ANY:u, :k=1) that
+ * perf spells the same (u, k, h): taken off the end of name (a copy in
+ * buf) into mods. Returns buf, or name when it has none.
+ */
+static const char *pfm_mods(const char *name, char *buf, size_t len,
+			    char *mods, size_t mlen)
+{
+	size_t n = strlen(name), m = 0;
+	char *c;
+
+	if (n >= len || !strchr(name, ':') ||
+	    strchr(name, ':') == strrchr(name, ':'))
+		return name;
+	memcpy(buf, name, n + 1);
+	while ((c = strrchr(buf, ':')) && c != strchr(buf, ':') &&
+	       c[1] && strchr("ukh", c[1]) &&
+	       (!c[2] || !strcmp(c + 2, "=1")) && m + 1 < mlen) {
+		mods[m++] = c[1];
+		*c = '\0';
+	}
+	mods[m] = '\0';
+	return m ? buf : name;
+}
+
 int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
 			const char *name, const char *gmods)
 {
 	const char *root = pmus_root(e->ctx->pmus);
 	const struct vendor_cpu *rows[8];
 	struct vendor_arm_pmu arm[8];
+	struct pstat_evspec with = *sp;
 	struct pstat_cpuinfo ci;
-	char want[160];
+	char want[160], bare[160], mods[8];
 	size_t n, found = 0, narm = 0;
-	int seps = vendor_spelling(name, want, sizeof(want)), r;
+	int seps, r;
 
+	name = pfm_mods(name, bare, sizeof(bare), mods, sizeof(mods));
+	if (name == bare) {
+		if (sp->mods)
+			return 1;
+		with.mods = mods;
+		sp = &with;
+	}
+	seps = vendor_spelling(name, want, sizeof(want));
 	if (seps < 0 || cpuinfo_load(root, &ci))
 		return 1;
 	/*
