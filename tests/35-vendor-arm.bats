@@ -143,30 +143,36 @@ stalls() {
 }
 
 # Every event of every Arm metric of core TREE (extract FILE) counted in
-# --dry-run with Arm's code, nothing else; no group over the counters.
+# --dry-run with Arm's code, nothing else (on PMU P, when given); no
+# group over the counters, or over two PMUs.
 check_core() {
-	local T="$CPUS/arm64-neoverse-$1" f="$ARM/$2" groups want got
+	local T="$1" f="$ARM/$2" p="${3:-}" groups want got
 	groups=$(jq -r '[.groups.metrics | keys[] | sub("^Topdown_L1$"; "TopdownL1")] | join(",")' "$f")
 	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --dry-run -M "$groups" true
 	assert_success
 	want=$(jq -r '. as $d | [.metrics[].events[]] | unique[] | $d.events[.].code' "$f" |
 		while read -r c; do printf '0x%x\n' "$c"; done | sort -u)
-	got=$(awk '/^  type 8 config/ { print $4 }' <<<"$output" | sort -u)
+	got=$(awk -v p="$p" '/resolver/ { on = p == "" || index($0, "pmu " p ",") }
+		on && /^  type [0-9]+ config/ { print $4 }' <<<"$output" | sort -u)
 	[ "$want" = "$got" ] || { diff <(echo "$want") <(echo "$got"); return 1; }
-	# the group of each event: at most six counters besides the cycle counter
-	awk '/resolver/ { g = $0; sub(/.*group /, "", g); sub(/ .*/, "", g); cur = g }
-	     /^  type 8 config/ { n[cur]++; if ($4 != "0x11") gp[cur]++ }
+	# the group of each event: at most six counters besides the cycle
+	# counter, all on one PMU
+	awk '/resolver/ { g = $0; sub(/.*group /, "", g); sub(/ .*/, "", g); cur = g
+	                  q = $0; sub(/.*pmu /, "", q); sub(/,.*/, "", q)
+	                  if (g in pmu && pmu[g] != q) { print "group " g " on two PMUs"; bad = 1 }
+	                  pmu[g] = q }
+	     /^  type [0-9]+ config/ { n[cur]++; if ($4 != "0x11") gp[cur]++ }
 	     END { for (g in n) if (gp[g] > 6 || n[g] > 7) { print "group " g ": " n[g]; bad = 1 }
 	           exit bad }' <<<"$output"
 }
 
 @test "Arm encodings: every event of Arm's metrics counts with the code of Arm's data, in groups within the six counters" {
-	check_core n2-r0p0 neoverse-n2-r0p0.json
-	check_core n2-r0p3 neoverse-n2-r0p3.json
-	check_core v1 neoverse-v1.json
-	check_core v2 neoverse-v2.json
-	check_core n3 neoverse-n3.json
-	check_core v3 neoverse-v3.json
+	for core in n2-r0p0 n2-r0p3 v1 v2 n3 v3; do
+		check_core "$CPUS/arm64-neoverse-$core" "neoverse-$core.json"
+	done
+	check_core "$CPUS/arm64-lumex" c1-pro.json armv8_c1_pro
+	check_core "$CPUS/arm64-lumex" c1-premium.json armv8_c1_premium
+	check_core "$CPUS/arm64-lumex" c1-ultra.json armv8_c1_ultra
 	# the extracts' codes are ARM-software/data's where it has the event
 	for f in "$ARM"/neoverse-*.json; do
 		d="$ARM/data/$(basename "$f" | sed 's/-r0p[03]//')"
@@ -181,6 +187,10 @@ check_core() {
 }
 
 @test "Arm extracts: Arm's data unchanged, with its licence, the commit named" {
+	for f in "$ARM"/c1-*.json; do
+		jq_assert '.extracted_from.commit == "af9cce786916a002c32d434fc66d17dbadfebd02" and (.document.license == "Apache-2.0") and (.metrics | length > 100)' <"$f"
+	done
+	grep -q 'af9cce786916' "$ARM/README"
 	for f in "$ARM"/neoverse-*.json; do
 		jq_assert '.extracted_from.commit == "58986297938ea90ee5aa2aa98565bff495ee1a81" and (.document.license == "Apache-2.0") and (.metrics | length > 30) and (.methodologies.topdown_methodology.decision_tree.root_nodes | length == 4)' <"$f"
 	done
@@ -292,4 +302,49 @@ pmu_counts() {
 	assert_line --partial 'Vendor events of PMU armv9_neoverse_n2'
 	assert_line --partial 'Vendor events of PMU armv8_neoverse_v2'
 	refute_line --partial 'Vendor events of PMU armv9_cortex_a510'
+}
+
+# Level-1 counts on Lumex core PMU P: as pmu_counts, with W cycles in
+# WFI/WFE (IMP_WFX_CLOCK_CYCLES, 0x225) and F frontend flush stalls
+# (STALL_FRONTEND_FLUSH, 0x8162), which Arm's C1 formulas take out.
+lumex_counts() {
+	echo "$(pmu_counts "$@") $1/event=0x225/=$8 $1/event=0x8162/=$9"
+}
+
+@test "Lumex: C1-Pro, C1-Premium and C1-Ultra each by its own MIDR, Arm's formula on each, levels to 4" {
+	local T="$CPUS/arm64-lumex"
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list -j metrics
+	assert_success
+	jq_assert '.topdown.levels == 4 and
+		([.metrics[] | select(.name | startswith("frontend_bound."))] | map(.name) | sort ==
+		 ["frontend_bound.armv8_c1_premium", "frontend_bound.armv8_c1_pro", "frontend_bound.armv8_c1_ultra"]) and
+		([.metrics[] | select(.name == "frontend_bound.armv8_c1_pro")][0].expr | test("\\(5 \\* \\(armv8_c1_pro@cpu_cycles@")) and
+		([.metrics[] | select(.name == "frontend_bound.armv8_c1_ultra")][0].expr | test("10 \\* armv8_c1_ultra@event=0x225@"))' <<<"$output"
+	# synthetic counts: each copy its core's value, each level 1 summing to 100
+	local c=1000 b=10 f=2500 k=1500 s=3000 r=2400 w=100 fl=40
+	run "$PT" metric-eval "$T -M TopdownL1 $(lumex_counts armv8_c1_pro $c $b $f $k $s $r $w $fl) $(lumex_counts armv8_c1_ultra $c $b $f $k $s $r $w $fl) $(lumex_counts armv8_c1_premium $c $b $f $k $s $r $w $fl)"
+	assert_success
+	close_to "$(mval frontend_bound.armv8_c1_pro)" "$(awk "BEGIN { printf \"%.6f\", 100 * ($f / (5 * ($c - $w)) - $fl / ($c - $w)) }")"
+	close_to "$(mval frontend_bound.armv8_c1_ultra)" "$(awk "BEGIN { printf \"%.6f\", 100 * (($f - 10 * $w) / (10 * ($c - $w)) - ($fl - $w) / ($c - $w)) }")"
+	for p in armv8_c1_pro armv8_c1_premium armv8_c1_ultra; do
+		close_to "$(msum frontend_bound.$p bad_speculation.$p backend_bound.$p retiring.$p)" 100
+	done
+	# --td-level 4: every copy's events on its own PMU, within its counters
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --td-level 4 --dry-run true
+	assert_success
+	for p in armv8_c1_pro armv8_c1_premium armv8_c1_ultra; do
+		assert_line --partial "$p/event=0x8160/: resolver sysfs, pmu $p"
+	done
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" -M backend_cme_cpu_bound --dry-run true
+	assert_success
+	[ "$(grep -c 'resolver' <<<"$output")" -ge 3 ]
+	# a C1-Nano (part 0xd8a): three slots a cycle, its own table
+	local N="$BATS_TEST_TMPDIR/nano"
+	cp -r "$CPUS/arm64-neoverse-n2-r0p3" "$N"
+	for m in "$N"/devices/system/cpu/cpu*/regs/identification/midr_el1; do
+		echo 0x00000000410fd8a0 >"$m"
+	done
+	PSTAT_SYSFS_ROOT=$N run "$ROOT/pstat" list -j metrics
+	assert_success
+	jq_assert '[.metrics[] | select(.name == "frontend_bound")][0] | (.expr | test("3 \\* cpu_cycles")) and (.source | test("c1-nano"))' <<<"$output"
 }

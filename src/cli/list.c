@@ -567,7 +567,7 @@ static void list_vendor(struct list_ctx *c, struct pstat_pmus *pmus)
 		const struct vendor_events *t;
 		const char *pmu;
 
-		if (narm && !arm[r].core)
+		if (narm && (!arm[r].core || arm[r].core->events < 0))
 			continue;
 		t = &vendor_event_tables[narm ? arm[r].core->events :
 						rows[r]->events];

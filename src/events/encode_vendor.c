@@ -144,7 +144,7 @@ int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
 	if (!seps)
 		narm = vendor_arm_pmus(e->ctx->pmus, &ci, arm, ARRAY_SIZE(arm));
 	for (size_t i = 0; i < narm; i++) {
-		if (!arm[i].core)
+		if (!arm[i].core || arm[i].core->events < 0)
 			continue;
 		r = encode_on(e, sp, &vendor_event_tables[arm[i].core->events],
 			      want, arm[i].pmu, gmods);

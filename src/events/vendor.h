@@ -78,7 +78,7 @@ struct vendor_arm_cpu {
 	unsigned implementer, part;
 	unsigned rev_min, rev_max;      /* variant << 4 | revision */
 	int metrics;                    /* index into vendor_tables */
-	int events;                     /* index into vendor_event_tables */
+	int events;                     /* index into vendor_event_tables, -1 none */
 };
 
 extern const struct vendor_metric_row vendor_rows[];

@@ -11,8 +11,9 @@ The data files beside this script are the vendors' own, unchanged:
            level, thresholds), <PLATFORM>/events/*_core.json (encodings),
            E-core_TMA_Metrics.csv (the E-cores of hybrid parts).
   arm/     Arm's telemetry-solution (Apache-2.0, arm/LICENSE): per
-           Neoverse core, its top-down level 1 (arm/README says what the
-           extracts hold), chosen by MIDR.
+           Neoverse and Lumex C1 core, its metrics, metric groups and
+           top-down decision tree (arm/README says what the extracts
+           hold), chosen by MIDR; arm/data/, ARM-software/data's events.
 
 Usage: gen-tables.py [OUTDIR]   (writes OUTDIR/vendor_tables.c; OUTDIR is
 this script's directory when not given). `make
@@ -88,6 +89,11 @@ ARM_CORES = [
     ("neoverse-v2.json", 0x41, 0xD4F, 0x00, 0xFF, "neoverse-v2.json"),
     ("neoverse-n3.json", 0x41, 0xD8E, 0x00, 0xFF, "neoverse-n3.json"),
     ("neoverse-v3.json", 0x41, 0xD84, 0x00, 0xFF, "neoverse-v3.json"),
+    # Lumex: ARM-software/data has no events file for them
+    ("c1-ultra.json", 0x41, 0xD8C, 0x00, 0xFF, None),
+    ("c1-premium.json", 0x41, 0xD90, 0x00, 0xFF, None),
+    ("c1-pro.json", 0x41, 0xD8B, 0x00, 0xFF, None),
+    ("c1-nano.json", 0x41, 0xD8A, 0x00, 0xFF, None),
 ]
 ARM_HIGHER = {"retiring": "yes", "ipc": "yes"}
 
@@ -595,9 +601,11 @@ class ArmCore:
         self.rel = rel
         with open(os.path.join(HERE, "arm", rel), encoding="utf-8") as f:
             self.doc = json.load(f)
-        with open(os.path.join(HERE, "arm", "data", events),
-                  encoding="utf-8") as f:
-            data = {e["name"]: e["code"] for e in json.load(f)["events"]}
+        data = {}
+        if events:
+            with open(os.path.join(HERE, "arm", "data", events),
+                      encoding="utf-8") as f:
+                data = {e["name"]: e["code"] for e in json.load(f)["events"]}
         # The codes of the extract's own events (Arm's telemetry data);
         # where ARM-software/data has the event too, the two agree
         self.codes = {}
@@ -746,7 +754,7 @@ def main():
     for rel, impl, part, rmin, rmax, events in ARM_CORES:
         key = ("arm/" + rel, "")
         tables[key] = ArmCore(rel, events)
-        if events not in arm_events:
+        if events and events not in arm_events:
             arm_events[events] = ArmEvents(events)
         arm.append((impl, part, rmin, rmax, key, events))
 
@@ -831,7 +839,8 @@ def main():
     w("const struct vendor_arm_cpu vendor_arm_cpus[] = {")
     for impl, part, rmin, rmax, key, ev in arm:
         w("\t{ 0x%x, 0x%x, 0x%02x, 0x%02x, %d, %d }," % (
-            impl, part, rmin, rmax, tindex[key], eindex["arm/" + ev]))
+            impl, part, rmin, rmax, tindex[key],
+            eindex["arm/" + ev] if ev else -1))
     w("};")
     w("const size_t vendor_arm_ncpus = ARRAY_SIZE(vendor_arm_cpus);")
     o.append("/* SPDX-License-Identifier: BSD-3-Clause AND Apache-2.0 */")
