@@ -346,3 +346,34 @@ metric_configs() {
 	PSTAT_SYSFS_ROOT="$FIX/amd-zen4" run "$PSTAT" list --names metrics
 	refute_line dram_read_data_for_local_processor
 }
+
+# Skip unless this machine is an AMD Zen 4 or later whose core PMU counts.
+need_amd_zen4_counting() {
+	need_perf_events
+	grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null ||
+		skip "not an AMD CPU"
+	"$PSTAT" list --names metrics | grep -qx macro_ops_retired ||
+		skip "not an AMD Zen 4 or later, or its core PMU is missing (a virtual machine?)"
+	"$PSTAT" -e cpu/event=0xc1/ true 2>&1 | grep -q 'not supported' &&
+		skip "the core PMU does not count here"
+	return 0
+}
+
+@test "live: AMD DRAM bandwidth from amd_umc counts system-wide, in MB/s" {
+	need_amd_zen4_counting
+	[ -e /sys/bus/event_source/devices/amd_umc_0 ] ||
+		skip "no amd_umc PMU (Linux 6.9 and later export it)"
+	need_cpu_wide
+	run "$PSTAT" -j -M memory_controller -- sleep 0.2
+	assert_success
+	jq_assert '[.metrics[] | select(.name == "umc_mem_bandwidth")] |
+		length == 1 and (.[0].value >= 0) and .[0].unit == "MB/s"' <<<"$output"
+}
+
+@test "live: AMD core metrics count a task: ratios within 0 to 100 %" {
+	need_amd_zen4_counting
+	run "$PSTAT" -j -M branch_prediction,icache -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+	assert_success
+	jq_assert '[.metrics[] | select(.unit == "%") | .value] |
+		length >= 3 and all(. >= 0 and . <= 100)' <<<"$output"
+}
