@@ -111,6 +111,11 @@ listed_group() {
 	run "$ROOT/pstat" --dry-run -M tma_info_thread_slots_utilization true
 	assert_failure 125
 	assert_output "pstat: -M tma_info_thread_slots_utilization: pstat does not compute tma_info_thread_slots_utilization, of the vendor's data: modifier :percore of topdown.slots (a sum over the SMT siblings of a core, made only per CPU)"
+	# so does --td-level, per level (Arrow Lake has no retire latency
+	# file: its metrics over retire latencies are left out)
+	PSTAT_SYSFS_ROOT="$CPUS/intel-arrowlake-h" run --separate-stderr "$ROOT/pstat" --dry-run --td-level 4 true
+	assert_success
+	[[ $stderr == *"pstat: warning: --td-level TopdownL4: "*" of the group's metrics in the vendor's data are not computed: tma_"*"(no retire latency of "* ]]
 	# a group with nothing left out says nothing
 	run --separate-stderr "$ROOT/pstat" --dry-run -M BvMP true
 	assert_success

@@ -70,7 +70,7 @@ static int add_user_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
  * than perf's.
  */
 static void warn_left_out(const struct pstat_metric_lib *lib,
-			  const char *list)
+			  const char *opt, const char *list)
 {
 	char *s = xstrdup(list), *save = NULL;
 
@@ -83,8 +83,8 @@ static void warn_left_out(const struct pstat_metric_lib *lib,
 		n = metric_vendor_left_out(lib, w, lo, ARRAY_SIZE(lo));
 		if (!n)
 			continue;
-		msg_warn("-M %s: %zu of the group's metrics in the vendor's data %s not computed: %s (%s)%s%s%s%s%s",
-			 w, n, n == 1 ? "is" : "are", lo[0].name, lo[0].why,
+		msg_warn("%s%s: %zu of the group's metrics in the vendor's data %s not computed: %s (%s)%s%s%s%s%s",
+			 opt, w, n, n == 1 ? "is" : "are", lo[0].name, lo[0].why,
 			 n > 1 ? ", " : "", n > 1 ? lo[1].name : "",
 			 n > 2 ? ", " : "", n > 2 ? lo[2].name : "",
 			 n > 3 ? ", ..." : "");
@@ -104,7 +104,7 @@ static int add_lib_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
 			msg_error("-M %s: %s", o->metrics[i], err.msg);
 			return -1;
 		}
-		warn_left_out(&mc->lib, o->metrics[i]);
+		warn_left_out(&mc->lib, "-M ", o->metrics[i]);
 	}
 	for (uint64_t l = 1; l <= o->td_level; l++) {
 		char group[16];
@@ -116,6 +116,9 @@ static int add_lib_metrics(struct metrics_cli *mc, const struct pstat_opts *o)
 				  err.msg);
 			return -1;
 		}
+		warn_left_out(&mc->lib,
+			      o->td_level > 1 ? "--td-level " : "--topdown ",
+			      group);
 	}
 	return 0;
 }
