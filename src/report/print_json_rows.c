@@ -39,17 +39,27 @@ struct row_ident {
 	bool has_metric;
 };
 
-/* (what is compared first, in the first cache lines) */
+/*
+ * What a row was in the last document: what is compared each interval,
+ * three cache lines a row, apart from its pieces.
+ */
 struct row_text {
-	bool valid;
 	struct row_ident id;
 	uint64_t num[ROW_NUMS];     /* its numbers' bits, as last written */
 	unsigned long doc;          /* the document it was last written in */
 	size_t at, len;             /* where its object is in that text */
-	size_t nnum;                /* how many of them: bits of id.nums */
+	bool valid;                 /* its pieces are those of id */
+} __attribute__((aligned(64)));
+
+/* A row's text but for its numbers. */
+struct row_pieces {
+	size_t nnum;                /* how many numbers: bits of id.nums */
 	char *text;                 /* the pieces, one after the other */
 	size_t piece[ROW_NUMS + 1]; /* each piece's length */
 };
+
+/* rows ahead of the one written whose lines are asked for */
+#define JROW_AHEAD 4
 
 /*
  * The array's text (the rows between its brackets) is written apart
@@ -59,7 +69,8 @@ struct row_text {
  */
 struct json_rows {
 	struct row_text *rows;
-	size_t n;
+	struct row_pieces *pieces;
+	size_t n, alloc;
 	struct json_buf text[2];
 	int cur;                    /* text[cur]: the last document's */
 	unsigned long ndoc;         /* documents written */
@@ -139,8 +150,9 @@ void json_rows_free(struct json_rows *jr)
 	if (!jr)
 		return;
 	for (size_t i = 0; i < jr->n; i++)
-		free(jr->rows[i].text);
+		free(jr->pieces[i].text);
 	free(jr->rows);
+	free(jr->pieces);
 	json_buf_free(&jr->text[0]);
 	json_buf_free(&jr->text[1]);
 	free(jr);
@@ -209,10 +221,11 @@ static char *buf_room(struct json_buf *b, size_t n)
 
 /*
  * Write row through fill (json_counter) into f, noting where its
- * numbers went, and keep the text between them in rt.
+ * numbers went, and keep the text between them in rp.
  */
 static void row_learn(struct jfill *f, struct row_text *rt,
-		      const struct pstat_row *row, jfill_fn *fill)
+		      struct row_pieces *rp, const struct pstat_row *row,
+		      jfill_fn *fill)
 {
 	struct jtext *t = f->text;
 	size_t start, at;
@@ -233,44 +246,44 @@ static void row_learn(struct jfill *f, struct row_text *rt,
 	rt->valid = t->nmarks == (size_t)__builtin_popcount(row_nums(row));
 	if (!rt->valid)
 		return;
-	rt->nnum = t->nmarks;
+	rp->nnum = t->nmarks;
 	rt->at = start;
 	rt->len = t->buf->len - start;
-	free(rt->text);
-	rt->text = xmalloc(t->buf->len - start);
+	free(rp->text);
+	rp->text = xmalloc(t->buf->len - start);
 	at = start;
-	for (size_t k = 0, o = 0; k <= rt->nnum; k++) {
-		size_t end = k < rt->nnum ? t->marks[k].start : t->buf->len;
+	for (size_t k = 0, o = 0; k <= rp->nnum; k++) {
+		size_t end = k < rp->nnum ? t->marks[k].start : t->buf->len;
 
-		rt->piece[k] = end - at;
-		memcpy(rt->text + o, t->buf->text + at, rt->piece[k]);
-		o += rt->piece[k];
-		at = k < rt->nnum ? t->marks[k].end : at;
+		rp->piece[k] = end - at;
+		memcpy(rp->text + o, t->buf->text + at, rp->piece[k]);
+		o += rp->piece[k];
+		at = k < rp->nnum ? t->marks[k].end : at;
 	}
 	row_ident_of(&rt->id, row);
 }
 
 /* row's object again: the kept text and its new numbers. */
 static void row_replay(struct jfill *f, struct row_text *rt,
-		       const struct pstat_row *row)
+		       const struct row_pieces *rp, const struct pstat_row *row)
 {
 	struct json_buf *b = f->text->buf;
-	const char *piece = rt->text;
+	const char *piece = rp->text;
 	char *d;
 	size_t need = 1;
 
-	for (size_t k = 0; k <= rt->nnum; k++)
-		need += rt->piece[k] + PRINT_REAL_MAX;
+	for (size_t k = 0; k <= rp->nnum; k++)
+		need += rp->piece[k] + PRINT_REAL_MAX;
 	d = buf_room(b, need);
 	if (!f->first)
 		*d++ = ',';
 	f->first = false;
 	rt->at = (size_t)(d - b->text);
-	for (size_t k = 0, num = 0; k <= rt->nnum; k++) {
-		memcpy(d, piece, rt->piece[k]);
-		d += rt->piece[k];
-		piece += rt->piece[k];
-		if (k == rt->nnum)
+	for (size_t k = 0, num = 0; k <= rp->nnum; k++) {
+		memcpy(d, piece, rp->piece[k]);
+		d += rp->piece[k];
+		piece += rp->piece[k];
+		if (k == rp->nnum)
 			break;
 		while (!(rt->id.nums & (1u << num)))
 			num++;
@@ -336,14 +349,29 @@ void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 	b->len = 0;
 	a.text = &t;
 	if (n > jr->n) {
-		jr->rows = xrealloc(jr->rows, n * sizeof(*jr->rows));
+		size_t had = jr->alloc;
+
+		xgrow_aligned((void **)&jr->rows, &jr->alloc, n,
+			      sizeof(*jr->rows));
 		memset(jr->rows + jr->n, 0, (n - jr->n) * sizeof(*jr->rows));
+		xgrow((void **)&jr->pieces, &had, n, sizeof(*jr->pieces));
+		memset(jr->pieces + jr->n, 0,
+		       (n - jr->n) * sizeof(*jr->pieces));
 		jr->n = n;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct row_text *rt = &jr->rows[i];
 		struct row_ident id;
 		uint64_t num[ROW_NUMS];
+
+		if (i + JROW_AHEAD < n) {
+			const char *ahead = (const char *)&rt[JROW_AHEAD];
+
+			__builtin_prefetch(ahead);
+			__builtin_prefetch(ahead + 64);
+			__builtin_prefetch(ahead + 128);
+			print_row_prefetch(&rows[i + JROW_AHEAD], 0);
+		}
 
 		if (!row_plain(&rows[i])) {
 			run_flush(&run, b, last);
@@ -361,10 +389,10 @@ void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 				continue;
 			}
 			run_flush(&run, b, last);
-			row_replay(&a, rt, &rows[i]);
+			row_replay(&a, rt, &jr->pieces[i], &rows[i]);
 		} else {
 			run_flush(&run, b, last);
-			row_learn(&a, rt, &rows[i], fill);
+			row_learn(&a, rt, &jr->pieces[i], &rows[i], fill);
 		}
 		memcpy(rt->num, num, sizeof(num));
 		rt->doc = rt->valid ? jr->ndoc : 0;
