@@ -6,6 +6,7 @@
  * its own core PMU.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,23 +125,23 @@ size_t vendor_arm_pmus(struct pstat_pmus *pmus, const struct pstat_cpuinfo *ci,
 	return n;
 }
 
-/* A growing string. */
-struct text {
-	char *s;
-	size_t len, alloc;
-};
-
-static void text_add(struct text *t, const char *s, size_t n)
+/* *s (new string, or NULL) with printf's output after it. */
+__attribute__((format(printf, 2, 3)))
+static void append(char **s, const char *fmt, ...)
 {
-	xgrow((void **)&t->s, &t->alloc, t->len + n + 1, 1);
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
-}
+	size_t len = *s ? strlen(*s) : 0;
+	va_list ap;
+	int n;
 
-static void text_str(struct text *t, const char *s)
-{
-	text_add(t, s, strlen(s));
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	*s = xrealloc(*s, len + (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(*s + len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -151,18 +152,16 @@ static void text_str(struct text *t, const char *s)
 static char *def_for_pmu(const char *def, const char *pmu)
 {
 	size_t nlen = strcspn(def, " ="), end, i;
-	struct text b = { 0 };
+	char *out = NULL;
 
-	text_add(&b, def, nlen);
-	text_str(&b, ".");
-	text_str(&b, pmu);
+	append(&out, "%.*s.%s", (int)nlen, def, pmu);
 	end = nlen + strcspn(def + nlen, ";");
 	for (i = nlen; i < end;) {
 		const char *p = def + i;
 		size_t k = 0;
 
 		if (str_starts_with(p, "$core")) {
-			text_str(&b, pmu);
+			append(&out, "%s", pmu);
 			i += 5;
 			continue;
 		}
@@ -176,10 +175,7 @@ static char *def_for_pmu(const char *def, const char *pmu)
 			if (p[k] != '@' && p[k] != '(' &&
 			    !(k == 2 && !strncmp(p, "if", 2)) &&
 			    !(k == 4 && !strncmp(p, "else", 4))) {
-				text_str(&b, pmu);
-				text_str(&b, "@");
-				text_add(&b, p, k);
-				text_str(&b, "@");
+				append(&out, "%s@%.*s@", pmu, (int)k, p);
 				i += k;
 				continue;
 			}
@@ -188,11 +184,11 @@ static char *def_for_pmu(const char *def, const char *pmu)
 				k++;
 			k += !k;
 		}
-		text_add(&b, p, k);
+		append(&out, "%.*s", (int)k, p);
 		i += k;
 	}
-	text_str(&b, def + end);
-	return b.s;
+	append(&out, "%s", def + end);
+	return out;
 }
 
 /*
