@@ -197,3 +197,38 @@ cols() {
 		-o "$BATS_TEST_TMPDIR/p" sleep 0.3 || return 0
 	[ "$(grep '^{' "$BATS_TEST_TMPDIR/p" | head -1 | jq -c 'keys_unsorted')" = "$keys" ]
 }
+
+@test "vendor events as a core PMU's term (cpu_core/inst_retired.any/), on one kind of core, as perf takes them" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	export LIBPFM_FORCE_PMU=none
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-alderlake"
+	run "$ROOT/pstat" --dry-run -e inst_retired.any
+	assert_success
+	core=$(awk '/pmu cpu_core/ { getline; print $4; exit }' <<<"$output")
+	[ -n "$core" ]
+	run "$ROOT/pstat" --dry-run -e cpu_core/inst_retired.any/u,cpu_atom/topdown_fe_bound.all/
+	assert_success
+	assert_line 'cpu_core/inst_retired.any/u: resolver vendor, pmu cpu_core, group 0 (leader)'
+	assert_line 'cpu_atom/topdown_fe_bound.all/: resolver vendor, pmu cpu_atom, group 1 (leader)'
+	# one event each, on its own PMU, and the bare name's encoding
+	[ "$(grep -c ': resolver ' <<<"$output")" = 2 ]
+	assert_output --partial "config $core "
+	assert_output --partial 'exclude_user 0 exclude_kernel 1'
+	# other terms still apply; sysfs aliases and generic names win
+	run "$ROOT/pstat" --dry-run -e 'cpu_core/ocr.demand_data_rd.l3_miss,name=l3miss/,cpu_core/cycles/,cpu_core/mem-loads-aux/'
+	assert_success
+	assert_line 'l3miss: resolver vendor, pmu cpu_core, group 0 (leader)'
+	assert_line 'cpu_core/cycles/: resolver generic, pmu cpu_core, group 1 (leader)'
+	assert_line 'cpu_core/mem-loads-aux/: resolver sysfs, pmu cpu_core, group 2 (leader)'
+	run "$ROOT/pstat" --dry-run -e cpu_core/no_such.event/
+	assert_failure 125
+	assert_output --partial "unknown term 'no_such.event' for PMU 'cpu_core'"
+	# big.LITTLE Arm: every listed vendor event as PMU/NAME/ of its PMU
+	export PSTAT_SYSFS_ROOT="$CPUS/arm64-dynamiq"
+	names=$("$ROOT/pstat" list -j |
+		jq -r '[.events[] | select(.section == "vendor") | "\(.pmu)/\(.name)/"] | unique | join(",")')
+	[ -n "$names" ]
+	run "$ROOT/pstat" --dry-run -e "$names"
+	assert_success
+	[ "$(grep -c ': resolver ' <<<"$output")" = "$(tr , '\n' <<<"$names" | wc -l)" ]
+}

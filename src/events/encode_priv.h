@@ -61,6 +61,14 @@ int encode_not_found(struct encoder *e, long off, char *hint, const char *want,
  * filled.
  */
 /*
+ * The vendor's terms (event=..,umask=..) of event name on PMU pmu_name,
+ * from the table of the kind of core that PMU counts
+ * (cpu_core/inst_retired.any/); borrowed, or NULL when it has none.
+ */
+const char *encode_vendor_pmu_terms(struct encoder *e, const char *pmu_name,
+				    const char *name);
+
+/*
  * A vendor event name (encode_vendor.c): perf's inst_retired.any or
  * libpfm4's INST_RETIRED:ANY, from the generated tables of the CPU that
  * the tree's (or the machine's) cpuinfo names. Returns 0, 1 when it is

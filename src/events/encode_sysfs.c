@@ -22,6 +22,47 @@ static char *suggest_pmu(struct encoder *e, const char *want)
 }
 
 /*
+ * perf's pmu/vendor_event/ (cpu_core/inst_retired.any/, on one kind of
+ * core of a hybrid): the first term without a value that is neither an
+ * alias nor a format of pmu but an event of its vendor's table, replaced
+ * by that event's terms. Returns a new array (*n updated) or NULL when
+ * there is none.
+ */
+static struct pstat_term *vendor_terms(struct encoder *e,
+				       const struct pstat_pmu *pmu,
+				       const struct pstat_term *terms,
+				       size_t *n, struct pstat_error *err)
+{
+	struct pstat_term *vt, *out;
+	const char *s = NULL;
+	size_t i, nvt;
+
+	for (i = 0; i < *n && !s; i++)
+		if (!terms[i].val && !pmu_alias_find(pmu, terms[i].key) &&
+		    !pmu_format_find(pmu, terms[i].key))
+			s = encode_vendor_pmu_terms(e, pmu->name, terms[i].key);
+	if (!s || evspec_parse_terms(s, &vt, &nvt, err))
+		return NULL;
+	i--;
+	out = xcalloc(*n - 1 + nvt, sizeof(*out));
+	for (size_t k = 0, o = 0; k < *n; k++) {
+		if (k != i) {
+			out[o].key = xstrdup(terms[k].key);
+			out[o].val = terms[k].val ? xstrdup(terms[k].val) : NULL;
+			out[o++].off = terms[k].off;
+			continue;
+		}
+		for (size_t v = 0; v < nvt; v++, o++) {
+			out[o] = vt[v];
+			out[o].off = terms[k].off;
+		}
+	}
+	free(vt);
+	*n += nvt - 1;
+	return out;
+}
+
+/*
  * Encode terms on pmu and append the event. Every instance after the
  * first joins the row of the one before: instances of one event are
  * summed (uncore_imc_N). Returns 0 or -1 with e->err filled.
@@ -37,8 +78,13 @@ static int add_on_pmu(struct encoder *e, const struct pstat_evspec *sp,
 	uint32_t gtype = 0;
 	uint64_t gconfig = 0;
 	long g = encode_core_legacy(e, pmu, terms, nterms, &gtype, &gconfig);
+	struct pstat_term *vt = g < 0 ? vendor_terms(e, pmu, terms, &nterms,
+						     e->err) : NULL;
+	bool vendor = vt != NULL;
 	int r;
 
+	if (vendor)
+		terms = vt;
 	if (g >= 0) {
 		/* the other terms (name=, config2...) apply as usual */
 		rest = xcalloc(nterms, sizeof(*rest));
@@ -50,12 +96,13 @@ static int add_on_pmu(struct encoder *e, const struct pstat_evspec *sp,
 	}
 	r = pmu_encode(pmu, terms, nterms, &enc, e->err);
 	free(rest);
+	evspec_terms_free(vt, vendor ? nterms : 0);
 	if (r) {
 		e->err->offset = sp->off;
 		return -1;
 	}
 	ev = encode_add_event(e, enc.name ? enc.name : sp->text, pmu->name,
-			      g >= 0 ? "generic" : "sysfs");
+			      g >= 0 ? "generic" : vendor ? "vendor" : "sysfs");
 	if (same_row) {
 		ev->row = e->out->ev[e->out->n - 2].row;
 		e->row--;

@@ -115,6 +115,34 @@ static const char *pfm_mods(const char *name, char *buf, size_t len,
 	return m ? buf : name;
 }
 
+const char *encode_vendor_pmu_terms(struct encoder *e, const char *pmu_name,
+				    const char *name)
+{
+	const char *root = pmus_root(e->ctx->pmus);
+	const struct vendor_cpu *rows[8];
+	struct vendor_arm_pmu arm[8];
+	struct pstat_cpuinfo ci;
+	char want[160];
+	size_t n;
+
+	if (vendor_spelling(name, want, sizeof(want)) < 0 ||
+	    cpuinfo_load(root, &ci))
+		return NULL;
+	n = vendor_arm_pmus(e->ctx->pmus, &ci, arm, ARRAY_SIZE(arm));
+	for (size_t i = 0; i < n; i++)
+		if (arm[i].core && arm[i].core->events >= 0 &&
+		    !strcmp(arm[i].pmu, pmu_name))
+			return find_event(
+				&vendor_event_tables[arm[i].core->events], want);
+	n = vendor_cpu_rows(&ci, rows, ARRAY_SIZE(rows));
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(vendor_role_pmu(vendor_str(rows[i]->role), "cpu"),
+			    pmu_name))
+			return find_event(&vendor_event_tables[rows[i]->events],
+					  want);
+	return NULL;
+}
+
 int encode_vendor_event(struct encoder *e, const struct pstat_evspec *sp,
 			const char *name, const char *gmods)
 {
