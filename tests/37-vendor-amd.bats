@@ -377,3 +377,32 @@ need_amd_zen4_counting() {
 	jq_assert '[.metrics[] | select(.unit == "%") | .value] |
 		length >= 3 and all(. >= 0 and . <= 100)' <<<"$output"
 }
+
+@test "AMD Zen 5 EPYC before Linux 6.9: perf's data_fabric DRAM bandwidths at the twelve channels, and memory_bandwidth*" {
+	local T="$CPUS/amd-zen5-turin" D=amd_df/event=
+	export PSTAT_SYSFS_ROOT="$T"
+	grep -q '^model name.*EPYC 9755' "$T/proc/cpuinfo"
+	run "$PSTAT" list metrics
+	assert_success
+	refute_output --partial 'no DRAM bandwidth here'
+	assert_line --regexp '^  memory_bandwidth_read +dram_read_bandwidth_for_local_or_remote_socket  in MB/s$'
+	assert_line --regexp '^  dram_write_bandwidth_for_remote_socket +\(amd_df@event=0x1f,umask=0xbff@ \+ .* \+ amd_df@event=0x2df,umask=0xbff@\) \* 64 / 1e6 / duration_time  in MB/s$'
+	run "$PSTAT" --dry-run -M memory_bandwidth true
+	assert_success
+	[ "$(grep -c 'resolver sysfs, pmu amd_df' <<<"$output")" -eq 24 ]
+	assert_line --regexp '^  type 10 config 0xf00fe1f '
+	assert_line --regexp '^  type 10 config 0x20f00ffdf '
+	local counts="" n
+	for n in $(seq 0 11); do
+		counts+=" ${D}$(printf '0x%x' $((0x1f + 0x40 * n))),umask=0xffe/=$((n == 3 ? 3000000 : 0))"
+		counts+=" ${D}$(printf '0x%x' $((0x1f + 0x40 * n))),umask=0xfff/=$((n == 7 ? 1000000 : 0))"
+	done
+	run "$PT" metric-eval "$T -M Memory duration=2$counts"
+	assert_success
+	close_to "$(mval memory_bandwidth_read)" 96
+	close_to "$(mval memory_bandwidth_write)" 32
+	close_to "$(mval memory_bandwidth)" 128
+	# a Zen 5 desktop's data fabric is not Turin's
+	PSTAT_SYSFS_ROOT="$FIX/amd-zen5" run "$PSTAT" list --names metrics
+	refute_line dram_read_bandwidth_for_local_or_remote_socket
+}

@@ -133,7 +133,8 @@ static void list_text(FILE *out, const struct pstat_metric_lib *lib,
 		fprintf(out, "%sno top-down analysis here: %s\n",
 			lib->n ? "\n" : "", lib->no_topdown);
 	if (lib->no_umc[0] &&
-	    !(lib->families & (METRIC_FAM_AMD_DF | METRIC_FAM_AMD_DF_GENOA)))
+	    !(lib->families & (METRIC_FAM_AMD_DF | METRIC_FAM_AMD_DF_GENOA |
+			       METRIC_FAM_AMD_DF_TURIN)))
 		fprintf(out, "%sno DRAM bandwidth here: %s\n",
 			lib->n && lib->topdown_levels ? "\n" : "",
 			lib->no_umc);

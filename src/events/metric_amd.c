@@ -103,6 +103,10 @@ void metric_amd_find(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 		if (ci->family == 0x19 && ci->model >= 0x10 &&
 		    ci->model <= 0x1f && amd_df_v2(root))
 			lib->families |= METRIC_FAM_AMD_DF_GENOA;
+		/* EPYC 9005: Turin (model 02h), Turin dense (11h) */
+		if (ci->family == 0x1a && ci->model <= 0x1f &&
+		    amd_df_v2(root))
+			lib->families |= METRIC_FAM_AMD_DF_TURIN;
 		lib->topdown_levels = 2;
 	} else if (lib->amd_zen) {
 		if (pmus_find(pmus, "amd_df"))
@@ -127,7 +131,8 @@ void metric_amd_no_umc(struct pstat_metric_lib *lib)
 	if (lib->amd_zen >= 4 || !lib->amd_zen)
 		snprintf(lib->no_umc, sizeof(lib->no_umc),
 			 "there is no amd_umc PMU (the kernel exports the memory controllers' counters from Linux 6.9 on, on Zen 4 and later)%s",
-			 lib->families & METRIC_FAM_AMD_DF_GENOA ?
+			 lib->families & (METRIC_FAM_AMD_DF_GENOA |
+					  METRIC_FAM_AMD_DF_TURIN) ?
 				 "; the data fabric's are here: memory_bandwidth_read, memory_bandwidth_write, memory_bandwidth" :
 				 "");
 	else

@@ -38,6 +38,7 @@
 #define METRIC_FAM_AMD_L3       0x40000 /* AMD Zen 4 and later with amd_l3 */
 #define METRIC_FAM_AMD_DF       0x80000 /* AMD Zen 1 to 3 with amd_df */
 #define METRIC_FAM_AMD_DF_GENOA 0x100000 /* Zen 4 EPYC 9004, PerfMonV2 amd_df */
+#define METRIC_FAM_AMD_DF_TURIN 0x200000 /* Zen 5 EPYC 9005, PerfMonV2 amd_df */
 
 struct metric_lib_entry {
 	unsigned families;

@@ -33,6 +33,7 @@
 #define SRC_AMD_L3 "AMD, PPR for Family 19h Model 11h Revision B1, L3 cache events: L3PMCx04 L3LookupState (umask FFh all coherent accesses, 01h misses), on the kernel's amd_l3 PMU (one per CCX, system-wide); perf's l3_cache metrics"
 #define SRC_AMD_DF "AMD, the data fabric's DRAM channel controller events: event 07h + 40h x channel (0 to 7), umask 38h 'requests with data (64B)', reads and writes together (PPR for Family 17h Model 31h and Family 19h Model 01h, DF performance monitor events; perf's amdzen1/2/3 dram_channel_data_controller_0..7); the kernel's amd_df PMU, one per system, its four counters multiplexed over the eight events"
 #define SRC_AMD_DF_GENOA "AMD, PPR for Family 19h Model 11h Revision B1, section 7.1 'Fabric Performance Monitor Counter (PMC) Events': per Coherent Station n (0 to 11) event 1Fh + 40h x n, umask 7FEh / 7FFh read / write beats for the local processor, BFEh / BFFh for the remote one, 64 bytes each; the kernel's amd_df PMU with the PerfMonV2 formats (event config:0-7,32-37, umask config:8-15,24-27); perf's amdzen4 data_fabric metric names"
+#define SRC_AMD_DF_TURIN "AMD, PPR for Family 1Ah Model 02h Revision C1, section 2.1.16.2 'Performance Measurement', table 'Guidance for Common Performance Statistics with Complex Event Selects': per DRAM channel n (0 to 11) event 1Fh + 40h x n, umask FFEh reads for either socket, 7FFh / BFFh / FFFh writes for this, the other, either socket, 64 bytes each; the kernel's amd_df PMU with the PerfMonV2 formats; perf's amdzen5 data_fabric metric names"
 #define SRC_GENERIC "generic: the kernel's generic events (perf_event_open(2))"
 #define SRC_IMC "Intel perfmon SKX metrics (BSD-3-Clause): memory_bandwidth_* in MB/s; cas_count_* scaled to MiB by the kernel"
 #define SRC_IMC_SCH "Intel perfmon GNR metrics (BSD-3-Clause): memory_bandwidth_* over UNC_M_CAS_COUNT_SCH0/SCH1, in MB/s; the kernel's cas_count_*_sch0/1 in MiB"
@@ -204,6 +205,34 @@ const struct metric_lib_entry metric_lib_table[] = {
 	{ METRIC_FAM_AMD_DF_GENOA, "Memory",
 	  "memory_bandwidth = memory_bandwidth_read + memory_bandwidth_write; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes, from the data fabric",
 	  SRC_AMD_DF_GENOA },
+
+	/*
+	 * Zen 5 EPYC (Turin, the PPR for family 1Ah model 02h) where the
+	 * kernel has no amd_umc: the data fabric's read and write beats
+	 * (64 bytes) at each of the twelve DRAM channels; perf's data_fabric
+	 * bandwidths, and pstat's names from them.
+	 */
+	{ METRIC_FAM_AMD_DF_TURIN, "data_fabric",
+	  "dram_read_bandwidth_for_local_or_remote_socket = (amd_df@event=0x1f,umask=0xffe@ + amd_df@event=0x5f,umask=0xffe@ + amd_df@event=0x9f,umask=0xffe@ + amd_df@event=0xdf,umask=0xffe@ + amd_df@event=0x11f,umask=0xffe@ + amd_df@event=0x15f,umask=0xffe@ + amd_df@event=0x19f,umask=0xffe@ + amd_df@event=0x1df,umask=0xffe@ + amd_df@event=0x21f,umask=0xffe@ + amd_df@event=0x25f,umask=0xffe@ + amd_df@event=0x29f,umask=0xffe@ + amd_df@event=0x2df,umask=0xffe@) * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM read bandwidth for either socket's requesters, at the twelve DRAM channels",
+	  SRC_AMD_DF_TURIN },
+	{ METRIC_FAM_AMD_DF_TURIN, "data_fabric",
+	  "dram_write_bandwidth_for_local_socket = (amd_df@event=0x1f,umask=0x7ff@ + amd_df@event=0x5f,umask=0x7ff@ + amd_df@event=0x9f,umask=0x7ff@ + amd_df@event=0xdf,umask=0x7ff@ + amd_df@event=0x11f,umask=0x7ff@ + amd_df@event=0x15f,umask=0x7ff@ + amd_df@event=0x19f,umask=0x7ff@ + amd_df@event=0x1df,umask=0x7ff@ + amd_df@event=0x21f,umask=0x7ff@ + amd_df@event=0x25f,umask=0x7ff@ + amd_df@event=0x29f,umask=0x7ff@ + amd_df@event=0x2df,umask=0x7ff@) * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM write bandwidth for this socket's requesters, at the twelve DRAM channels",
+	  SRC_AMD_DF_TURIN },
+	{ METRIC_FAM_AMD_DF_TURIN, "data_fabric",
+	  "dram_write_bandwidth_for_remote_socket = (amd_df@event=0x1f,umask=0xbff@ + amd_df@event=0x5f,umask=0xbff@ + amd_df@event=0x9f,umask=0xbff@ + amd_df@event=0xdf,umask=0xbff@ + amd_df@event=0x11f,umask=0xbff@ + amd_df@event=0x15f,umask=0xbff@ + amd_df@event=0x19f,umask=0xbff@ + amd_df@event=0x1df,umask=0xbff@ + amd_df@event=0x21f,umask=0xbff@ + amd_df@event=0x25f,umask=0xbff@ + amd_df@event=0x29f,umask=0xbff@ + amd_df@event=0x2df,umask=0xbff@) * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM write bandwidth for the other socket's requesters, at the twelve DRAM channels",
+	  SRC_AMD_DF_TURIN },
+	{ METRIC_FAM_AMD_DF_TURIN, "data_fabric",
+	  "dram_write_bandwidth_for_local_or_remote_socket = (amd_df@event=0x1f,umask=0xfff@ + amd_df@event=0x5f,umask=0xfff@ + amd_df@event=0x9f,umask=0xfff@ + amd_df@event=0xdf,umask=0xfff@ + amd_df@event=0x11f,umask=0xfff@ + amd_df@event=0x15f,umask=0xfff@ + amd_df@event=0x19f,umask=0xfff@ + amd_df@event=0x1df,umask=0xfff@ + amd_df@event=0x21f,umask=0xfff@ + amd_df@event=0x25f,umask=0xfff@ + amd_df@event=0x29f,umask=0xfff@ + amd_df@event=0x2df,umask=0xfff@) * 64 / 1e6 / duration_time; unit = MB/s; higher = yes; desc = DRAM write bandwidth for either socket's requesters, at the twelve DRAM channels",
+	  SRC_AMD_DF_TURIN },
+	{ METRIC_FAM_AMD_DF_TURIN, "Memory",
+	  "memory_bandwidth_read = dram_read_bandwidth_for_local_or_remote_socket; unit = MB/s; higher = yes; desc = DRAM read bandwidth, from the data fabric",
+	  SRC_AMD_DF_TURIN },
+	{ METRIC_FAM_AMD_DF_TURIN, "Memory",
+	  "memory_bandwidth_write = dram_write_bandwidth_for_local_or_remote_socket; unit = MB/s; higher = yes; desc = DRAM write bandwidth, from the data fabric",
+	  SRC_AMD_DF_TURIN },
+	{ METRIC_FAM_AMD_DF_TURIN, "Memory",
+	  "memory_bandwidth = memory_bandwidth_read + memory_bandwidth_write; unit = MB/s; higher = yes; desc = DRAM bandwidth, reads and writes, from the data fabric",
+	  SRC_AMD_DF_TURIN },
 
 	/*
 	 * Intel Skylake-class: the kernel's topdown-* events count issue
