@@ -222,13 +222,12 @@ static int pmu_rank(const char *pmu)
 			  !strcmp(pmu, "cpu_atom") ? 2 : 3;
 }
 
-static const struct pstat_metric_value *sort_base;
-
 /* By kind of core, then group (TopdownL1 before L2), then name. */
-static int default_cmp(const void *a, const void *b)
+static int default_cmp(const void *a, const void *b, void *arg)
 {
-	const struct pstat_metric_about *x = sort_base[*(const size_t *)a].about;
-	const struct pstat_metric_about *y = sort_base[*(const size_t *)b].about;
+	const struct pstat_metric_value *v = arg;
+	const struct pstat_metric_about *x = v[*(const size_t *)a].about;
+	const struct pstat_metric_about *y = v[*(const size_t *)b].about;
 	size_t xl, yl;
 	const char *xp = copy_pmu(x->name, &xl), *yp = copy_pmu(y->name, &yl);
 	int c = pmu_rank(xp) - pmu_rank(yp);
@@ -305,8 +304,7 @@ void print_table_default_lines(struct tline *l, const struct pstat_report *r,
 	for (size_t i = 0; i < r->nmetrics; i++)
 		if (!isnan(r->metrics[i].value))
 			ord[n++] = i;
-	sort_base = r->metrics;
-	qsort(ord, n, sizeof(*ord), default_cmp);
+	qsort_r(ord, n, sizeof(*ord), default_cmp, (void *)r->metrics);
 	for (size_t k = 0; k < n; k++) {
 		const struct pstat_metric_value *m = &r->metrics[ord[k]];
 		size_t ml, pl;
