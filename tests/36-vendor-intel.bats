@@ -218,6 +218,13 @@ SPR_COUNTS="cpu/slots/=10000 cpu/topdown-fe-bound/=200 cpu/topdown-bad-spec/=100
 	# the groups' events are not shown, as perf does not show them
 	refute_output --partial 'slots'
 	refute_output --partial 'topdown-'
+	# with -I, each line after the interval's time, as perf's
+	# shellcheck disable=SC2086
+	run "$PT" default-out table-interval "$CPUS/intel-sapphirerapids" $SPR_COUNTS
+	assert_success
+	assert_line "     0.001000000 $(perf_line TopdownL1 "$be" tma_backend_bound)"
+	assert_line "     0.001000000 $(perf_line "" "$re" tma_retiring)"
+	refute_output --partial 'slots'
 	# machine output keeps every counter and every metric, valid
 	# shellcheck disable=SC2086
 	run "$PT" default-out json "$CPUS/intel-sapphirerapids" $SPR_COUNTS

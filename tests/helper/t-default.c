@@ -8,7 +8,7 @@
  * counter ran its whole time (1 ms) and counted VALUE when an EVENT=
  * names its row's event (VALUE "-": it never ran), else 1000; the
  * report through the FORMAT
- * printer (table, csv, json). EVENT is written as the row names it
+ * printer (table, csv, json; table-interval: as one interval of -I). EVENT is written as the row names it
  * ("cpu/slots/", "cpu/event=0xad,umask=0x10/", "task-clock").
  */
 #include <stdio.h>
@@ -62,6 +62,7 @@ static int report(const struct session *s, size_t n, const char *format,
 
 	pc.format = !strcmp(format, "csv") ? FORMAT_CSV :
 		    !strcmp(format, "json") ? FORMAT_JSON : FORMAT_TABLE;
+	pc.no_interval_summary = 1;
 	pc.csv_sep = ",";
 	rep.argv = argv;
 	rep.target = TARGET_COMMAND;
@@ -73,7 +74,15 @@ static int report(const struct session *s, size_t n, const char *format,
 	rep.runs = 1;
 	rep.elapsed_ns = 1000000;
 	p = printer_new(&pc, stdout);
-	r = printer_summary(p, &rep);
+	if (!strcmp(format, "table-interval")) {
+		/* one interval of 1 ms, as -I 1 prints it */
+		rep.is_interval = 1;
+		rep.interval_index = 1;
+		rep.interval_end_ns = 1000000;
+		r = printer_interval(p, &rep);
+	} else {
+		r = printer_summary(p, &rep);
+	}
 	printer_free(p);
 	return r ? 1 : 0;
 }
