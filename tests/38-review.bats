@@ -232,3 +232,31 @@ cols() {
 	assert_success
 	[ "$(grep -c ': resolver ' <<<"$output")" = "$(tr , '\n' <<<"$names" | wc -l)" ]
 }
+
+@test "-j, -x or --openmetrics on stderr: a fatal error keeps its hint; a run's own hints stay out of the document" {
+	# nothing is written after a usage error: its hint is all the help
+	for f in -j -x, --openmetrics --json=perf; do
+		run "$PSTAT" $f -e task-clock --per-core true
+		assert_failure 125
+		assert_line --index 0 "pstat: --per-core needs -a or -C: it adds up counts by the CPUs they were counted on"
+		assert_line --index 1 "pstat: hint: see 'pstat --help'"
+		[ "${#lines[@]}" = 2 ]
+	done
+	# a successful run's document on stderr has nothing else around it,
+	# even where hardware events are not supported (the table's hint)
+	need_perf_events
+	command -v jq >/dev/null || skip "jq is not installed"
+	run "$PSTAT" -j -e cycles,task-clock true
+	assert_success
+	jq_assert '.schema == "pstat/1"' <<<"$output"
+	refute_output --partial 'hint:'
+}
+
+@test "-j as a user kept out of the kernel (paranoid 2): the error says how to fix it" {
+	need_nobody
+	[ "$(paranoid)" = 2 ] || skip "perf_event_paranoid is $(paranoid), not 2"
+	run as_nobody -j -e task-clock:k true
+	assert_failure 125
+	assert_line --index 0 "pstat: cannot open event 'task-clock:k': Permission denied"
+	assert_line --index 1 --regexp '^pstat: hint: perf_event_paranoid is 2 .*counting the kernel needs it <= 1'
+}

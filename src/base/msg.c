@@ -178,7 +178,8 @@ void msg_hint(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (msg_quiet)
+	/* after an error (no document then, or one stderr has broken) */
+	if (msg_quiet && !msg_errors)
 		return;
 	va_start(ap, fmt);
 	vmsg("hint: ", fmt, ap);

@@ -20,7 +20,8 @@
 extern int msg_verbose;
 /*
  * Set when a machine-readable report goes to stderr: warnings and hints
- * would break the document there, and it carries the same facts.
+ * would break the document there, and it carries the same facts. A hint
+ * that follows an error is still printed: the error's how-to-fix.
  */
 extern int msg_quiet;
 /* How many errors msg_error and msg_usage have printed. */
