@@ -345,3 +345,19 @@ intel_raw() {
 	# the E-cores' CPU utilization reads the TSC, as the P-cores'
 	jq_assert '.metrics[] | select(.name == "tma_cpu_utilization.cpu_atom") | .expr | endswith("/ msr@tsc@")' <<<"$output"
 }
+
+@test "left out no more: Emerald Rapids' bottlenecks (no HBM: its HBM_Bound term is 0) and its name written with blanks" {
+	PSTAT_SYSFS_ROOT="$CPUS/intel-emeraldrapids" run "$ROOT/pstat" list -j metrics
+	assert_success
+	# Intel's file names hbm_bound and defines no HBM_Bound
+	jq_assert '[.Metrics[] | select(.MetricName == "HBM_Bound")] | length == 0' \
+		<"$INTEL/EMR/metrics/emeraldrapids_metrics.json"
+	jq_assert '.metrics[] | select(.name == "tma_bottleneck_data_cache_memory_bandwidth") | .expr | test("tma_memory_bound \\* 0 /")' <<<"$output"
+	jq_assert '[.metrics[] | select(.name == "tma_bottleneck_data_cache_memory_latency" or .name == "tma_bottleneck_other_bottlenecks")] | length == 2' <<<"$output"
+	jq_assert '.metrics[] | select(.name == "tma_info_botlnk_l0_core_bound_likely") | .expr | test("tma_info_system_smt_2t_utilization > 0.5")' <<<"$output"
+	jq_assert '[.left_out[] | select(.why | test("hbm_bound|tma_info_system,"))] | length == 0' <<<"$output"
+	# and Intel's BvMB and BvOB groups are whole
+	PSTAT_SYSFS_ROOT="$CPUS/intel-emeraldrapids" run --separate-stderr "$ROOT/pstat" --dry-run -M BvMB,BvML,BvOB true
+	assert_success
+	[ -z "$stderr" ]
+}

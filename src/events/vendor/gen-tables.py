@@ -29,7 +29,9 @@ does when counting). :sup and :user become perf's k and u modifiers,
 UMaskExt the umask's high byte (the kernel's umask format is
 config:8-15,40-47 where the core has it) and :eqN the eq term. The
 generated file lists what was left out and why, and so does the table
-vendor_skipped, with each metric's groups.
+vendor_skipped, with each metric's groups. Two slips of Intel's Emerald
+Rapids file are read as meant: a name written with blanks inside, and
+an HBM_Bound it names but does not define (the part has no HBM: 0).
 """
 
 import csv
@@ -327,6 +329,9 @@ class Platform:
         text = text.replace(
             "( cpu_clk_unhalted.thread_any / 2 ) if smt_on",
             "( cpu_clk_unhalted.thread / 2 * ( 1 + cpu_clk_unhalted.one_thread_active / cpu_clk_unhalted.ref_xclk ) ) if smt_on")
+        # Emerald Rapids' file writes one name with blanks inside
+        # ("tma_info_system  _smt_2t_utilization")
+        text = re.sub(r"\b(tma_info_system)\s+(_smt_)", r"\1\2", text)
         out = []
         pmu = ROLE_PMU[self.role]
         for kind, tok in tokens(text):
@@ -334,6 +339,12 @@ class Platform:
                 out.append(tok)
                 continue
             low = tok.lower()
+            if low == "hbm_bound" and "tma_hbm_bound" not in known:
+                # Emerald Rapids' bottlenecks name an HBM_Bound its file
+                # does not define: the part has no HBM, so no memory
+                # stall is HBM's (Sapphire Rapids' formulas have no term)
+                out.append("0")
+                continue
             if low in ("if", "else", "max", "min"):
                 out.append(low)
             elif low == "smt_on":
