@@ -71,6 +71,21 @@ load test_helper
 	assert_output --partial "error: usage"
 }
 
+# Issue 33: an idle thread's interval row (its counters read as the
+# time before) is kept from the last interval rather than built again;
+# the rows must be those a build of every row gives, interval after
+# interval, as threads wake and sleep, and after a build of the totals.
+@test "report rows: an idle thread's interval row kept is the row built anew" {
+	local a
+
+	for a in "300 40 7" "50 100 3" "6000 6 9"; do
+		run "$PT" rows-idle $a
+		assert_success
+		set -- $a
+		[[ "$output" =~ ^intervals\ $2,\ rows\ $(($1 * 2 * $2)),\ differ\ 0,\ kept\ [1-9][0-9]*$ ]]
+	done
+}
+
 @test "stats: a counter on one CPU is enabled at most the time that passed" {
 	# an empty cgroup's task-clock, whose kernel clock jumped by 665 s
 	# before the first reading: 1 s an interval, as the -I path saw

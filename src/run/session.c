@@ -66,6 +66,8 @@ static void note_ungrouped(struct session *s, int say)
 {
 	const struct pstat_evlist *evl = s->evl;
 
+	/* (what a row is may change with how its counters opened) */
+	s->rows_gen++;
 	session_metrics_opened(s);
 	if (say)
 		session_warn_full_groups(s);
@@ -430,6 +432,7 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	s->rows = xcalloc(s->nrows + 1, sizeof(*s->rows));
 	s->row_attrs = xcalloc(s->nrows + 1, sizeof(*s->row_attrs));
 	s->row_src = xcalloc(s->nrows + 1, sizeof(*s->row_src));
+	s->row_idle = xcalloc(s->nrows + 1, sizeof(*s->row_idle));
 	session_metrics_setup(s);
 	s->samples = xcalloc(s->nrows * (cfg->repeat ? cfg->repeat : 1) + 1,
 			     sizeof(*s->samples));
@@ -467,6 +470,7 @@ void session_free(struct session *s)
 	free(s->units);
 	free(s->unit_of);
 	free(s->row_src);
+	free(s->row_idle);
 	session_metrics_free(s);
 	free(s->samples);
 	free(s->elapsed);

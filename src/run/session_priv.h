@@ -129,6 +129,18 @@ struct session {
 	struct pstat_row *rows;
 	const struct perf_event_attr **row_attrs;
 	int *row_src;                /* report row -> evlist row */
+	/*
+	 * --per-thread -I: the build in which each row was last built as a
+	 * thread's row of no change (its counters read the same as the
+	 * time before), and which thread's; builds are counted in
+	 * rows_gen, and a build that is not of intervals, or an open of
+	 * the counters, breaks the chain. See fill_thread_rows.
+	 */
+	struct session_row_idle {
+		unsigned gen;
+		unsigned thread;
+	} *row_idle;
+	unsigned rows_gen;
 	struct session_metrics met;
 	sigset_t waitmask;
 	struct timespec started_at;
@@ -204,7 +216,13 @@ void session_close_counters(struct session *s);
 /*
  * Fill s->rows from readings rd (one per counter slot) measured over
  * elapsed_ns, with their metrics. Returns the number of rows.
+ * session_build_interval_rows: from the counts between readings base
+ * and cur, as an interval's (where rows of idle threads are kept).
  */
+size_t session_build_interval_rows(struct session *s,
+				   const struct pstat_reading *cur,
+				   const struct pstat_reading *base,
+				   uint64_t elapsed_ns);
 size_t session_build_rows(struct session *s, const struct pstat_reading *rd,
 			  uint64_t elapsed_ns);
 

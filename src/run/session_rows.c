@@ -194,19 +194,50 @@ static void fill_row(struct session *s, size_t n, size_t r, long ci, long ti,
 		row_values(s, row, r, ci, ti, ui, rd);
 }
 
+/* Whether a and b are the same reading. */
+static bool reading_same(const struct pstat_reading *a,
+			 const struct pstat_reading *b)
+{
+	return a->val == b->val && a->ena == b->ena && a->run == b->run;
+}
+
 /*
  * --per-thread: evlist row r's rows from n on, one per thread, each a
  * copy of what they share with its own counts (per row, building the
  * same row anew cost as much as reading the counter). Returns the next n.
+ *
+ * An interval's row of a thread whose counter read the same as the time
+ * before is the row of no counts, no time: the same row whatever the
+ * interval. When it was that row in the last build too, at the same
+ * place, of the same thread, and no open came between, it is still
+ * there, and is left as it is (thousands of idle threads, interval
+ * after interval).
  */
 static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
 			       const struct readings *rd)
 {
 	const struct perf_event_attr *a = &s->evl->ev[s->row_event[r]].attr;
+	size_t k0 = s->row_ev_start[r];
+	/* (an interval's rows of one event, one column: the common ones) */
+	bool keep = rd->base && s->row_ev_start[r + 1] - k0 == 1 &&
+		    s->ncpus == 1;
 	struct pstat_row shared;
 
 	row_identity(s, &shared, r, -1, -1);
 	for (size_t t = 0; t < s->ntids; t++, n++) {
+		struct session_row_idle *idle = &s->row_idle[n];
+		bool same = false;
+
+		if (keep) {
+			size_t i = counter_slot(&s->ctr, s->row_evs[k0], 0, t);
+
+			same = reading_same(&rd->cur[i], &rd->base[i]);
+			if (same && idle->gen && idle->gen == s->rows_gen - 1 &&
+			    idle->thread == t && s->row_src[n] == (int)r) {
+				idle->gen = s->rows_gen;
+				continue;
+			}
+		}
 		/* rows a few ahead (three or four cache lines), to write */
 		if (t + PRINT_ROW_AHEAD < s->ntids)
 			print_row_prefetch(&s->rows[n + PRINT_ROW_AHEAD], 1);
@@ -216,6 +247,9 @@ static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
 		s->row_attrs[n] = a;
 		if (shared.status != PSTAT_NOT_SUPPORTED)
 			row_values(s, &s->rows[n], r, -1, (long)t, -1, rd);
+		*idle = (struct session_row_idle){
+			same ? s->rows_gen : 0, (unsigned)t,
+		};
 	}
 	return n;
 }
@@ -275,6 +309,7 @@ static size_t build_rows(struct session *s, const struct readings *rd,
 	size_t n = 0, nr = (size_t)s->evl->nrows;
 
 	s->readings_summed = 0;
+	s->rows_gen++;
 	if (s->nunits) {
 		n = build_unit_rows(s, rd);
 		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
@@ -302,6 +337,16 @@ static size_t build_rows(struct session *s, const struct readings *rd,
 	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
 	session_metrics_eval(s, n, elapsed_ns);
 	return n;
+}
+
+size_t session_build_interval_rows(struct session *s,
+				   const struct pstat_reading *cur,
+				   const struct pstat_reading *base,
+				   uint64_t elapsed_ns)
+{
+	const struct readings src = { cur, base };
+
+	return build_rows(s, &src, elapsed_ns);
 }
 
 size_t session_build_rows(struct session *s, const struct pstat_reading *rd,

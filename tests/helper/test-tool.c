@@ -42,6 +42,7 @@ static const struct cmd cmds[] = {
 	{ "read", t_read },
 	{ "real", t_real },
 	{ "rows", t_rows },
+	{ "rows-idle", t_rows_idle },
 	{ "scale", t_scale },
 	{ "sim-cache", t_sim_cache },
 	{ "sim-out", t_sim_out },

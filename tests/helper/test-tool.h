@@ -38,6 +38,7 @@ int t_topo(int argc, char **argv);
 int t_aggr(int argc, char **argv);
 int t_default_out(int argc, char **argv);
 int t_rows(int argc, char **argv);
+int t_rows_idle(int argc, char **argv);
 int t_totals(int argc, char **argv);
 int t_control(int argc, char **argv);
 int t_control_arg(int argc, char **argv);
