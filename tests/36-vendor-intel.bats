@@ -269,6 +269,15 @@ SPR_COUNTS="cpu/slots/=10000 cpu/topdown-fe-bound/=200 cpu/topdown-bad-spec/=100
 	assert_success
 	assert_output --partial 'branch-misses'
 	refute_output --partial 'slots'
+	# a kernel without one of the group's events (level 2's here): the
+	# run of the default events goes on without the group, said at -v
+	cp -r "$CPUS/intel-sapphirerapids" "$BATS_TEST_TMPDIR/spr"
+	rm "$BATS_TEST_TMPDIR/spr/bus/event_source/devices/cpu/events/topdown-heavy-ops"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/spr" run "$ROOT/pstat" -v --dry-run true
+	assert_success
+	assert_line --partial "pstat: perf's Default metric group left out: cpu/topdown-heavy-ops/: unknown term"
+	refute_line --partial 'cpu/slots/: resolver'
+	assert_line --partial 'branch-misses: resolver generic'
 	# a count whose counters cannot open has no metric lines: perf
 	# leaves the group out when its events did not count
 	run "$PT" default-out table "$CPUS/intel-sapphirerapids" cpu/slots/=- \

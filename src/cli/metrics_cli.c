@@ -691,6 +691,30 @@ static int default_metrics(struct metrics_cli *mc, struct pstat_pmus *pmus,
 	return 1;
 }
 
+/*
+ * Whether every event the Default group reads is one this machine's
+ * kernel names (a kernel that knows slots but not the level-2 topdown
+ * events): a run of the default events must not fail for a group it did
+ * not ask for, so the group is left out instead, said at -v.
+ */
+static int default_inputs_encode(const struct metrics_cli *mc,
+				 struct pstat_encode_ctx *ctx)
+{
+	for (size_t i = 0; i < mc->set.ninputs; i++) {
+		struct pstat_error err = { "", -1 };
+		struct pstat_evlist one = { 0 };
+		int r = encode_string(mc->set.inputs[i], ctx, &one, &err);
+
+		evlist_free(&one);
+		if (r) {
+			msg_debug(1, "perf's Default metric group left out: %s: %s",
+				  mc->set.inputs[i], err.msg);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 		      struct pstat_encode_ctx *ctx, const char *sysfs_root,
 		      struct pstat_evlist *evl)
@@ -713,6 +737,10 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 	if (metric_set_resolve(&mc->set, &mc->lib, &err)) {
 		msg_error("%s", err.msg);
 		return -1;
+	}
+	if (mc->perf_default_rows && !default_inputs_encode(mc, ctx)) {
+		metrics_cli_free(mc);
+		return 0;
 	}
 	if (check_skl_smt(mc, o, ctx->pmus))
 		return -1;
