@@ -260,3 +260,26 @@ cols() {
 	assert_line --index 0 "pstat: cannot open event 'task-clock:k': Permission denied"
 	assert_line --index 1 --regexp '^pstat: hint: perf_event_paranoid is 2 .*counting the kernel needs it <= 1'
 }
+
+@test "--json=perf -o FILE: perf's '# started on' and blank line first, the lines after, as perf's file" {
+	need_perf_events
+	command -v jq >/dev/null || skip "jq is not installed"
+	f="$BATS_TEST_TMPDIR/pj"
+	run "$PSTAT" --json=perf -I 100 --interval-count 2 -o "$f" -e task-clock sleep 0.3
+	assert_success
+	run cat "$f"
+	assert_line --index 0 --regexp '^# started on [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [0-9]{4}$'
+	[ -z "$(sed -n 2p "$f")" ]
+	# a harness that skips perf's two lines reads every record
+	tail -n +3 "$f" | jq_assert -s 'length == 2 and all(.[]; has("interval"))'
+	# none on stderr, on stdout or in pstat/1 documents
+	run "$PSTAT" --json=perf -o - -e task-clock true
+	refute_output --partial '# started on'
+	"$PSTAT" -j -o "$f" -e task-clock true
+	jq_assert '.schema == "pstat/1"' "$f"
+	# perf's own file has the same two lines first
+	command -v perf >/dev/null || return 0
+	perf stat -j -o "$f.perf" -e task-clock true || return 0
+	grep -q '^# started on ' <(head -1 "$f.perf")
+	[ -z "$(sed -n 2p "$f.perf")" ]
+}

@@ -16,13 +16,15 @@
  * event name with a quote stays one JSON string) and numbers are in the
  * C locale whatever LC_NUMERIC says. A metric of -M or --metric is an
  * object of its own after the counters: the place keys, then
- * "metric-value" and "metric-unit" (its name).
+ * "metric-value" and "metric-unit" (its name). With -o FILE the lines
+ * follow perf's "# started on" and a blank line, as perf writes them.
  */
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/topology.h"
 #include "base/util.h"
@@ -142,8 +144,14 @@ static void jp_report(struct pstat_printer *p, const struct pstat_report *r)
 	locale_t old = (locale_t)0;
 
 	if (!jp) {
+		char buf[64];
+		time_t t = r->started_at.tv_sec;
+
 		p->priv = jp = xcalloc(1, sizeof(*jp));
 		jp->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+		/* perf -j -o FILE begins so too: a harness may skip 2 lines */
+		if (p->cfg.started_header && ctime_r(&t, buf))
+			fprintf(p->out, "# started on %s\n", buf);
 	}
 	if (jp->c_locale)
 		old = uselocale(jp->c_locale);
