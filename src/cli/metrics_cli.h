@@ -46,6 +46,19 @@ int metrics_cli_build(struct metrics_cli *mc, const struct pstat_opts *o,
 void metrics_cli_free(struct metrics_cli *mc);
 
 /*
+ * For metrics_cli_build (metrics_default.c): add perf's Default group
+ * to mc's empty set where an Intel core PMU of pmus counts top-down and
+ * the vendor's data has the group, noting evl's rows so far in
+ * mc->perf_default_rows; returns 1, or 0 (mc left empty) where there is
+ * none. metrics_default_inputs_ok: whether every event the group reads
+ * encodes here (else said at -v).
+ */
+int metrics_default_add(struct metrics_cli *mc, struct pstat_pmus *pmus,
+			const char *sysfs_root, struct pstat_evlist *evl);
+int metrics_default_inputs_ok(const struct metrics_cli *mc,
+			      struct pstat_encode_ctx *ctx);
+
+/*
  * `pstat list metrics [-j|--names]`: the metrics of the library that
  * apply to this machine (or the sysfs_root tree), with their formulas,
  * to out; with names_only their groups' names and theirs, one a line.
