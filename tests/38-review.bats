@@ -283,3 +283,25 @@ cols() {
 	grep -q '^# started on ' <(head -1 "$f.perf")
 	[ -z "$(sed -n 2p "$f.perf")" ]
 }
+
+@test "--json=perf with -r N and -I: every interval line has perf's variance key, as perf and the CSV noise column" {
+	need_perf_events
+	command -v jq >/dev/null || skip "jq is not installed"
+	want='["interval","counter-value","unit","event","variance","event-runtime","pcnt-running","metric-value","metric-unit"]'
+	run "$PSTAT" --json=perf -r 2 -I 100 --interval-count 1 -e task-clock sleep 0.15
+	assert_success
+	[ "${#lines[@]}" = 2 ]
+	for l in "${lines[@]}"; do
+		[ "$(jq -c keys_unsorted <<<"$l")" = "$want" ] || { echo "$l"; return 1; }
+	done
+	# the summary of -r keeps it; a single run has none
+	run "$PSTAT" --json=perf -r 3 -e task-clock true
+	[ "$(jq -c 'has("variance")' <<<"$output")" = true ]
+	run "$PSTAT" --json=perf -e task-clock true
+	[ "$(jq -c 'has("variance")' <<<"$output")" = false ]
+	# perf stat 6.1's lines for the same command line
+	command -v perf >/dev/null || return 0
+	perf stat -j -r 2 -I 100 --interval-count 1 -e task-clock -o "$BATS_TEST_TMPDIR/p" sleep 0.15 ||
+		return 0
+	[ "$(grep '^{' "$BATS_TEST_TMPDIR/p" | head -1 | jq -c keys_unsorted)" = "$want" ]
+}

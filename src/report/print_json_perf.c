@@ -84,8 +84,12 @@ static void jp_lead(FILE *out, const struct pstat_report *r,
 		jp_key_str(out, "thread", thread);
 }
 
+/*
+ * noise: -r N, N > 1, where perf puts "variance" on every line, an
+ * interval's too (0.00 there, as CSV's noise column)
+ */
 static void jp_row(FILE *out, const struct pstat_report *r,
-		   const struct pstat_row *row)
+		   const struct pstat_row *row, bool noise)
 {
 	bool counted = row->status == PSTAT_COUNTED ||
 		       row->status == PSTAT_MULTIPLEXED;
@@ -102,9 +106,10 @@ static void jp_row(FILE *out, const struct pstat_report *r,
 	jp_key_str(out, "event", row->event);
 	if (row->cgroup)
 		jp_key_str(out, "cgroup", row->cgroup);
-	if (row->stats && row->stats->n > 1)
+	if (noise || (row->stats && row->stats->n > 1))
 		fprintf(out, "\"variance\" : %.2f, ",
-			counted ? stats_rel_stderr_pct(row->stats) : 0.0);
+			counted && row->stats && row->stats->n > 1 ?
+				stats_rel_stderr_pct(row->stats) : 0.0);
 	fprintf(out, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
 		(unsigned long long)row->run,
 		row->run != row->ena && row->ena ?
@@ -157,7 +162,8 @@ static void jp_report(struct pstat_printer *p, const struct pstat_report *r)
 		old = uselocale(jp->c_locale);
 	json_init();
 	for (size_t k = 0; k < n && !p->cfg.metric_only; k++)
-		jp_row(p->out, r, &r->rows[r->order ? r->order[k] : k]);
+		jp_row(p->out, r, &r->rows[r->order ? r->order[k] : k],
+		       p->cfg.repeat > 1 || r->runs > 1);
 	for (size_t k = 0; k < r->nmetrics; k++)
 		jp_metric(p->out, r, &r->metrics[k]);
 	if (old)
