@@ -28,17 +28,6 @@ setup_file() {
 	run_table metric-def metric-def.test
 }
 
-# The value of metric NAME in pstat-test metric-eval output.
-mval() {
-	awk -v n="$1" '$1 == n { print $2; exit }' <<<"$output"
-}
-
-# Whether |a - b| <= 1e-6 (the helper prints 6 decimals).
-close_to() {
-	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d;
-		exit !(a != "" && d <= 1e-6) }'
-}
-
 @test "Skylake TopdownL1 formulas on synthetic counts, summing to 100%" {
 	local slots=40000 fb=9000 iss=23000 ret=20000 rec=1500
 	run "$PT" metric-eval "$SKL -M TopdownL1 topdown-total-slots=$slots topdown-fetch-bubbles=$fb topdown-slots-issued=$iss topdown-slots-retired=$ret topdown-recovery-bubbles=$rec"

@@ -8,17 +8,6 @@
 load test_helper
 load json_helper
 
-# The value of metric NAME in pstat-test metric-eval output.
-mval() {
-	awk -v n="$1" '$1 == n { print $2; exit }' <<<"$output"
-}
-
-# Whether |a - b| <= tol (default 1e-6).
-close_to() {
-	awk -v a="$1" -v b="$2" -v t="${3:-1e-6}" 'BEGIN { d = a - b;
-		if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'
-}
-
 # The config the kernel's AMD core PMU format gives EVENT and UMASK:
 # event bits 0-7 in config:0-7, bits 8-11 in config:32-35, the umask in
 # config:8-15 (arch/x86/events/amd/core.c, amd_format_attr).

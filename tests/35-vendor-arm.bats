@@ -11,18 +11,6 @@ load test_helper
 CPUS="$FIX/cpus"
 ARM="$ROOT/src/events/vendor/arm"
 
-# The value of metric NAME in pstat-test metric-eval output.
-mval() {
-	awk -v n="$1" '$1 == n { print $2; exit }' <<<"$output"
-}
-
-# Whether |a - b| <= 1e-6 (the helper prints 6 decimals).
-close_to() {
-	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d;
-		exit !(a != "" && d <= 1e-6) }' ||
-		{ echo "not close: '$1' '$2'"; return 1; }
-}
-
 # The sum of the values of the metrics named.
 msum() {
 	local s=0 v

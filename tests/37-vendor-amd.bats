@@ -10,18 +10,6 @@ CPUS="$FIX/cpus"
 Z4="$CPUS/amd-zen4-raphael"
 Z5="$CPUS/amd-zen5-granite-ridge"
 
-# The value of metric NAME in pstat-test metric-eval output.
-mval() {
-	awk -v n="$1" '$1 == n { print $2; exit }' <<<"$output"
-}
-
-# Whether |a - b| <= 1e-6 (the helper prints 6 decimals).
-close_to() {
-	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d;
-		exit !(a != "" && d <= 1e-6) }' ||
-		{ echo "not close: '$1' '$2'"; return 1; }
-}
-
 @test "AMD trees: amd_umc_N as Linux 6.9 shows them (format event, rdwrmask; cpumask; no events)" {
 	for t in "$Z4" "$Z5"; do
 		for n in 0 1; do

@@ -28,8 +28,8 @@ entry() {
 	jq -c --arg n "$2" ".entries[] | select(.name == \$n) | $3" "$1"
 }
 
-# close_to A B: fails unless |A - B| <= 1e-8 |B| (B not 0).
-close_to() {
+# close_rel A B: fails unless |A - B| <= 1e-8 |B| (B not 0).
+close_rel() {
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d;
 		m = b < 0 ? -b : b; exit !(d <= 1e-8 * m) }' ||
 		{ echo "$1 is not close to $2" >&2; return 1; }
@@ -88,12 +88,12 @@ check_test() {
 	read -r -a ref < <(welch_ref "$3" "$4" "$5")
 	[ "${#ref[@]}" = 5 ]
 	t=$(entry "$1" "$2" .test)
-	close_to "$(jq .t <<<"$t")" "${ref[0]}"
-	close_to "$(jq .df <<<"$t")" "${ref[1]}"
-	close_to "$(jq .p <<<"$t")" "${ref[2]}"
-	close_to "$(jq .ci_low <<<"$t")" "${ref[3]}"
-	close_to "$(jq .ci_high <<<"$t")" "${ref[4]}"
-	close_to "$(jq .confidence <<<"$t")" "$5"
+	close_rel "$(jq .t <<<"$t")" "${ref[0]}"
+	close_rel "$(jq .df <<<"$t")" "${ref[1]}"
+	close_rel "$(jq .p <<<"$t")" "${ref[2]}"
+	close_rel "$(jq .ci_low <<<"$t")" "${ref[3]}"
+	close_rel "$(jq .ci_high <<<"$t")" "${ref[4]}"
+	close_rel "$(jq .confidence <<<"$t")" "$5"
 }
 
 # edit_run IN OUT FILTER: the run IN changed by the jq FILTER, into OUT.
@@ -141,7 +141,7 @@ pstat: hint: e.g. --threshold 'instructions:u=0.5%,page-faults=+100,*=5%'"
 		want=${a#*:}
 		cmp_json alpha --alpha "${a%%:*}" "$D/tight-base.json" "$D/tight-new.json"
 		assert_success
-		close_to "$(jq .alpha "$out")" "$want"
+		close_rel "$(jq .alpha "$out")" "$want"
 	done
 	# a stricter level: the tight 1% change is still significant
 	cmp_json alpha3 --alpha 1e-3 --threshold instructions:u=0.5% \

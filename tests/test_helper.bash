@@ -314,3 +314,16 @@ need_breakpoints() {
 	0 | '<not counted>') skip "breakpoints count nothing here: 10 writes to a watched variable counted $v (a virtual machine without debug registers?)" ;;
 	esac
 }
+
+# The value of metric NAME in `pstat-test metric-eval` output ($output).
+mval() {
+	awk -v n="$1" '$1 == n { print $2; exit }' <<<"$output"
+}
+
+# close_to A B [TOL]: whether |A - B| <= TOL (default 1e-6: metric-eval
+# prints 6 decimals); says which two values were not when they are not.
+close_to() {
+	awk -v a="$1" -v b="$2" -v t="${3:-1e-6}" 'BEGIN { d = a - b;
+		if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }' ||
+		{ echo "not close: '$1' '$2'"; return 1; }
+}
