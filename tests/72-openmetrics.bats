@@ -184,6 +184,20 @@ OM_INTERVAL_CASES="interval percpu-interval thread-interval"
 	done
 }
 
+# Issue 33: an interval that adds nothing to the totals (every thread
+# idle) and has no metric is written from the text kept of the last;
+# each must be the exposition written anew from all the intervals so far.
+@test "openmetrics: an interval of idle threads, its text kept, is the one written anew" {
+	local a
+
+	for a in "50 20 3" "300 12 5" "2 40 11"; do
+		run "$PT" om-kept $a
+		assert_success
+		set -- $a
+		[[ "$output" =~ ^intervals\ $2,\ idle\ [1-9][0-9]*,\ differ\ 0$ ]]
+	done
+}
+
 @test "openmetrics: an exact tracepoint count, both parsers" {
 	need_om_parser
 	need_tracepoint

@@ -731,6 +731,8 @@ int openmetrics_write(FILE *out, enum pstat_om_dialect d,
 struct om_printer {
 	struct pstat_totals *totals;
 	struct om_keep keep;
+	char *text;             /* the last interval's, kept while it stays */
+	size_t len;
 };
 
 static void om_summary(struct pstat_printer *p, const struct pstat_report *r)
@@ -751,10 +753,27 @@ static void om_interval(struct pstat_printer *p, const struct pstat_report *r)
 		p->priv = op = xcalloc(1, sizeof(*op));
 		op->totals = totals_new();
 	}
-	if (!p->cfg.metric_only) {
-		totals_add(op->totals, r->rows, r->nrows);
+	/* totals that did not move, and no metric: the same text, kept */
+	if (p->cfg.metric_only || totals_add(op->totals, r->rows, r->nrows) ||
+	    r->nmetrics) {
+		free(op->text);
+		op->text = NULL;
+	} else if (!op->text) {
+		FILE *f = open_memstream(&op->text, &op->len);
+
 		rows = totals_rows(op->totals, &n);
+		if (f && (om_write(f, p->cfg.om_dialect, true, rows, n, NULL,
+				   0, &op->keep) | fclose(f))) {
+			free(op->text);
+			op->text = NULL;
+		}
 	}
+	if (op->text) {
+		fwrite_unlocked(op->text, 1, op->len, p->out);
+		return;
+	}
+	if (!p->cfg.metric_only)
+		rows = totals_rows(op->totals, &n);
 	om_write(p->out, p->cfg.om_dialect, !p->cfg.metric_only, rows, n,
 		 r->metrics, r->nmetrics, &op->keep);
 }
@@ -766,6 +785,7 @@ static void om_free(struct pstat_printer *p)
 	if (op) {
 		totals_free(op->totals);
 		om_keep_free(&op->keep);
+		free(op->text);
 		free(op);
 	}
 	p->priv = NULL;

@@ -178,13 +178,22 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
-void totals_add(struct pstat_totals *t, const struct pstat_row *rows,
+bool totals_add(struct pstat_totals *t, const struct pstat_row *rows,
 		size_t n)
 {
+	size_t had = t->n;
+	bool changed = false;
+
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat_row *r = &rows[i];
 		size_t k = totals_find(t, r, i);
 		struct pstat_row *tr = &t->rows[k];
+		const struct pstat_row was = {
+			.raw = tr->raw, .ena = tr->ena, .run = tr->run,
+			.status = tr->status, .err = tr->err,
+		};
+		/* (NaN is never the same: changed, to be safe) */
+		const long double sum = t->sum[k];
 
 		t->src[k] = (struct totals_src){ r->event, r->pmu, r->thread,
 						 r->cgroup };
@@ -214,7 +223,11 @@ void totals_add(struct pstat_totals *t, const struct pstat_row *rows,
 			break;
 		}
 		tr->value = (double)t->sum[k];
+		changed = changed || tr->raw != was.raw || tr->ena != was.ena ||
+			  tr->run != was.run || tr->status != was.status ||
+			  tr->err != was.err || t->sum[k] != sum;
 	}
+	return changed || t->n != had;
 }
 
 const struct pstat_row *totals_rows(const struct pstat_totals *t, size_t *n)

@@ -2,6 +2,7 @@
 #ifndef PSTAT_TOTALS_H
 #define PSTAT_TOTALS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/print.h"
@@ -23,9 +24,10 @@ void totals_free(struct pstat_totals *t);
  * A row is matched to its total by event, PMU, group, CPU, aggregation
  * unit, thread and cgroup; a row seen for the first time starts a total.
  * The strings are copied; the aggregation unit (row->aggr) is borrowed,
- * as it is from the session that made the rows.
+ * as it is from the session that made the rows. Returns whether the
+ * totals changed: a total started, or a sum, time or status moved.
  */
-void totals_add(struct pstat_totals *t, const struct pstat_row *rows,
+bool totals_add(struct pstat_totals *t, const struct pstat_row *rows,
 		size_t n);
 
 /*

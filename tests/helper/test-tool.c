@@ -33,6 +33,7 @@ static const struct cmd cmds[] = {
 	{ "metric-expr", t_metric_expr },
 	{ "metric-file", t_metric_file },
 	{ "metrics", t_metrics },
+	{ "om-kept", t_om_kept },
 	{ "om-metrics", t_om_metrics },
 	{ "om-units", t_om_units },
 	{ "pfm", t_pfm },

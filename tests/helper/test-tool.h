@@ -39,6 +39,7 @@ int t_aggr(int argc, char **argv);
 int t_default_out(int argc, char **argv);
 int t_rows(int argc, char **argv);
 int t_rows_idle(int argc, char **argv);
+int t_om_kept(int argc, char **argv);
 int t_totals(int argc, char **argv);
 int t_control(int argc, char **argv);
 int t_control_arg(int argc, char **argv);
