@@ -47,8 +47,8 @@ void metrics_cli_free(struct metrics_cli *mc);
 
 /*
  * For metrics_cli_build (metrics_default.c): add perf's Default group
- * to mc's empty set where an Intel core PMU of pmus counts top-down and
- * the vendor's data has the group, noting evl's rows so far in
+ * to mc's empty set where an Intel core PMU of pmus counts top-down (an
+ * Arm core PMU lists the slot events) and the vendor's data has the group, noting evl's rows so far in
  * mc->perf_default_rows; returns 1, or 0 (mc left empty) where there is
  * none. metrics_default_inputs_ok: whether every event the group reads
  * encodes here (else said at -v).

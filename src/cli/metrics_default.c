@@ -2,9 +2,11 @@
 /*
  * perf's Default metric group on a run of the default events (no -e, no
  * metric), as perf 6.5 and later add it: where an Intel core PMU counts
- * top-down and the vendor's data has the group for this CPU. Elsewhere
- * the tables are never read.
+ * top-down, or an Arm core PMU has the slot events (perf 6.6 and later),
+ * and the vendor's data has the group for this CPU. Elsewhere the
+ * tables are never read.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +25,25 @@ static void count_intel_core(const char *name, void *arg)
 		*(int *)arg += !strcmp(name, intel_cores[i]);
 }
 
+/* The Arm core PMUs' names (armv8_*, armv9_*), for core_counts_topdown. */
+struct arm_names {
+	char name[8][64];
+	size_t n;
+};
+
+/* pmus_foreach_name's: note an Arm core PMU's name. */
+static void note_arm_core(const char *name, void *arg)
+{
+	struct arm_names *a = arg;
+
+	if (a->n < ARRAY_SIZE(a->name) && (str_starts_with(name, "armv8_") ||
+					   str_starts_with(name, "armv9_")))
+		snprintf(a->name[a->n++], sizeof(a->name[0]), "%s", name);
+}
+
 static int core_counts_topdown(struct pstat_pmus *pmus)
 {
+	struct arm_names arm = { .n = 0 };
 	int n = 0;
 
 	/* by the names listed already: no PMU is loaded where none is */
@@ -34,6 +53,18 @@ static int core_counts_topdown(struct pstat_pmus *pmus)
 
 		if (p && (pmu_alias_find(p, "slots") ||
 			  pmu_alias_find(p, "topdown-retiring")))
+			return 1;
+	}
+	/*
+	 * perf 6.6+ tags Arm's level 1 Default too (its Neoverse tables):
+	 * an Arm core PMU with the slot events it reads
+	 */
+	pmus_foreach_name(pmus, note_arm_core, &arm);
+	for (size_t i = 0; i < arm.n; i++) {
+		const struct pstat_pmu *p = pmus_find(pmus, arm.name[i]);
+
+		if (p && pmu_alias_find(p, "stall_slot") &&
+		    pmu_alias_find(p, "op_spec"))
 			return 1;
 	}
 	return 0;

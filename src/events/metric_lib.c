@@ -526,8 +526,9 @@ static int group_matches(const struct pstat_metric_lib *lib,
 		return 1;
 	if (*groups)
 		return metric_lib_in_group(groups, w);
-	return lib->nvendor && !strcasecmp(w, "Default") &&
-	       !strcmp(e->group, "TopdownL1");
+	/* (Arm's data says where perf has it: not on the Lumex cores) */
+	return lib->nvendor && !(lib->families & METRIC_FAM_ARM) &&
+	       !strcasecmp(w, "Default") && !strcmp(e->group, "TopdownL1");
 }
 
 /* Whether some CPU's table knows name w (for the message). */
@@ -646,6 +647,10 @@ static int select_one(const struct pstat_metric_lib *lib,
 				 "pstat computes none of the %zu metric%s of the vendor's group %s here: %s: %s%s",
 				 nlo, nlo == 1 ? "" : "s", w, lo.name, lo.why,
 				 nlo > 1 ? ", ... ('pstat list metrics' lists them)" : "");
+	if (!strcasecmp(w, "Default") && lib->nvendor &&
+	    (lib->families & METRIC_FAM_ARM))
+		return error_set(err, -1,
+				 "perf's Default group is empty on this CPU: on Arm it holds level 1 of the cores perf has tables for (Neoverse N2, V1, V2, N3, V3); -M TopdownL1 counts this core's");
 	if (!strcasecmp(w, "Default") && lib->nvendor)
 		return error_set(err, -1,
 				 "perf's Default group is empty on this CPU: it holds the top-down levels only where the core counts slots (Intel Ice Lake, Alder Lake and later)");

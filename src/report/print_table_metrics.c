@@ -203,13 +203,18 @@ void print_table_metric_only(FILE *out, const struct pstat_report *r,
 #define PERF_MGROUP_LEN 50
 #define PERF_METRIC_LEN 38
 
-/* The kind of core of a copy "NAME.cpu_core", or NULL; *len: NAME's. */
+/*
+ * The kind of core of a copy "NAME.cpu_core" (an Arm big.LITTLE's
+ * "NAME.armv9_neoverse_n2"), or NULL; *len: NAME's.
+ */
 static const char *copy_pmu(const char *name, size_t *len)
 {
 	const char *dot = strrchr(name, '.');
 
 	*len = strlen(name);
-	if (!dot || strncmp(dot + 1, "cpu", 3))
+	if (!dot || (strncmp(dot + 1, "cpu", 3) &&
+		     strncmp(dot + 1, "armv8_", 6) &&
+		     strncmp(dot + 1, "armv9_", 6)))
 		return NULL;
 	*len = (size_t)(dot - name);
 	return dot + 1;
@@ -222,6 +227,17 @@ static int pmu_rank(const char *pmu)
 			  !strcmp(pmu, "cpu_atom") ? 2 : 3;
 }
 
+/*
+ * Copies' kinds of core in that order; Arm's core PMUs by name, as perf
+ * lists them (armv8_* before armv9_*).
+ */
+static int pmu_cmp(const char *x, const char *y)
+{
+	int c = pmu_rank(x) - pmu_rank(y);
+
+	return c || !x || !y ? c : strcmp(x, y);
+}
+
 /* By kind of core, then group (TopdownL1 before L2), then name. */
 static int default_cmp(const void *a, const void *b, void *arg)
 {
@@ -230,7 +246,7 @@ static int default_cmp(const void *a, const void *b, void *arg)
 	const struct pstat_metric_about *y = v[*(const size_t *)b].about;
 	size_t xl, yl;
 	const char *xp = copy_pmu(x->name, &xl), *yp = copy_pmu(y->name, &yl);
-	int c = pmu_rank(xp) - pmu_rank(yp);
+	int c = pmu_cmp(xp, yp);
 
 	if (!c)
 		c = strcmp(x->group ? x->group : "", y->group ? y->group : "");
@@ -313,7 +329,7 @@ void print_table_default_lines(struct tline *l, const struct pstat_report *r,
 		const char *g = m->about->group ? m->about->group : "";
 		char title[128];
 
-		if (prev && pmu_rank(mp) == pmu_rank(pp) &&
+		if (prev && !pmu_cmp(mp, pp) &&
 		    !strcmp(g, prev->about->group ? prev->about->group : "")) {
 			default_line(l, m, NULL, lead, lead_len);
 		} else {

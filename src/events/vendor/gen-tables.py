@@ -99,6 +99,26 @@ ARM_CORES = [
 ]
 ARM_HIGHER = {"retiring": "yes", "ipc": "yes"}
 
+# perf's Default group on Arm (6.6 and later): the four level-1 metrics
+# of its common arm64 table (pmu-events/arch/arm64/sbsa.json, tagged
+# "Default;TopdownL1"), which each of perf's Neoverse tables takes with
+# its own formula (ArchStdEvent). perf has no table for the Lumex C1
+# cores, so no Default there.
+ARM_DEFAULT = ("frontend_bound", "bad_speculation", "retiring",
+               "backend_bound")
+ARM_PERF_TABLES = ("neoverse-n2-r0p0.json", "neoverse-n2-r0p3.json",
+                   "neoverse-v1.json", "neoverse-v2.json",
+                   "neoverse-n3.json", "neoverse-v3.json")
+
+
+def arm_default_groups(rel, name, level, names):
+    """The groups field of an Arm row: where perf puts the metric in its
+    Default group, every group of it and Default; else "" (the row's
+    group says them all)."""
+    if rel in ARM_PERF_TABLES and level == 1 and name in ARM_DEFAULT:
+        return ";".join(names + ["Default"])
+    return ""
+
 
 # perf's Default group (its default output, no -e): TMA level 1 on the
 # cores with slots (Ice Lake, Alder Lake and later; the E-cores' level 1
@@ -673,7 +693,8 @@ class ArmCore:
                 d += "; higher = " + higher
             desc = first_sentence(m["description"].replace("\n", " "))
             d += "; desc = " + desc.replace(";", ",").rstrip(".")
-            rows.append((";".join(names), d, lv, name))
+            rows.append((";".join(names), d, lv, name,
+                         arm_default_groups(self.rel, name, lv, names)))
         # the levels in order, then the others by their first group
         rows.sort(key=lambda r: (r[2] or 99, order.get(r[3], 0)))
         return rows
