@@ -474,7 +474,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o.dry_run) {
-		r = dry_run_print(out.f, &evl, o.json);
+		r = dry_run_print(out.f, &evl, mc.active ? &mc.set : NULL,
+				  o.json);
 		if (r)
 			msg_error("cannot write the results to '%s': %s",
 				  output_name(o.output ? o.output : "-"),

@@ -305,3 +305,30 @@ cols() {
 		return 0
 	[ "$(grep '^{' "$BATS_TEST_TMPDIR/p" | head -1 | jq -c keys_unsorted)" = "$want" ]
 }
+
+@test "--dry-run with metrics gives each metric's formula after the events (issue 32: visible in --dry-run)" {
+	export LIBPFM_FORCE_PMU=none
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids"
+	run "$ROOT/pstat" list metrics
+	assert_success
+	want=$(sed -n 's/^  tma_frontend_bound  *//p' <<<"$output" | head -1)
+	[ -n "$want" ]
+	run "$ROOT/pstat" --dry-run -M tma_frontend_bound
+	assert_success
+	assert_line 'cpu/slots/: resolver sysfs, pmu cpu, group 0 (leader)'
+	assert_line "metric tma_frontend_bound = $want"
+	# (finding 2's INT_MISC.UOP_DROPPING, Intel's 0x10ad)
+	assert_line --regexp '^metric tma_frontend_bound = .* - cpu@event=0xad,umask=0x10@ / tma_info_thread_slots  in %$'
+	assert_line 'metric tma_info_thread_slots = cpu@slots@  (referred to)'
+	# Neoverse N2 r0p0: Arm's corrected level 1
+	export PSTAT_SYSFS_ROOT="$CPUS/arm64-neoverse-n2-r0p0"
+	run "$ROOT/pstat" --dry-run -M TopdownL1
+	assert_success
+	assert_line 'metric frontend_bound = 100 * ((stall_slot_frontend - cpu_cycles) / (5 * cpu_cycles) - br_mis_pred / cpu_cycles)  in %'
+	# none without metrics; the JSON document is unchanged
+	run "$ROOT/pstat" --dry-run -e task-clock
+	refute_output --partial 'metric '
+	run "$ROOT/pstat" --dry-run -j -M TopdownL1
+	assert_success
+	jq_assert '.schema == "pstat-dryrun/1" and (.events | length) > 0' <<<"$output"
+}

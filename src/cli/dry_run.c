@@ -5,7 +5,24 @@
 #include "cli/dry_run.h"
 #include "report/print.h"
 
-int dry_run_print(FILE *out, const struct pstat_evlist *evl, int json)
+static int dry_run_metrics(FILE *out, const struct pstat_metric_set *set)
+{
+	struct pstat_dryrun_metric *m = xcalloc(set->n + 1, sizeof(*m));
+	int r;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct pstat_metric_def *d = &set->m[i].def;
+
+		m[i] = (struct pstat_dryrun_metric){ d->name, d->text, d->unit,
+						     set->m[i].shown };
+	}
+	r = print_dryrun_metrics(out, m, set->n);
+	free(m);
+	return r;
+}
+
+int dry_run_print(FILE *out, const struct pstat_evlist *evl,
+		  const struct pstat_metric_set *set, int json)
 {
 	struct pstat_dryrun_event *d = xcalloc(evl->n + 1, sizeof(*d));
 	int r;
@@ -32,5 +49,7 @@ int dry_run_print(FILE *out, const struct pstat_evlist *evl, int json)
 	r = json ? print_json_dryrun(out, d, evl->n) :
 		   print_dryrun_text(out, d, evl->n);
 	free(d);
+	if (!r && !json && set)
+		r = dry_run_metrics(out, set);
 	return r;
 }

@@ -462,6 +462,22 @@ int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 int print_dryrun_text(FILE *out, const struct pstat_dryrun_event *ev,
 		      size_t n);
 
+/* A metric of a dry run: its formula as `pstat list metrics` shows it. */
+struct pstat_dryrun_metric {
+	const char *name;
+	const char *expr;
+	const char *unit;       /* "" or NULL when none */
+	int shown;              /* asked for (else only referred to) */
+};
+
+/*
+ * After the events of a text dry run, a line per metric:
+ * "metric NAME = EXPR [in UNIT]", "(referred to)" for one only other
+ * metrics use. Returns 0 or -errno when writing failed.
+ */
+int print_dryrun_metrics(FILE *out, const struct pstat_dryrun_metric *m,
+			 size_t n);
+
 struct pstat_list_entry {
 	const char *section;    /* "hardware", "software", "cache", "pmu",
 				   "tracepoint", "libpfm4" */

@@ -53,3 +53,14 @@ int print_dryrun_text(FILE *out, const struct pstat_dryrun_event *ev,
 		dryrun_event(out, &ev[i]);
 	return fflush(out) == EOF ? -errno : 0;
 }
+
+int print_dryrun_metrics(FILE *out, const struct pstat_dryrun_metric *m,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "metric %s = %s%s%s%s\n", m[i].name, m[i].expr,
+			m[i].unit && *m[i].unit ? "  in " : "",
+			m[i].unit ? m[i].unit : "",
+			m[i].shown ? "" : "  (referred to)");
+	return fflush(out) == EOF ? -errno : 0;
+}
