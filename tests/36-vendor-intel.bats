@@ -102,8 +102,9 @@ listed_group() {
 	assert_success
 	[[ $stderr == *"pstat: warning: -M TmaL1: 1 of the group's metrics in the vendor's data is not computed: tma_info_thread_slots_utilization (modifier :percore of topdown.slots (a sum over the SMT siblings of a core, made only per CPU))"* ]]
 	[[ $stderr == *"pstat: hint: 'pstat list metrics' lists them all, with why"* ]]
-	# a group wholly left out (uncore events) is refused, saying why
-	run "$ROOT/pstat" --dry-run -M SoC true
+	# a group wholly left out (uncore events, where the tree has no
+	# uncore PMUs: Emerald Rapids') is refused, saying why
+	PSTAT_SYSFS_ROOT="$CPUS/intel-emeraldrapids" run "$ROOT/pstat" --dry-run -M SoC true
 	assert_failure 125
 	assert_output --partial "-M SoC: pstat computes none of the"
 	assert_output --partial "metrics of the vendor's group SoC here: tma_info_system_"

@@ -248,6 +248,7 @@ void metric_lib_load(struct pstat_metric_lib *lib, struct pstat_pmus *pmus,
 			 lib->core);
 	}
 	pick_entries(lib, pmus);
+	metric_uncore_prune(lib, pmus);
 }
 
 /*
@@ -385,6 +386,7 @@ void metric_lib_free(struct pstat_metric_lib *lib)
 		free(lib->vendor_e[v]);
 	}
 	lib->nvendor = 0;
+	metric_uncore_free(lib);
 	for (size_t i = 0; i < lib->nowned; i++)
 		free(lib->owned[i]);
 	free(lib->owned);

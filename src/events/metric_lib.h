@@ -56,6 +56,11 @@ extern const size_t metric_lib_table_size;
 
 struct vendor_metrics;
 
+/* A metric of the vendor's data the generator left out, and why. */
+struct metric_left_out {
+	const char *name, *groups, *why;        /* borrowed */
+};
+
 struct pstat_metric_lib {
 	unsigned families;
 	char core[64];          /* the core PMU, "" when none */
@@ -96,6 +101,12 @@ struct pstat_metric_lib {
 	/* what cpuinfo says of the CPU; cpu_err: -errno it was read with */
 	struct pstat_cpuinfo cpu;
 	int cpu_err;
+	/*
+	 * The vendor's metrics taken out here (metric_uncore.c): their
+	 * uncore PMUs are missing; name and why owned, groups borrowed
+	 */
+	struct metric_left_out *gone;
+	size_t ngone, gone_alloc;
 };
 
 /*
@@ -125,11 +136,6 @@ void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus);
 const char *metric_vendor_groups(const struct pstat_metric_lib *lib,
 				 const struct metric_lib_entry *e);
 
-/* A metric of the vendor's data the generator left out, and why. */
-struct metric_left_out {
-	const char *name, *groups, *why;        /* borrowed */
-};
-
 /*
  * The metrics of lib's vendor tables that the generator left out, of
  * group w (any when NULL): the first max into out[]; returns how many
@@ -138,6 +144,15 @@ struct metric_left_out {
 size_t metric_vendor_left_out(const struct pstat_metric_lib *lib,
 			      const char *w, struct metric_left_out *out,
 			      size_t max);
+
+/*
+ * Take out of lib->e the vendor's metrics whose uncore PMUs (uncore_imc,
+ * uncore_cha, ...) pmus does not have, and those that refer to them,
+ * into lib->gone with why (metric_uncore.c); metric_uncore_free frees
+ * them.
+ */
+void metric_uncore_prune(struct pstat_metric_lib *lib, struct pstat_pmus *pmus);
+void metric_uncore_free(struct pstat_metric_lib *lib);
 
 /*
  * AMD (metric_amd.c): when the core PMU "cpu" is AMD's, set lib->amd,

@@ -357,5 +357,13 @@ size_t metric_vendor_left_out(const struct pstat_metric_lib *lib,
 			};
 		n++;
 	}
+	/* and those taken out here: their uncore PMUs are missing */
+	for (size_t i = 0; i < lib->ngone; i++) {
+		if (w && !metric_lib_in_group(lib->gone[i].groups, w))
+			continue;
+		if (n < max)
+			out[n] = lib->gone[i];
+		n++;
+	}
 	return n;
 }

@@ -9,7 +9,9 @@ The data files beside this script are the vendors' own, unchanged:
            mapfile.csv (CPUID family-model[-stepping] to platform files),
            <PLATFORM>/metrics/*_metrics.json (TMA per platform: every
            level, thresholds), <PLATFORM>/events/*_core.json (encodings),
-           E-core_TMA_Metrics.csv (the E-cores of hybrid parts).
+           E-core_TMA_Metrics.csv (the E-cores of hybrid parts),
+           <PLATFORM>/events/*_uncore.json (the uncore events of the
+           system metrics: DRAM bandwidth, CHA latencies).
   arm/     Arm's telemetry-solution (Apache-2.0, arm/LICENSE): per
            Neoverse and Lumex C1 core, its metrics, metric groups and
            top-down decision tree (arm/README says what the extracts
@@ -22,12 +24,17 @@ intel/ keeping perfmon's paths, add its platform to PLATFORMS, rerun.
 
 What pstat's formula language cannot say is left out, and the metrics
 that refer to it with it: events with a per-core modifier (:percore, a
-sum over a core's SMT siblings), uncore and MSR events, and retire
+sum over a core's SMT siblings), MSR events, uncore events of a unit
+the kernel has no PMU for here (IIO, NCU) or that need a box filter,
+a formula that divides by a box's clockticks as a rate, and retire
 latencies where the platform has no retire latency file (a count cannot
 measure them: with the file, Intel's measured mean stands in, as perf
 does when counting). :sup and :user become perf's k and u modifiers,
 UMaskExt the umask's high byte (the kernel's umask format is
-config:8-15,40-47 where the core has it) and :eqN the eq term. The
+config:8-15,40-47 where the core has it) and :eqN the eq term.
+Uncore events are counted on the kernel's uncore PMUs (UNCORE_PMU),
+summed over the boxes; pstat leaves a metric out where the machine
+lacks the PMU (metric_uncore.c). The
 generated file lists what was left out and why, and so does the table
 vendor_skipped, with each metric's groups. Two slips of Intel's Emerald
 Rapids file are read as meant: a name written with blanks inside, and
@@ -322,6 +329,90 @@ def tokens(text):
     return out
 
 
+# Intel's uncore "Unit" -> the kernel's uncore PMU name, each box a PMU
+# of its own (uncore_imc_0, uncore_imc_1, ...; arch/x86/events/intel/
+# uncore_snbep.c, uncore_snb.c), which perf's prefix match sums; the
+# kernel's name of its threshold term ("thresh" on the server boxes,
+# "cmask" on the client ARB).
+UNCORE_PMU = {"iMC": ("uncore_imc", "thresh"), "IMC": ("uncore_imc", "thresh"),
+              "CHA": ("uncore_cha", "thresh"), "UPI LL": ("uncore_upi", "thresh"),
+              "ARB": ("uncore_arb", "cmask")}
+
+
+class UncoreEvents:
+    """One platform's uncore events JSON: name -> pmu@terms@."""
+
+    def __init__(self, rel):
+        self.rel = rel
+        doc = read_json(rel)
+        self.version = doc["Header"].get("Version", "")
+        self.ev = {e["EventName"].upper(): e for e in doc["Events"]}
+
+    def token(self, tok):
+        """An uncore event of a formula ("unc_m_cas_count.rd",
+        "unc_cha_clockticks:one_unit", "...:c1") on its kernel PMU, or
+        Skip."""
+        parts = tok.split(":")
+        e = self.ev.get(parts[0].upper())
+        if e is None:
+            raise Skip("uncore event %s is not in %s" % (parts[0], self.rel))
+        unit = e.get("Unit", "")
+        if unit not in UNCORE_PMU:
+            raise Skip("uncore event %s of unit %s (no kernel PMU pstat maps it to)" % (parts[0], unit))
+        pmu, thresh = UNCORE_PMU[unit]
+        if (e.get("Filter") or "na") != "na" or num(e.get("FILTER_VALUE")):
+            # the box filter register (Skylake-SP's CHA opcode filter)
+            raise Skip("uncore event %s needs the %s filter %s" % (
+                parts[0], unit, e.get("FILTER_VALUE")))
+        if num(e.get("PortMask")) or num(e.get("FCMask")):
+            raise Skip("uncore event %s needs port and FC masks" % parts[0])
+        code = num(e["EventCode"])
+        # the kernel's umask format takes the extension above bit 8
+        # (config:8-15,32-..): the 32-bit value Intel's UMaskExt:UMask
+        umask = num(e.get("UMask")) | num(e.get("UMaskExt")) << 8
+        t = ["event=0x%x" % code, "umask=0x%x" % umask]
+        if num(e.get("CounterMask")):
+            t.append("%s=%d" % (thresh, num(e.get("CounterMask"))))
+        for m in parts[1:]:
+            if m == "one_unit":
+                # perf counts it on the first box only (one per socket)
+                pmu += "_0"
+            elif re.fullmatch(r"c\d+", m):
+                t.append("%s=%d" % (thresh, int(m[1:])))
+            else:
+                raise Skip("modifier :%s of %s" % (m, parts[0]))
+        return "%s@%s@" % (pmu, ",".join(t))
+
+
+def intel_uncore_attach(platform, rel, cache):
+    """Give platform its uncore events file (mapfile's "uncore" row),
+    where it is committed."""
+    platform.uncore = None
+    if not rel or not os.path.exists(os.path.join(INTEL, rel)):
+        return
+    if rel not in cache:
+        cache[rel] = UncoreEvents(rel)
+    platform.uncore = cache[rel]
+
+
+def intel_uncore_token(platform, tok, text):
+    if tok.endswith(":one_unit") and re.search(
+            r"/\s*" + re.escape(tok) + r"\s*$", text):
+        # Intel's DRAM read latencies divide by a box's clockticks as
+        # a rate (its tools count over one second; perf divides by the
+        # clockticks per second): as written, 1/seconds off
+        raise Skip("divides by %s, a count Intel's formula takes as a rate per second" % tok)
+    u = getattr(platform, "uncore", None)
+    if u is None:
+        raise Skip("uncore event %s: the platform's uncore events JSON is not committed" % tok.split(":")[0])
+    return u.token(tok)
+
+
+def intel_uncore_source(platform):
+    u = getattr(platform, "uncore", None)
+    return "; uncore: %s %s" % (u.rel, u.version) if u else ""
+
+
 class Platform:
     """One platform's metrics JSON, made into pstat definitions."""
 
@@ -391,6 +482,8 @@ class Platform:
                 if ev not in self.latency:
                     raise Skip("no retire latency of %s" % ev)
                 out.append("%g" % self.latency[ev])
+            elif low.startswith("unc_"):
+                out.append(intel_uncore_token(self, tok, text))
             elif "." in low:
                 out.append(self.events.token(pmu, tok))
             else:
@@ -487,9 +580,10 @@ class Platform:
             lat = "; retire latencies (means): %s %s" % (
                 self.latency_rel, read_json(self.latency_rel)["Platform"].get(
                     "TMA version", ""))
-        return "Intel perfmon %s %s, TMA %s (BSD-3-Clause); encodings: %s %s%s" % (
+        return "Intel perfmon %s %s, TMA %s (BSD-3-Clause); encodings: %s %s%s%s" % (
             self.rel, h.get("Version", ""), h.get("TmaVersion", ""),
-            self.events.rel, self.events.version, lat)
+            self.events.rel, self.events.version, lat,
+            intel_uncore_source(self))
 
 
 class ECore:
@@ -758,6 +852,7 @@ def main():
         files.setdefault((r["Family-model"], r["Core Role Name"] or ""), {})[
             r["EventType"]] = r["Filename"].strip("/")
     tables, evtables, cpus = {}, {}, []
+    uncores = {}
     for (fm, role), f in sorted(files.items()):
         plat = (f.get("core") or f.get("hybridcore") or "").split("/")[0]
         evrel = f.get("core") or f.get("hybridcore")
@@ -772,6 +867,7 @@ def main():
             if key not in tables:
                 tables[key] = Platform(f["metrics"], ev, role, plat,
                                        f.get("retire latency"))
+                intel_uncore_attach(tables[key], f.get("uncore"), uncores)
             mt = key
         elif (plat, role) in ECORE_COLUMN:
             key = ("E-core_TMA_Metrics.csv:" + ECORE_COLUMN[(plat, role)],

@@ -1,0 +1,225 @@
+#!/usr/bin/env bats
+# Intel's system metrics over uncore events (DRAM bandwidth, CHA read
+# latencies, IO and UPI bandwidth): the formula is Intel's, each event
+# encoded from Intel's uncore events JSON onto the kernel's uncore PMU of
+# its unit, opened on every box on the CPUs of its cpumask and summed;
+# left out, saying why, where the machine has no such PMU. The expected
+# formulas and encodings are rebuilt here from Intel's JSON with jq.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+CPUS="$FIX/cpus"
+INTEL="$ROOT/src/events/vendor/intel"
+
+# The kernel's PMU of Intel's uncore Unit $1, and its threshold term.
+unit_pmu() {
+	case $1 in
+	iMC | IMC) echo "uncore_imc thresh" ;;
+	CHA) echo "uncore_cha thresh" ;;
+	"UPI LL") echo "uncore_upi thresh" ;;
+	ARB) echo "uncore_arb cmask" ;;
+	*) return 1 ;;
+	esac
+}
+
+# Intel's uncore event $2 (with its :c1 / :one_unit modifiers) of uncore
+# JSON $1 as pstat's formulas name it: pmu@event=..,umask=..@, the umask
+# Intel's UMaskExt:UMask.
+uncore_token() {
+	local name=${2%%:*} mods=${2#*:} unit code umask ext pmu thr
+	[ "$mods" != "$2" ] || mods=
+	IFS=$'\t' read -r unit code umask ext < <(jq -r --arg n "${name^^}" \
+		'.Events[] | select((.EventName | ascii_upcase) == $n) |
+		[.Unit, .EventCode, .UMask, (.UMaskExt // "0")] | @tsv' "$1")
+	read -r pmu thr < <(unit_pmu "$unit")
+	local t
+	t=$(printf 'event=0x%x,umask=0x%x' $((code)) $((umask | ext << 8)))
+	case $mods in
+	one_unit) pmu=${pmu}_0 ;;
+	c[0-9]*) t="$t,$thr=${mods#c}" ;;
+	esac
+	echo "$pmu@$t@"
+}
+
+# Intel's formula of metric $2 (MetricName) in metrics JSON $1, each
+# uncore event replaced as uncore_token does from uncore JSON $3, blanks
+# removed.
+intel_formula() {
+	local f tok
+	f=$(jq -r --arg m "$2" '.Metrics[] | select(.MetricName == $m) |
+		.BaseFormula' "$1")
+	for tok in $(grep -o 'unc_[a-z0-9_.:]*' <<<"$f" | sort -u | awk '{ print length, $0 }' | sort -rn | cut -d' ' -f2); do
+		f=${f//$tok/$(uncore_token "$3" "$tok")}
+	done
+	tr -d ' ' <<<"$f"
+}
+
+# pstat's formula of metric $1 on the tree PSTAT_SYSFS_ROOT, blanks removed.
+pstat_formula() {
+	"$ROOT/pstat" list -j metrics | jq -r --arg m "$1" \
+		'.metrics[] | select(.name == $m) | .expr' | tr -d ' '
+}
+
+# A copy of tree $1 at $2 with the uncore PMUs "UNIT:COUNT"... ($3...):
+# format as the kernel's snbep boxes (client ARB: cmask), cpumask CPU 0.
+tree_with_uncore() {
+	local src=$1 dst=$2 spec unit n i ptype=40 d
+	shift 2
+	cp -a "$src" "$dst"
+	for spec; do
+		unit=${spec%%:*} n=${spec#*:}
+		for ((i = 0; i < n; i++)); do
+			d="$dst/devices/uncore_$unit"
+			[ "$unit" = arb ] || d="${d}_$i"
+			mkdir -p "$d/format"
+			echo $ptype >"$d/type"
+			echo 0 >"$d/cpumask"
+			echo config:0-7 >"$d/format/event"
+			echo config:8-15,32-55 >"$d/format/umask"
+			if [ "$unit" = arb ]; then
+				echo config:24-28 >"$d/format/cmask"
+			else
+				echo config:24-31 >"$d/format/thresh"
+			fi
+			ln -s "../../../devices/${d##*/}" \
+				"$dst/bus/event_source/devices/${d##*/}"
+			ptype=$((ptype + 1))
+		done
+	done
+}
+
+@test "uncore: the system metrics are Intel's formulas, events from Intel's uncore JSON (SPR, GNR, SKX, EMR, client ARB)" {
+	local m n=0 t=$BATS_TEST_TMPDIR
+	tree_with_uncore "$CPUS/intel-emeraldrapids" "$t/emr" imc:2 cha:2 upi:1
+	tree_with_uncore "$CPUS/intel-tigerlake" "$t/tgl" arb:1
+	while read -r tree plat metrics uncore names; do
+		export PSTAT_SYSFS_ROOT=$tree
+		for m in ${names//,/ }; do
+			local want got
+			want=$(intel_formula "$INTEL/$plat/metrics/$metrics" "$m" "$INTEL/$plat/events/$uncore")
+			got=$(pstat_formula "tma_${m,,}")
+			[ -n "$got" ] || { echo "$plat: no tma_${m,,}"; return 1; }
+			[ "$got" = "$want" ] ||
+				{ echo "$plat $m: '$got' != '$want'"; return 1; }
+			n=$((n + 1))
+		done
+	done <<EOF
+$CPUS/intel-sapphirerapids SPR sapphirerapids_metrics.json sapphirerapids_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Read_Latency,Info_System_MEM_Parallel_Reads,Info_System_IO_Read_BW,Info_System_IO_Write_BW,Info_System_UPI_Data_Transmit_BW,Info_System_Socket_CLKS
+$CPUS/intel-graniterapids GNR graniterapids_metrics.json graniterapids_uncore.json Info_System_DRAM_BW_Use
+$CPUS/intel-skylake-sp SKX skylakex_metrics.json skylakex_uncore.json Info_System_DRAM_BW_Use,Info_System_Socket_CLKS,Info_System_Uncore_Frequency
+$t/emr EMR emeraldrapids_metrics.json emeraldrapids_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Parallel_Reads,Info_System_IO_Write_BW,Info_System_UPI_Data_Transmit_BW
+$t/tgl TGL tigerlake_metrics.json tigerlake_uncore.json Info_System_DRAM_BW_Use
+EOF
+	[ "$n" -eq 16 ]
+	# the sources say which uncore file and version
+	PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids" run "$ROOT/pstat" list -j metrics
+	jq_assert '.metrics[] | select(.name == "tma_info_system_dram_bw_use") |
+		.source | test("uncore: SPR/events/sapphirerapids_uncore.json 1\\.")' <<<"$output"
+}
+
+@test "uncore: --dry-run opens each event on every box of its unit, on the box's cpumask CPU, with Intel's encoding" {
+	local ev code umask ext want
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-sapphirerapids"
+	run --separate-stderr "$ROOT/pstat" --dry-run -j -M tma_info_system_dram_bw_use,tma_info_system_mem_parallel_reads true
+	assert_success
+	local dry=$output
+	# two IMC events on each of the tree's 8 uncore_imc boxes, CHA's on 4
+	jq_assert '[.events[] | select(.pmu | startswith("uncore_imc_"))] | length == 16' <<<"$dry"
+	jq_assert '[.events[] | select(.pmu | startswith("uncore_cha_"))] | length == 8' <<<"$dry"
+	jq_assert '[.events[] | select(.pmu | startswith("uncore_")) | .cpus == [0]] | all' <<<"$dry"
+	jq_assert '[.events[] | select(.pmu | startswith("uncore_imc_")) | .pmu] | unique == ["uncore_imc_0","uncore_imc_1","uncore_imc_2","uncore_imc_3","uncore_imc_4","uncore_imc_5","uncore_imc_6","uncore_imc_7"]' <<<"$dry"
+	# each config from Intel's JSON: the extended umask above bit 32
+	for ev in UNC_M_CAS_COUNT.RD UNC_M_CAS_COUNT.WR UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD; do
+		IFS=$'\t' read -r code umask ext < <(jq -r --arg n "$ev" \
+			'.Events[] | select((.EventName | ascii_upcase) == $n) |
+			[.EventCode, .UMask, .UMaskExt] | @tsv' \
+			"$INTEL/SPR/events/sapphirerapids_uncore.json")
+		want=$(printf '0x%x' $((code | (umask & 0xff) << 8 | ext << 32)))
+		jq_assert --arg c "$want" '[.events[] | select(.attr.config == $c)] | length >= 4' <<<"$dry" ||
+			{ echo "$ev: no event of config $want"; return 1; }
+	done
+	# :c1 is the box's threshold term (config:24-31)
+	jq_assert '[.events[] | select(.attr.config == "0xc817fe01000136")] | length == 4' <<<"$dry"
+	# and the IMC's are the kernel's own cas_count_read / _write
+	for ev in cas_count_read cas_count_write; do
+		run "$ROOT/pstat" --dry-run -j -e "uncore_imc_0/$ev/" true
+		want=$(jq -r '.events[0].attr.config' <<<"$output")
+		jq_assert --arg c "$want" 'any(.events[]; .attr.config == $c and .pmu == "uncore_imc_0")' <<<"$dry"
+	done
+}
+
+@test "uncore: values on synthetic counts (DRAM bandwidth, parallel reads, read latency, UPI), and the boxes summed" {
+	local T="$CPUS/intel-sapphirerapids"
+	# GB/s: 64 bytes a CAS, over the run's seconds
+	run "$PT" metric-eval "$T -M tma_info_system_dram_bw_use duration=2 uncore_imc/event=0x5,umask=0xcf/=3000000 uncore_imc/event=0x5,umask=0xf0/=1000000"
+	assert_success
+	close_to "$(mval tma_info_system_dram_bw_use)" 0.128
+	# outstanding reads / cycles with one outstanding
+	run "$PT" metric-eval "$T -M tma_info_system_mem_parallel_reads uncore_cha/event=0x36,umask=0xc817fe01/=9000 uncore_cha/event=0x36,umask=0xc817fe01,thresh=1/=3000"
+	assert_success
+	close_to "$(mval tma_info_system_mem_parallel_reads)" 3
+	# ns: occupancy / inserts in uncore clocks, over the socket's clock
+	# rate (CHA 0's clockticks / seconds)
+	run "$PT" metric-eval "$T -M tma_info_system_mem_read_latency duration=2 uncore_cha/event=0x36,umask=0xc817fe01/=600000 uncore_cha/event=0x35,umask=0xc817fe01/=2000 uncore_cha_0/event=0x1,umask=0x0/=4000000000"
+	assert_success
+	close_to "$(mval tma_info_system_mem_read_latency)" 150
+	run "$PT" metric-eval "$T -M tma_info_system_upi_data_transmit_bw uncore_upi/event=0x2,umask=0xf/=9000000"
+	assert_success
+	close_to "$(mval tma_info_system_upi_data_transmit_bw)" 64
+	# Granite Rapids: both schedulers' reads and writes
+	run "$PT" metric-eval "$CPUS/intel-graniterapids -M tma_info_system_dram_bw_use duration=1 uncore_imc/event=0x5,umask=0xcf/=1000000 uncore_imc/event=0x6,umask=0xcf/=1000000 uncore_imc/event=0x5,umask=0xf0/=500000 uncore_imc/event=0x6,umask=0xf0/=500000"
+	assert_success
+	close_to "$(mval tma_info_system_dram_bw_use)" 0.192
+	# a session over synthetic readings of every box: the metric reads
+	# the event's count summed over the 8 uncore_imc boxes
+	run "$PT" aggr "$T" socket task-clock 'x = uncore_imc@event=0x5,umask=0xcf@'
+	assert_success
+	local sum
+	sum=$(awk '$3 == "uncore_imc/event=0x5,umask=0xcf/" { print $4 }' <<<"$output")
+	[ "$sum" -gt 8000 ]
+	[ "$(awk '$3 == "x" { print $4 }' <<<"$output")" = "$sum" ]
+}
+
+@test "uncore: -M tma_info_system_dram_bw_use is refused, with the PMU it lacks, where the machine has no uncore_imc" {
+	# Emerald Rapids' tree has no uncore PMUs
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-emeraldrapids"
+	run "$ROOT/pstat" --dry-run -M tma_info_system_dram_bw_use true
+	assert_failure 125
+	assert_output "pstat: -M tma_info_system_dram_bw_use: pstat does not compute tma_info_system_dram_bw_use, of the vendor's data: its uncore events count on the kernel's uncore_imc PMUs, which this machine does not have"
+	# listed as left out, and the metrics over them too
+	run "$ROOT/pstat" list metrics
+	assert_success
+	assert_line --regexp '^  tma_info_system_dram_bw_use +its uncore events count on the kernel.s uncore_imc PMUs, which this machine does not have$'
+	run "$ROOT/pstat" list -j metrics
+	jq_assert '.left_out | any(.name == "tma_info_system_socket_clks" and (.why | test("uncore_cha_0")))' <<<"$output"
+	jq_assert '[.metrics[] | select(.name | test("dram_bw_use|socket_clks"))] | length == 0' <<<"$output"
+	# a group with some left out warns, naming them
+	run --separate-stderr "$ROOT/pstat" --dry-run -M MemoryBW true
+	assert_success
+	[[ $stderr == *"pstat: warning: -M MemoryBW: "*"tma_info_system_dram_bw_use (its uncore events count on the kernel's uncore_imc PMUs"* ]]
+	# on a tree with the IMC but no CHA (Granite Rapids'), only the CHA's
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-graniterapids"
+	run "$ROOT/pstat" --dry-run -M tma_info_system_dram_bw_use true
+	assert_success
+	run "$ROOT/pstat" --dry-run -M tma_info_system_mem_parallel_reads true
+	assert_failure 125
+	assert_output --partial "uncore_cha PMUs, which this machine does not have"
+}
+
+@test "uncore: what cannot be counted right stays left out, with why (box filters, IIO, clockticks as a rate)" {
+	export PSTAT_SYSFS_ROOT="$CPUS/intel-skylake-sp"
+	run "$ROOT/pstat" list -j metrics
+	assert_success
+	jq_assert '.left_out | any(.name == "tma_info_system_mem_read_latency" and (.why | test("needs the CHA filter 0x40433")))' <<<"$output"
+	jq_assert '.left_out | any(.name == "tma_info_system_io_read_bw" and (.why | test("unit IIO")))' <<<"$output"
+	jq_assert '.left_out | any(.name == "tma_info_system_mem_dram_read_latency" and (.why | test("rate per second")))' <<<"$output"
+	# Intel's formula divides by the clockticks themselves
+	jq_assert '.Metrics[] | select(.MetricName == "Info_System_MEM_DRAM_Read_Latency") |
+		.BaseFormula | test("/ unc_m_clockticks:one_unit$")' \
+		<"$INTEL/SKX/metrics/skylakex_metrics.json"
+	# a plain count opens no uncore PMU and reads no table
+	run "$ROOT/pstat" --dry-run -e task-clock true
+	assert_success
+	refute_output --partial uncore
+}
