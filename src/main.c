@@ -88,20 +88,38 @@ static const char **event_lists(const struct pstat_opts *o, size_t *n)
 	return lists;
 }
 
+/*
+ * The events of the run: those listed, then the metrics' (sharing the
+ * listed ones' counts), then the cgroups, so that the metrics' events
+ * count in them too: --for-each-cgroup repeats the whole list, metrics'
+ * events with it; with -G the metrics' events are encoded apart and
+ * counted once per cgroup -G names. *copies says how the metrics read
+ * them.
+ */
 static int build_events(const struct pstat_opts *o,
 			struct pstat_encode_ctx *ctx,
-			struct pstat_evlist *evl)
+			struct pstat_evlist *evl, struct metrics_cli *mc,
+			struct cgroup_copies *copies)
 {
 	size_t n;
 	const char **lists = event_lists(o, &n);
 	size_t *ends = xcalloc(n + 1, sizeof(*ends));
+	struct pstat_evlist mevl = { 0 };
+	bool apart = o->ncgroups && metrics_cli_wanted(o);
 	int r = event_lists_encode(lists, n, ctx, evl, ends);
 
 	free(lists);
 	if (!r)
-		r = cgroup_args_apply(o, ends, evl);
+		r = metrics_cli_build(mc, o, ctx, env_root("PSTAT_SYSFS_ROOT"),
+				      apart ? &mevl : evl);
+	if (!r)
+		r = cgroup_args_apply(o, ends, evl, copies);
+	if (!r && apart)
+		r = cgroup_args_metrics(o, evl, &mevl, mc->input_row,
+					mc->set.ninputs, copies);
 	if (!r && o->no_merge)
 		evlist_no_merge(evl);
+	evlist_free(&mevl);
 	free(ends);
 	return r;
 }
@@ -408,6 +426,7 @@ int main(int argc, char **argv)
 	struct pstat_baseline baseline = { 0 };
 	struct serve *serve = NULL;
 	struct metrics_cli mc = { 0 };
+	struct cgroup_copies copies = { 0 };
 	struct sim_cli sim = { 0 };
 	bool report_ok = false;
 	int r, status = EXIT_PSTAT_FAILED;
@@ -454,9 +473,7 @@ int main(int argc, char **argv)
 	ctx.pmus = pmus_new(env_root("PSTAT_SYSFS_ROOT"));
 	ctx.tracefs_root = env_root("PSTAT_TRACEFS_ROOT");
 	ctx.tracefs_mount = tracefs_ensure;
-	if (build_events(&o, &ctx, &evl) ||
-	    metrics_cli_build(&mc, &o, &ctx, env_root("PSTAT_SYSFS_ROOT"),
-			      &evl))
+	if (build_events(&o, &ctx, &evl, &mc, &copies))
 		goto out;
 	if (!o.dry_run && (sim_cli_build(&sim, &o, &evl) ||
 			   targets_build(&o, &t)))
@@ -497,6 +514,10 @@ int main(int argc, char **argv)
 	if (o.baseline)
 		printer = printer_capture_new(printer);
 	session_cfg_fill(&cfg, &o, &t, &evl, &mc, printer);
+	if (mc.active) {
+		cfg.metric_copies = copies.n;
+		cfg.metric_copy_rows = copies.rows;
+	}
 	cfg.sim = sim.active ? &sim.cfg : NULL;
 	if (o.aggr)
 		cfg.topo = topo = load_topology();

@@ -292,3 +292,125 @@ more_cgroups() {
 	assert_success
 	[ "$(grep -c ',cs,' <<<"$output")" = 40 ]
 }
+
+# The value of metric NAME in CGROUP, from CSV: a metric's line has its
+# cgroup in perf's cgroup column and "NAME" last.
+csv_metric() {
+	awk -F, -v m="$1" -v cg="$2" '$NF == m && $4 == cg { print $(NF - 1) }'
+}
+
+@test "-G with metrics: the metrics' events count the cgroup's work alone" {
+	need_cgroups
+	# a -G before any -e names the metrics' cgroups (perf refuses it)
+	run "$PSTAT" -a -x, -G "$A" --metric 'W2 = syscalls:sys_enter_write * 2' \
+		-- sh -c "'$WRITER' 5000 & '$INWR' '$A' 1234; wait"
+	assert_success
+	[ "$(csv_value syscalls:sys_enter_write "$A" <<<"$output")" = 1234 ]
+	[ "$(csv_metric W2 "$A" <<<"$output")" = 2468.000 ]
+	# no row counts every task's writes
+	refute_line --regexp '^[0-9]+,,syscalls:sys_enter_write,,'
+
+	# with -e before it: -G pairs with the events and the metrics count
+	# in it too, the table printing each metric under its cgroup's rows
+	run "$PSTAT" -a -e task-clock -G "$A" \
+		--metric 'W = syscalls:sys_enter_write' -- \
+		sh -c "'$WRITER' 5000 & '$INWR' '$A' 1234; wait"
+	assert_success
+	assert_line --regexp "^ +1234 +syscalls:sys_enter_write +$A( |\$)"
+	assert_line --regexp '^ +# +1234.000 W +$'
+
+	# a built-in metric (-M) over task-clock: a busy process outside the
+	# cgroup adds nothing to it (every task's would be ~1 CPU or more)
+	s=$(prog spinner)
+	INCG="$BATS_TEST_TMPDIR/incg"
+	printf '#!/bin/sh\necho $$ >"%s/$1/cgroup.procs" && shift && exec "$@"\n' \
+		"$CG" >"$INCG"
+	chmod +x "$INCG"
+	run "$PSTAT" -a -j -o "$BATS_TEST_TMPDIR/m.json" -G "$A" \
+		-M cpus_utilized -- \
+		sh -c "'$s' 1 600 & '$INCG' '$A' '$s' 1 50; wait"
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/m.json"
+	jq_assert --arg a "$A" '
+		(.counters | map(select(.event == "task-clock")) |
+			length == 1 and .[0].cgroup == $a and
+			.[0].value < 300) and
+		(.metrics | length == 1 and .[0].cgroup == $a and
+			.[0].value > 0 and .[0].value < 0.5)' "$BATS_TEST_TMPDIR/m.json"
+}
+
+@test "-G A,B with metrics: each cgroup's metrics from its own rows, in every format" {
+	need_cgroups
+	cmd="'$WRITER' 3000 & '$INWR' '$A' 1234; '$INWR' '$B' 777; wait"
+	run "$PSTAT" -a -x, -G "$A,$B" --metric 'W = syscalls:sys_enter_write' \
+		-- sh -c "$cmd"
+	assert_success
+	[ "$(csv_metric W "$A" <<<"$output")" = 1234.000 ]
+	[ "$(csv_metric W "$B" <<<"$output")" = 777.000 ]
+
+	run "$PSTAT" -a -x, --metric-only -G "$A,$B" \
+		--metric 'W = syscalls:sys_enter_write' -- sh -c "$cmd"
+	assert_success
+	assert_line 'cgroup,W'
+	assert_line "$A,1234.000"
+	assert_line "$B,777.000"
+
+	run "$PSTAT" -a --metric-only -G "$A,$B" \
+		--metric 'W = syscalls:sys_enter_write' -- sh -c "$cmd"
+	assert_success
+	assert_line --regexp "^ +$A +1234.000\$"
+	assert_line --regexp "^ +$B +777.000\$"
+
+	run "$PSTAT" -a -j -o "$BATS_TEST_TMPDIR/g.json" -G "$A,$B" \
+		--metric 'W = syscalls:sys_enter_write' -- sh -c "$cmd"
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/g.json"
+	jq_assert --arg a "$A" --arg b "$B" '
+		[.metrics[] | {(.cgroup): .value}] | add ==
+		{($a): 1234, ($b): 777}' "$BATS_TEST_TMPDIR/g.json"
+
+	# compare matches each cgroup's metric with the same cgroup's
+	run "$PSTAT" compare "$BATS_TEST_TMPDIR/g.json" "$BATS_TEST_TMPDIR/g.json"
+	assert_success
+	assert_line --regexp "^W \(cgroup $A\) +1,234 +1,234 "
+	assert_line --regexp "^W \(cgroup $B\) +777 +777 "
+}
+
+@test "--for-each-cgroup with metrics: each cgroup's metric from its own rows" {
+	need_cgroups
+	cmd="'$WRITER' 3000 & '$INWR' '$A' 1234; '$INWR' '$B' 777; wait"
+	# the metric alone, and one sharing an -e event's counts
+	for e in "" "-e syscalls:sys_enter_write"; do
+		run "$PSTAT" -a -x, --for-each-cgroup "$A,$B" $e \
+			--metric 'W2 = syscalls:sys_enter_write * 2' -- sh -c "$cmd"
+		assert_success
+		[ "$(csv_value syscalls:sys_enter_write "$A" <<<"$output")" = 1234 ]
+		[ "$(csv_value syscalls:sys_enter_write "$B" <<<"$output")" = 777 ]
+		[ "$(csv_metric W2 "$A" <<<"$output")" = 2468.000 ]
+		[ "$(csv_metric W2 "$B" <<<"$output")" = 1554.000 ]
+		[ "$(grep -c 'syscalls:sys_enter_write' <<<"$output")" = 2 ]
+	done
+
+	run "$PSTAT" -a -j -o "$BATS_TEST_TMPDIR/f.json" \
+		--for-each-cgroup "$A,$B" \
+		--metric 'W2 = syscalls:sys_enter_write * 2' -- sh -c "$cmd"
+	assert_success
+	validate_json "$BATS_TEST_TMPDIR/f.json"
+	jq_assert --arg a "$A" --arg b "$B" '
+		([.metrics[] | {(.cgroup): .value}] | add ==
+			{($a): 2468, ($b): 1554}) and
+		([.counters[] | {(.cgroup): .value}] | add ==
+			{($a): 1234, ($b): 777})' "$BATS_TEST_TMPDIR/f.json"
+
+	# perf's JSON lines: each metric's line names its cgroup
+	run "$PSTAT" -a --json=perf -o "$BATS_TEST_TMPDIR/p.json" \
+		--for-each-cgroup "$A,$B" \
+		--metric 'W2 = syscalls:sys_enter_write * 2' -- sh -c "$cmd"
+	assert_success
+	# (after perf's '# started on' line)
+	grep -v '^#' "$BATS_TEST_TMPDIR/p.json" | jq_assert -s --arg a "$A" \
+		--arg b "$B" '
+		[.[] | select(."metric-unit" == "W2") |
+			{(.cgroup): ."metric-value"}] | add ==
+		{($a): 2468, ($b): 1554}'
+}

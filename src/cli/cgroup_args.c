@@ -9,6 +9,7 @@
 #include "base/msg.h"
 #include "base/util.h"
 #include "cli/cgroup_args.h"
+#include "cli/metrics_cli.h"
 #include "run/cgroup.h"
 
 /*
@@ -77,20 +78,25 @@ static void free_names(char **v, size_t n)
 	free(v);
 }
 
-/* -G, in perf's pairing of names with the events before them. */
+/*
+ * -G, in perf's pairing of names with the events before them. With
+ * metrics, names past those events are the metrics' alone.
+ */
 static int apply_cgroup_opts(const struct pstat_opts *o, const size_t *ends,
 			     struct pstat_evlist *evl)
 {
 	size_t next = 0;
-	int r = 0;
+	int r = 0, metrics = metrics_cli_wanted(o);
 
 	for (size_t g = 0; g < o->ncgroups && !r; g++) {
 		const struct pstat_cgroup_arg *a = &o->cgroups[g];
-		size_t nev = ends[a->after - 1], n;
+		size_t nev = a->after ? ends[a->after - 1] : 0, n;
 		char **names = split(a->list, &n, 0);
 
 		for (size_t i = 0; i < n && !r; i++, next++) {
-			if (next >= nev) {
+			if (next >= nev && metrics) {
+				continue;
+			} else if (next >= nev) {
 				msg_error("-G %s: more cgroups than the %zu event%s before it: each cgroup goes with one event, in order (-e a,b -G x,y)",
 					  a->list, nev, nev == 1 ? "" : "s");
 				r = -1;
@@ -173,11 +179,71 @@ static char **for_each_names(const char *list, size_t *n)
 	return out;
 }
 
+/*
+ * The cgroups -G names, each once, in the order first named (empty
+ * names left out). New array of borrowed strings.
+ */
+static const char **named_cgroups(const struct pstat_opts *o, size_t *n,
+				  char ***all, size_t *nall)
+{
+	const char **v = NULL;
+	size_t alloc = 0;
+
+	*n = *nall = 0;
+	*all = NULL;
+	for (size_t g = 0; g < o->ncgroups; g++) {
+		size_t k;
+		char **names = split(o->cgroups[g].list, &k, 0);
+
+		*all = xrealloc(*all, (*nall + k + 1) * sizeof(**all));
+		memcpy(*all + *nall, names, k * sizeof(*names));
+		*nall += k;
+		free(names);
+	}
+	for (size_t i = 0; i < *nall; i++) {
+		size_t j = 0;
+
+		while (j < *n && strcmp(v[j], (*all)[i]))
+			j++;
+		if (!(*all)[i][0] || j < *n)
+			continue;
+		xgrow((void **)&v, &alloc, *n + 1, sizeof(*v));
+		v[(*n)++] = (*all)[i];
+	}
+	return v;
+}
+
+int cgroup_args_metrics(const struct pstat_opts *o, struct pstat_evlist *evl,
+			struct pstat_evlist *mevl, int *input_row,
+			size_t ninputs, struct cgroup_copies *copies)
+{
+	size_t n, nall, per = mevl->n;
+	char **all;
+	const char **names = named_cgroups(o, &n, &all, &nall);
+
+	copies->n = n;
+	copies->rows = mevl->nrows;
+	evlist_repeat(mevl, n);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < per; i++)
+			mevl->ev[k * per + i].cgroup = xstrdup(names[k]);
+	for (size_t i = 0; i < ninputs; i++)
+		if (input_row[i] >= 0)
+			input_row[i] += evl->nrows;
+	evlist_append(evl, mevl);
+	free(names);
+	free_names(all, nall);
+	return 0;
+}
+
 int cgroup_args_apply(const struct pstat_opts *o, const size_t *ends,
-		      struct pstat_evlist *evl)
+		      struct pstat_evlist *evl, struct cgroup_copies *copies)
 {
 	size_t n, per = evl->n;
 	char **names;
+
+	copies->n = 0;
+	copies->rows = evl->nrows;
 
 	if (o->ncgroups)
 		return apply_cgroup_opts(o, ends, evl) || check_groups(evl) ? -1
@@ -191,6 +257,7 @@ int cgroup_args_apply(const struct pstat_opts *o, const size_t *ends,
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < per; i++)
 			evl->ev[k * per + i].cgroup = xstrdup(names[k]);
+	copies->n = n;
 	free_names(names, n);
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "base/msg.h"
 #include "base/util.h"
+#include "cli/metrics_cli.h"
 #include "cli/options.h"
 #include "events/pfm.h"
 #include "report/print.h"
@@ -309,12 +310,6 @@ static int option_set(struct pstat_opts *o, int c, char **argv,
 		o->events[o->nevents++] = optarg;
 		break;
 	case 'G':
-		/* perf: "must define events before cgroups" */
-		if (!o->nevents) {
-			msg_error("-G %s: no events before it: -G names the cgroups of the events listed before it (-e a,b -G x,y)",
-				  optarg);
-			return -1;
-		}
 		xgrow((void **)&o->cgroups, &alloc->cgroups, o->ncgroups + 1,
 		      sizeof(*o->cgroups));
 		o->cgroups[o->ncgroups++] =
@@ -556,6 +551,15 @@ static int options_check(const struct pstat_opts *o)
 {
 	if (o->ncgroups && o->for_each_cgroup) {
 		msg_error("-G and --for-each-cgroup cannot be combined");
+		return -1;
+	}
+	/*
+	 * perf: "must define events before cgroups"; a -G before any -e
+	 * names the cgroups of the metrics alone (-a -G A -M X)
+	 */
+	if (o->ncgroups && !o->cgroups[0].after && !metrics_cli_wanted(o)) {
+		msg_error("-G %s: no events before it: -G names the cgroups of the events listed before it (-e a,b -G x,y)",
+			  o->cgroups[0].list);
 		return -1;
 	}
 	if ((o->ncgroups || o->for_each_cgroup) && !o->all_cpus &&

@@ -69,6 +69,7 @@ void compare_run_free(struct pstat_compare_run *run)
 	for (size_t i = 0; i < run->nmetrics; i++) {
 		free(run->metrics[i].name);
 		free(run->metrics[i].thread);
+		free(run->metrics[i].cgroup);
 		free(run->metrics[i].aggr);
 		free(run->metrics[i].unit);
 		free(run->metrics[i].samples);
@@ -461,16 +462,19 @@ static int same_metric(const struct pstat_compare_metric *a,
 		       const struct pstat_compare_metric *b)
 {
 	return !strcmp(a->name, b->name) && a->cpu == b->cpu &&
-	       same_str(a->aggr, b->aggr) && same_str(a->thread, b->thread);
+	       same_str(a->aggr, b->aggr) && same_str(a->thread, b->thread) &&
+	       same_str(a->cgroup, b->cgroup);
 }
 
 static char *metric_item_name(const struct pstat_compare_metric *m)
 {
 	char place[160];
 
-	return xasprintf("%s%s", m->name,
+	return xasprintf("%s%s%s%s%s", m->name,
 			 place_name(m->cpu, m->aggr, m->thread, place,
-				    sizeof(place)));
+				    sizeof(place)),
+			 m->cgroup ? " (cgroup " : "",
+			 m->cgroup ? m->cgroup : "", m->cgroup ? ")" : "");
 }
 
 /* One side of a metric entry; its samples' summary as side_set's. */
@@ -502,9 +506,10 @@ static const char *metric_invalid(const struct pstat_compare_metric *m,
 }
 
 /*
- * The metrics of the metric engine, matched by name, CPU, unit and thread:
- * compared like counters, in their own direction (lower is better when
- * the definition does not say). Adds to *compared and *broken.
+ * The metrics of the metric engine, matched by name, CPU, unit, thread
+ * and cgroup: compared like counters, in their own direction (lower is
+ * better when the definition does not say). Adds to *compared and
+ * *broken.
  */
 static void compare_engine_metrics(struct pstat_compare *out,
 				   const struct pstat_compare_run *base,

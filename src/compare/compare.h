@@ -57,6 +57,7 @@ struct pstat_compare_metric {
 	int cpu;                /* -A: the CPU, else -1 */
 	char *thread;           /* --per-thread, else NULL */
 	char *aggr;             /* --per-socket...: the unit's id, else NULL */
+	char *cgroup;           /* -G, --for-each-cgroup: its cgroup, or NULL */
 	char *unit;             /* "" when none */
 	double value;           /* NaN when the document has null */
 	double *samples;        /* with -r N: N values, else NULL */

@@ -271,6 +271,10 @@ static int json_read_metric(json_t *o, size_t i,
 	if (json_read_place(o, "metrics", i, &m->value, &m->unit, &m->cpu,
 			    &m->aggr, &m->thread, err))
 		return -1;
+	v = json_object_get(o, "cgroup");
+	if (v && !(m->cgroup = json_read_str(v)))
+		return error_set(err, -1, "metrics[%zu].cgroup is not a string",
+				 i);
 	v = json_object_get(o, "higher_is_better");
 	if (json_is_boolean(v))
 		m->higher_is_better = json_is_true(v);

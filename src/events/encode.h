@@ -139,6 +139,12 @@ int encode_apply_mods(struct perf_event_attr *attr, const char *mods,
 void evlist_repeat(struct pstat_evlist *evl, size_t times);
 
 /*
+ * Move the events of src to the end of dst, their groups, leaders and
+ * rows after dst's; src is left empty.
+ */
+void evlist_append(struct pstat_evlist *dst, struct pstat_evlist *src);
+
+/*
  * perf's --no-merge: each event opened on several instances of a PMU
  * (uncore_imc_0, uncore_imc_1; the core PMUs of a hybrid CPU) gets an
  * output row of its own, named for its instance ("uncore_imc_1/...").

@@ -74,6 +74,26 @@ void evlist_repeat(struct pstat_evlist *evl, size_t times)
 	evl->nrows *= (int)times;
 }
 
+void evlist_append(struct pstat_evlist *dst, struct pstat_evlist *src)
+{
+	size_t n = dst->n;
+
+	dst->ev = xrealloc(dst->ev, (n + src->n + 1) * sizeof(*dst->ev));
+	for (size_t i = 0; i < src->n; i++) {
+		struct pstat_event *to = &dst->ev[n + i];
+
+		*to = src->ev[i];
+		to->group += dst->ngroups;
+		to->leader += (int)n;
+		to->row += dst->nrows;
+	}
+	dst->n += src->n;
+	dst->ngroups += src->ngroups;
+	dst->nrows += src->nrows;
+	free(src->ev);
+	memset(src, 0, sizeof(*src));
+}
+
 /*
  * The name of ev as an instance of its own: "uncore_imc/cas_count_read/"
  * on uncore_imc_1 is "uncore_imc_1/cas_count_read/", "cycles" on

@@ -352,7 +352,10 @@ size_t print_metric_key_end(const struct pstat_report *r, size_t k,
 		b = &r->metrics[k];
 		if (a->cpu != b->cpu || a->aggr != b->aggr ||
 		    (a->thread != b->thread &&
-		     (!a->thread || !b->thread || strcmp(a->thread, b->thread))))
+		     (!a->thread || !b->thread ||
+		      strcmp(a->thread, b->thread))) ||
+		    (a->cgroup != b->cgroup &&
+		     (!a->cgroup || !b->cgroup || strcmp(a->cgroup, b->cgroup))))
 			break;
 		if (b->aggr_nr > *aggr_nr)
 			*aggr_nr = b->aggr_nr;

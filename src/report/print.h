@@ -76,6 +76,7 @@ struct pstat_metric_value {
 	const char *thread;         /* --per-thread: "comm-tid"; else NULL */
 	const struct pstat_aggr_id *aggr;   /* --per-socket...: its unit */
 	const struct pstat_metric_runs *runs;       /* NULL but with -r */
+	const char *cgroup;         /* -G, --for-each-cgroup: its cgroup */
 	unsigned anchor;            /* the table prints it after rows[anchor] */
 	int aggr_nr;
 	int cpu;                    /* -A: the CPU; else -1 */

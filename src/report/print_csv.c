@@ -396,7 +396,12 @@ static void csv_metric_line(struct pstat_printer *p, bool noise,
 
 	csv_place(&l, lead, m->aggr, m->aggr_nr, m->cpu, m->thread);
 	/* value, unit, event, [cgroup], [noise], run time, running */
-	for (int i = 0; i < 5 + noise + cgroups; i++)
+	for (int i = 0; i < 3; i++)
+		csv_field(&l, "");
+	/* the cgroup whose counts it is computed from */
+	if (cgroups)
+		csv_field(&l, m->cgroup ? m->cgroup : "");
+	for (int i = 0; i < 2 + noise; i++)
 		csv_field(&l, "");
 	if (isfinite(m->value))
 		csv_fieldf(&l, "%.3f", m->value);
@@ -435,6 +440,8 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 			csv_field(&l, "cpu");
 		if (first->thread)
 			csv_field(&l, "thread");
+		if (r->cgroups)
+			csv_field(&l, "cgroup");
 		for (size_t c = 0; c < ncols; c++) {
 			const struct pstat_metric_about *a =
 				r->metrics[cols[c]].about;
@@ -464,6 +471,8 @@ static void csv_metric_only(struct pstat_printer *p, bool header,
 			csv_fieldf(&l, "CPU%d", m->cpu);
 		if (m->thread)
 			csv_field(&l, m->thread);
+		if (r->cgroups)
+			csv_field(&l, m->cgroup ? m->cgroup : "");
 		for (size_t c = 0; c < ncols; c++) {
 			const struct pstat_metric_value *v =
 				print_metric_find(r, k, end, cols[c]);

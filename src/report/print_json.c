@@ -598,6 +598,8 @@ static void json_metric_value(struct jfill *f, const void *arg)
 		jfill_object(f, "aggr", json_metric_aggr, m);
 	if (m->thread)
 		jfill_str_kept(f, "thread", m->thread);
+	if (m->cgroup)
+		jfill_str_kept(f, "cgroup", m->cgroup);
 	jfill_real(f, "value", m->value);
 	jfill_str_kept(f, "unit", m->about->unit);
 	jfill_str_kept(f, "expr", m->about->expr);

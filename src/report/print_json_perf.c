@@ -136,6 +136,8 @@ static void jp_metric(FILE *out, const struct pstat_report *r,
 {
 	putc('{', out);
 	jp_lead(out, r, m->aggr, m->aggr_nr, m->cpu, m->thread);
+	if (m->cgroup)
+		jp_key_str(out, "cgroup", m->cgroup);
 	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ",
 		isfinite(m->value) ? m->value : 0.0);
 	jp_string(out, m->about->name);

@@ -12,7 +12,7 @@
 #include "report/print_openmetrics_priv.h"
 #include "base/util.h"
 
-/* The order of two metric values: name, CPU, aggregation unit, thread. */
+/* The order of two metric values: name, CPU, unit, thread, cgroup. */
 static int om_metric_cmp(const void *a, const void *b, void *arg)
 {
 	const struct pstat_metric_value *m = arg;
@@ -28,6 +28,9 @@ static int om_metric_cmp(const void *a, const void *b, void *arg)
 	if (!c)
 		c = strcmp(x->thread ? x->thread : "",
 			   y->thread ? y->thread : "");
+	if (!c)
+		c = strcmp(x->cgroup ? x->cgroup : "",
+			   y->cgroup ? y->cgroup : "");
 	return c;
 }
 
@@ -46,6 +49,11 @@ static void om_metric_labels(FILE *out, const struct pstat_metric_value *m)
 	om_escaped(out, m->about->name, 1);
 	putc('"', out);
 	om_place_labels(out, m->cpu, m->aggr, m->thread);
+	if (m->cgroup) {
+		fputs(",cgroup=\"", out);
+		om_escaped(out, m->cgroup, 1);
+		putc('"', out);
+	}
 	putc('}', out);
 }
 

@@ -145,11 +145,23 @@ static int column_width(const struct pstat_metric_value *m)
 	return n < 10 ? 10 : (int)n;
 }
 
+/* -G, --for-each-cgroup: the longest cgroup name of the metrics, or 0. */
+static int cgroup_width(const struct pstat_report *r)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (r->metrics[i].cgroup && strlen(r->metrics[i].cgroup) > w)
+			w = strlen(r->metrics[i].cgroup);
+	return (int)w;
+}
+
 void print_table_metric_only(FILE *out, const struct pstat_report *r,
 			     const char *lead, int header)
 {
 	size_t *cols = xcalloc(r->nmetrics + 1, sizeof(*cols));
 	size_t ncols = print_metric_columns(r, cols);
+	int cgw = cgroup_width(r);
 
 	if (header) {
 		char title[160];
@@ -159,6 +171,8 @@ void print_table_metric_only(FILE *out, const struct pstat_report *r,
 		/* as wide as the labels */
 		if (r->nmetrics)
 			fprintf(out, "%*s", label_width(&r->metrics[0]), "");
+		if (cgw)
+			fprintf(out, " %-*s", cgw, "");
 		for (size_t c = 0; c < ncols; c++) {
 			metric_title(title, sizeof(title),
 				     &r->metrics[cols[c]]);
@@ -176,6 +190,9 @@ void print_table_metric_only(FILE *out, const struct pstat_report *r,
 		if (lead)
 			fputs(lead, out);
 		print_table_label(out, m->aggr, nr, m->cpu, m->thread);
+		/* each cgroup's metrics on a line of their own */
+		if (cgw)
+			fprintf(out, " %-*s", cgw, m->cgroup ? m->cgroup : "");
 		for (size_t c = 0; c < ncols; c++) {
 			const struct pstat_metric_value *v =
 				print_metric_find(r, k, end, cols[c]);

@@ -69,6 +69,14 @@ struct pstat_session_cfg {
 	/* metrics (-M, --metric): NULL when none */
 	const struct pstat_metric_set *metrics;     /* borrowed */
 	const int *metric_input_row;       /* evlist row of each input */
+	/*
+	 * -G, --for-each-cgroup: the metrics' events are counted in this
+	 * many cgroups (0: none), the k-th copy of input i at
+	 * metric_input_row[i] + k * metric_copy_rows; each cgroup's
+	 * metrics are computed from its own copy
+	 */
+	size_t metric_copies;
+	int metric_copy_rows;
 	const struct pstat_metric_consts *metric_consts;
 	/* the default events' rows, before perf's Default metrics' (or 0) */
 	size_t perf_default_rows;

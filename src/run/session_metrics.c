@@ -13,12 +13,18 @@
 #include "base/util.h"
 #include "run/session_priv.h"
 
-/* Whether a report row belongs to the CPU, thread and aggregate unit. */
+/*
+ * Whether a report row belongs to the CPU, thread, aggregate unit and
+ * cgroup (each cgroup's metrics from its own rows).
+ */
 static int same_key(const struct pstat_row *a, const struct pstat_row *k)
 {
 	const char *thread = k->thread;
 
 	if (a->cpu != k->cpu || a->aggr != k->aggr)
+		return 0;
+	if (a->cgroup != k->cgroup &&
+	    (!a->cgroup || !k->cgroup || strcmp(a->cgroup, k->cgroup)))
 		return 0;
 	if (!a->thread || !thread)
 		return a->thread == thread;
@@ -160,6 +166,20 @@ void session_metrics_free(struct session *s)
 	memset(sm, 0, sizeof(*sm));
 }
 
+/* How many copies of the metrics' events were opened (one per cgroup). */
+static size_t input_copies(const struct session *s)
+{
+	return s->cfg->metric_copies ? s->cfg->metric_copies : 1;
+}
+
+/* The evlist row of the k-th copy of input i, or -1. */
+static int input_src(const struct session *s, size_t i, size_t k)
+{
+	int src = s->cfg->metric_input_row[i];
+
+	return src < 0 ? -1 : src + (int)k * s->cfg->metric_copy_rows;
+}
+
 void session_metrics_opened(struct session *s)
 {
 	const struct pstat_metric_set *set = s->cfg->metrics;
@@ -172,8 +192,9 @@ void session_metrics_opened(struct session *s)
 			continue;
 		/* sticky: under -r, a run of ungrouped counts is in the mean */
 		for (size_t i = 0; i < set->ninputs; i++)
-			if (s->cfg->metric_input_row[i] == evl->ev[e].row)
-				s->met.ungrouped[i] = 1;
+			for (size_t k = 0; k < input_copies(s); k++)
+				if (input_src(s, i, k) == evl->ev[e].row)
+					s->met.ungrouped[i] = 1;
 	}
 }
 
@@ -183,6 +204,8 @@ static uint64_t key_hash(const struct pstat_row *r)
 	uint64_t h = hash_bytes(HASH_INIT, &r->cpu, sizeof(r->cpu));
 
 	h = hash_bytes(h, &r->aggr, sizeof(r->aggr));
+	if (r->cgroup)
+		h = hash_str(h, r->cgroup);
 	return hash_str(h, r->thread);
 }
 
@@ -199,22 +222,25 @@ static void index_inputs(struct session *s)
 	if (sm->src_start)
 		return;
 	sm->src_start = xcalloc(nsrc + 2, sizeof(*sm->src_start));
-	sm->src_in = xcalloc(set->ninputs + 1, sizeof(*sm->src_in));
-	for (size_t i = 0; i < set->ninputs; i++) {
-		int src = s->cfg->metric_input_row[i];
+	sm->src_in = xcalloc(set->ninputs * input_copies(s) + 1,
+			     sizeof(*sm->src_in));
+	for (size_t i = 0; i < set->ninputs; i++)
+		for (size_t k = 0; k < input_copies(s); k++) {
+			int src = input_src(s, i, k);
 
-		if (src >= 0 && (size_t)src < nsrc)
-			sm->src_start[src + 2]++;
-	}
+			if (src >= 0 && (size_t)src < nsrc)
+				sm->src_start[src + 2]++;
+		}
 	for (size_t r = 2; r < nsrc + 2; r++)
 		sm->src_start[r] += sm->src_start[r - 1];
 	/* src_start[r + 1] counts up to r's start, then past its inputs */
-	for (size_t i = 0; i < set->ninputs; i++) {
-		int src = s->cfg->metric_input_row[i];
+	for (size_t i = 0; i < set->ninputs; i++)
+		for (size_t k = 0; k < input_copies(s); k++) {
+			int src = input_src(s, i, k);
 
-		if (src >= 0 && (size_t)src < nsrc)
-			sm->src_in[sm->src_start[src + 1]++] = i;
-	}
+			if (src >= 0 && (size_t)src < nsrc)
+				sm->src_in[sm->src_start[src + 1]++] = i;
+		}
 }
 
 /* The key of row r, a new one when none of the keys so far is its. */
@@ -353,7 +379,8 @@ static void fill_inputs(struct session *s, size_t k)
 {
 	const struct pstat_metric_set *set = s->cfg->metrics;
 	struct session_metrics *sm = &s->met;
-	bool borrow = !s->nunits && !per_cpu(s);
+	/* nor does a cgroup another's */
+	bool borrow = !s->nunits && !per_cpu(s) && !s->cfg->metric_copies;
 
 	for (size_t i = 0; i < set->ninputs; i++) {
 		size_t at = sm->key_in[k * set->ninputs + i];
@@ -420,6 +447,7 @@ static void add_value(struct session *s, size_t m,
 		.aggr_nr = aggr_nr,
 		.cpu = key->cpu,
 		.thread = key->thread,
+		.cgroup = key->cgroup,
 		.anchor = sm->places[sm->nv].anchor,
 	};
 	sm->nv++;
@@ -433,6 +461,24 @@ static bool pmu_counts(const struct session_metrics *sm, size_t k, size_t m)
 {
 	return !sm->pmu_bit || !sm->pmu_bit[m] ||
 	       (sm->key_pmus[k] & sm->pmu_bit[m]);
+}
+
+/*
+ * -G, --for-each-cgroup: whether key k counts an event metric m reads
+ * (a metric of no event: yes). The rows of the listed events that count
+ * no cgroup, or another, have no metric of the metrics' cgroups.
+ */
+static bool cgroup_counts(const struct session *s, size_t k, size_t m)
+{
+	const struct pstat_metric_entry *e = &s->cfg->metrics->m[m];
+	size_t ni = s->cfg->metrics->ninputs;
+
+	if (!s->cfg->metric_copies || !e->nins)
+		return true;
+	for (size_t j = 0; j < e->nins; j++)
+		if (s->met.key_in[k * ni + e->ins[j]] != SIZE_MAX)
+			return true;
+	return false;
 }
 
 /*
@@ -529,6 +575,7 @@ size_t session_metrics_eval(struct session *s, size_t nrows,
 			int nr = s->nunits ? unit_cpus(s, k, m) : 0;
 
 			if (set->m[m].shown && pmu_counts(sm, k, m) &&
+			    cgroup_counts(s, k, m) &&
 			    (!s->nunits || nr) &&
 			    (!per_cpu(s) || cpu_counts(s, k, m)))
 				add_value(s, m, &s->rows[sm->key_row[k]], nr,
