@@ -7,6 +7,8 @@
 
 load test_helper
 load json_helper
+# need_om_parser, om_check
+load serve_helper
 
 # The mount point of the hierarchy perf events are counted in, as pstat
 # finds it: cgroup v1 with perf_event first, else cgroup2.
@@ -413,4 +415,18 @@ csv_metric() {
 		[.[] | select(."metric-unit" == "W2") |
 			{(.cgroup): ."metric-value"}] | add ==
 		{($a): 2468, ($b): 1554}'
+}
+
+@test "--openmetrics: each cgroup's metric a sample with its cgroup label" {
+	need_cgroups
+	need_om_parser
+	run "$PSTAT" -a --openmetrics -o "$BATS_TEST_TMPDIR/om" \
+		--for-each-cgroup "$A,$B" \
+		--metric 'W2 = syscalls:sys_enter_write * 2' -- \
+		sh -c "'$WRITER' 3000 & '$INWR' '$A' 1234; '$INWR' '$B' 777; wait"
+	assert_success
+	run om_check openmetrics "$BATS_TEST_TMPDIR/om"
+	assert_success
+	assert_line "sample pstat_metric{cgroup=\"$A\",metric=\"W2\"} 2468.0"
+	assert_line "sample pstat_metric{cgroup=\"$B\",metric=\"W2\"} 1554.0"
 }
