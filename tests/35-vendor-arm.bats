@@ -230,11 +230,67 @@ pmu_counts() {
 	assert_success
 	assert_line --regexp '^ipc\.armv9_neoverse_n2 '
 	assert_line --regexp '^ipc\.armv8_neoverse_v2 '
-	[ "$(grep -c '^ipc' <<<"$output")" = 2 ]
+	# (and pstat's generic one, for the Cortex-A510: see below)
+	assert_line --regexp '^ipc '
+	[ "$(grep -c '^ipc' <<<"$output")" = 3 ]
 	run "$PT" metric-eval "$T -M retiring.armv8_neoverse_v2 inst_retired=1"
 	assert_success
 	[ "$(grep -c '^retiring' <<<"$output")" = 1 ]
 	assert_line --regexp '^retiring\.armv8_neoverse_v2 '
+}
+
+@test "big.LITTLE: a kind of core without Arm's data keeps pstat's generic metric of a name Arm's data redefines, the others Arm's" {
+	local T="$CPUS/arm64-dynamiq" a=armv9_cortex_a510 n=armv9_neoverse_n2 v=armv8_neoverse_v2
+	# ipc: Arm's (inst_retired / cpu_cycles) on N2 and V2, pstat's
+	# (instructions / cycles) on the A510, each on its own PMU's counts
+	run "$PT" metric-eval "$T -M ipc --metric 'twice = ipc * 2' --per-pmu $a,$v,$n $a/instructions/=3000 $a/cycles/=2000 $v/instructions/=1 $v/cycles/=1 $n/instructions/=1 $n/cycles/=1 $n/inst_retired/=5000 $n/cpu_cycles/=2000 $v/inst_retired/=8000 $v/cpu_cycles/=2000"
+	assert_success
+	close_to "$(mval ipc.$a)" 1.5
+	close_to "$(mval ipc.$n)" 2.5
+	close_to "$(mval ipc.$v)" 4
+	[ "$(grep -c '^ipc' <<<"$output")" = 3 ]
+	assert_line --regexp "^ipc\.$a [0-9.]+ insn/cycle$"
+	assert_line --regexp "^ipc\.$n [0-9.]+ per cycle$"
+	# a metric over ipc reads each core's own
+	close_to "$(mval twice.$a)" 3
+	close_to "$(mval twice.$n)" 5
+	close_to "$(mval twice.$v)" 8
+	# as pstat counts it: each PMU's events, in groups on that PMU
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --dry-run -M ipc true
+	assert_success
+	assert_line "$a/instructions/: resolver generic, pmu $a, group 2 (leader, weak)"
+	assert_line "$a/cycles/: resolver generic, pmu $a, group 2 (weak)"
+	assert_line --regexp "^$n/inst_retired/: resolver sysfs, pmu $n, group [01] "
+	refute_line --regexp "^$n/instructions/"
+	[ "$(grep -c resolver <<<"$output")" = 6 ]
+	# -M Summary too: Arm's ipc joined the group on N2 and V2
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --dry-run -M Summary true
+	assert_success
+	assert_line --partial "$a/instructions/: resolver generic"
+	# dtlb_mpki: a kernel that lists the A510's dtlb_walk (a real A510
+	# has DTLB_WALK; the tree's A510 lists Armv8.0's events only) gives
+	# it pstat's, split per PMU as the others' copies are
+	cp -r "$T" "$BATS_TEST_TMPDIR/dq"
+	echo event=0x0034 >"$BATS_TEST_TMPDIR/dq/devices/$a/events/dtlb_walk"
+	PSTAT_SYSFS_ROOT="$BATS_TEST_TMPDIR/dq" run "$ROOT/pstat" --dry-run -M dtlb_mpki true
+	assert_success
+	for p in $a $n $v; do
+		assert_line --regexp "^$p/dtlb_walk/: resolver sysfs, pmu $p, group [0-2] \(leader, weak\)$"
+		assert_line --regexp "^$p/inst_retired/: resolver sysfs, pmu $p, group [0-2] \(weak\)$"
+	done
+	[ "$(grep -c resolver <<<"$output")" = 6 ]
+	run "$PT" metric-eval "$BATS_TEST_TMPDIR/dq -M dtlb_mpki --per-pmu $a,$v,$n $a/dtlb_walk/=30 $a/inst_retired/=10000 $v/dtlb_walk/=1 $v/inst_retired/=1 $n/dtlb_walk/=1 $n/inst_retired/=1"
+	assert_success
+	close_to "$(mval dtlb_mpki.$a)" 3
+	assert_line --regexp "^dtlb_mpki\.$a [0-9.]+ walks/kinsn$"
+	# the same tree as it is: the A510 lists no dtlb_walk, so pstat's
+	# dtlb_mpki is not offered there (every Arm PMU must list its events)
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --dry-run -M dtlb_mpki true
+	assert_success
+	refute_output --partial "$a/"
+	# one kind of core: Arm's alone, as before
+	PSTAT_SYSFS_ROOT="$CPUS/arm64-neoverse-v2" run "$ROOT/pstat" list -j metrics
+	jq_assert '[.metrics[] | select(.name == "ipc")] | length == 1 and .[0].expr == "inst_retired / cpu_cycles"' <<<"$output"
 }
 
 @test "big.LITTLE: --topdown counts each copy's events on its own PMU, in groups within each PMU's counters" {

@@ -241,6 +241,31 @@ static char *pmu_spec(const struct pstat_event *ev,
 }
 
 /*
+ * A PMU's event alias written without its PMU (an Arm core's
+ * dtlb_walk, which each core PMU of a big.LITTLE lists) as that PMU's
+ * own, pmu/name/, when it encodes to the one event ev; else NULL.
+ */
+static char *alias_spec(const char *input, const struct pstat_event *ev,
+			struct pstat_encode_ctx *ctx)
+{
+	struct pstat_error err = { "", -1 };
+	struct pstat_evlist one = { 0 };
+	char *spec;
+
+	if (strpbrk(input, "/:@{},=") || strcmp(ev->name, input))
+		return NULL;
+	spec = xasprintf("%s/%s/", ev->pmu, input);
+	if (encode_string(spec, ctx, &one, &err) || one.n != 1 ||
+	    !one.ev[0].pmu || strcmp(one.ev[0].pmu, ev->pmu) ||
+	    !same_event(&one.ev[0].attr, &ev->attr)) {
+		free(spec);
+		spec = NULL;
+	}
+	evlist_free(&one);
+	return spec;
+}
+
+/*
  * Input i's spelling on each core PMU into spec[npmu], when it is one
  * event per core PMU (a hybrid's cycles); else spec stays NULL.
  */
@@ -254,10 +279,12 @@ static void input_per_pmu(const char *input, struct pstat_encode_ctx *ctx,
 	if (!encode_string(input, ctx, &ev, &err) && ev.n == npmu) {
 		for (size_t k = 0; k < ev.n; k++) {
 			for (size_t p = 0; p < npmu; p++) {
-				if (!ev.ev[k].per_core_pmu || spec[p] ||
+				if (spec[p] || !ev.ev[k].pmu ||
 				    strcmp(ev.ev[k].pmu, pmus[p]))
 					continue;
-				spec[p] = pmu_spec(&ev.ev[k], ctx);
+				spec[p] = ev.ev[k].per_core_pmu ?
+						  pmu_spec(&ev.ev[k], ctx) :
+						  alias_spec(input, &ev.ev[k], ctx);
 				found += spec[p] != NULL;
 			}
 		}

@@ -73,6 +73,12 @@ struct pstat_metric_entry {
 	 */
 	char *pmu;
 	/*
+	 * The vendor's own definition for the core PMU its name's suffix
+	 * names (Arm's ipc.armv9_neoverse_n2): metric_set_split_pmus makes
+	 * no copy of a metric of the name for that PMU.
+	 */
+	int pmu_own;
+	/*
 	 * The inputs it reads, through the metrics it refers to: nins
 	 * indexes into set->inputs, ascending; first_in the first a walk
 	 * of its references in their order meets, or SIZE_MAX
@@ -180,7 +186,10 @@ int metric_set_resolve(struct pstat_metric_set *set,
  * refers to one, becomes one copy per PMU named "NAME.PMU" (ipc.cpu_core),
  * each reading its PMU's events. pmus[npmu] are the core PMUs' names;
  * spec[i * npmu + p] the spelling of input i on pmus[p] (as -e takes
- * it), or spec[i * npmu] NULL when input i is one event. Call after
+ * it), or spec[i * npmu] NULL when input i is one event. Where a
+ * metric's copy for a PMU is the vendor's own (pmu_own: Arm's
+ * ipc.armv9_neoverse_n2), that PMU keeps it and gets no copy, and the
+ * copies of metrics referring to it refer to it. Call after
  * metric_set_resolve and before any grouping. Returns 1 when metrics
  * were split, else 0; -1 with err filled (set unchanged) when a copy's
  * name is another metric's.

@@ -365,10 +365,18 @@ static void pick_entries(struct pstat_metric_lib *lib,
 		    !arm_events_present(lib, pmus, e))
 			continue;
 		metric_lib_entry_name(e, name, sizeof(name));
-		if (!picked(lib, name))
+		if (!picked(lib, name)) {
 			lib->e[lib->n++] = e;
-		else
-			join_groups(lib, name, e->group);
+			continue;
+		}
+		join_groups(lib, name, e->group);
+		/*
+		 * taken by the vendor's copies only (ipc.armv9_neoverse_n2):
+		 * a core PMU without one keeps this one, split over the
+		 * PMUs (metric_set_split_pmus leaves those with a copy)
+		 */
+		if (lib->generic_too && !metric_lib_find(lib, name))
+			lib->e[lib->n++] = e;
 	}
 }
 
@@ -609,6 +617,9 @@ static int select_one(const struct pstat_metric_lib *lib,
 			return -1;
 		}
 		metric_set_add_def(set, &d, 1, err);
+		if (metric_vendor_is_copy(lib, e) &&
+		    metric_set_find(set, name) >= 0)
+			set->m[metric_set_find(set, name)].pmu_own = 1;
 		found++;
 	}
 	if (found)

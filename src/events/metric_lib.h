@@ -94,6 +94,13 @@ struct pstat_metric_lib {
 	 * own (an Arm big.LITTLE's: NAME.pmu copies, their defs owned)
 	 */
 	char vendor_pmu[4][64];
+	/*
+	 * A heterogeneous Arm machine with a core PMU the vendor's tables
+	 * do not cover (no data, or no slot events) beside ones they do:
+	 * a hand-written metric whose name the vendor's copies take (ipc)
+	 * stays, split over the PMUs without a copy of their own.
+	 */
+	int generic_too;
 	char **owned;           /* group lists made here ("General;Summary") */
 	size_t nowned, owned_alloc;
 	size_t nvendor;
@@ -135,6 +142,13 @@ void metric_vendor_pick(struct pstat_metric_lib *lib, struct pstat_pmus *pmus);
  */
 const char *metric_vendor_groups(const struct pstat_metric_lib *lib,
 				 const struct metric_lib_entry *e);
+
+/*
+ * Whether library entry e is a vendor's copy for one core PMU
+ * (NAME.pmu of an Arm big.LITTLE's table).
+ */
+int metric_vendor_is_copy(const struct pstat_metric_lib *lib,
+			  const struct metric_lib_entry *e);
 
 /*
  * The metrics of lib's vendor tables that the generator left out, of

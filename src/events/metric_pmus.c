@@ -93,9 +93,28 @@ struct split {
 	char *const *spec;
 	size_t npmu;
 	const unsigned char *hyb;
+	/*
+	 * own[m * npmu + p]: the entry that is the vendor's own copy of
+	 * metric m on PMU p (no copy is made), or -1
+	 */
+	const ssize_t *own;
 	const size_t *newidx;
 	struct pstat_metric_set *out;
 };
+
+/* Where metric m of the old set is on PMU p in the new one. */
+static size_t copy_index(const struct split *s, size_t m, size_t p)
+{
+	size_t k = 0;
+
+	if (!s->hyb[m])
+		return s->newidx[m];
+	if (s->own[m * s->npmu + p] >= 0)
+		return s->newidx[s->own[m * s->npmu + p]];
+	for (size_t q = 0; q < p; q++)
+		k += s->own[m * s->npmu + q] < 0;
+	return s->newidx[m] + k;
+}
 
 /* e's references for the copy on PMU p (p ignored where not split). */
 static struct metric_ref *remap(struct split *s, const struct pstat_mexpr *e,
@@ -114,8 +133,7 @@ static struct metric_ref *remap(struct split *s, const struct pstat_mexpr *e,
 				     s->set->inputs[r[k].idx];
 			o[k].idx = metric_set_input(s->out, sp);
 		} else if (r[k].kind == METRIC_REF_METRIC) {
-			o[k].idx = s->newidx[r[k].idx] +
-				   (s->hyb[r[k].idx] ? p : 0);
+			o[k].idx = copy_index(s, r[k].idx, p);
 		}
 	}
 	return o;
@@ -158,11 +176,15 @@ static void build(struct split *s, const char *const *pmus)
 		size_t copies = s->hyb[m] ? s->npmu : 1;
 
 		for (size_t p = 0; p < copies; p++) {
-			struct pstat_metric_entry *c = &out->m[out->n++];
+			struct pstat_metric_entry *c;
 
+			if (s->hyb[m] && s->own[m * s->npmu + p] >= 0)
+				continue;
+			c = &out->m[out->n++];
 			memset(c, 0, sizeof(*c));
 			c->group = -1;
 			c->shown = e->shown;
+			c->pmu_own = e->pmu_own;
 			if (s->hyb[m]) {
 				clone_def(&e->def, pmus[p], &c->def);
 				c->pmu = xstrdup(pmus[p]);
@@ -177,20 +199,37 @@ static void build(struct split *s, const char *const *pmus)
 	}
 }
 
-/* A copy's name that another metric of set has already, or NULL. */
+/*
+ * A copy's name that another metric of set has already, or NULL; own
+ * (new array) notes those that are the vendor's own copy, not split.
+ */
 static const char *name_taken(struct pstat_metric_set *set,
 			      const unsigned char *hyb,
 			      const char *const *pmus, size_t npmu,
-			      char **copy)
+			      char **copy, ssize_t **own)
 {
+	*own = xcalloc(set->n * npmu + 1, sizeof(**own));
 	for (size_t m = 0; m < set->n; m++) {
-		for (size_t p = 0; hyb[m] && p < npmu; p++) {
+		for (size_t p = 0; p < npmu; p++) {
+			ssize_t k;
+
+			(*own)[m * npmu + p] = -1;
+			if (!hyb[m])
+				continue;
 			*copy = xasprintf("%s.%s", set->m[m].def.name,
 					  pmus[p]);
-			if (metric_set_find(set, *copy) >= 0)
-				return set->m[m].def.name;
+			k = metric_set_find(set, *copy);
 			free(*copy);
 			*copy = NULL;
+			if (k >= 0 && set->m[k].pmu_own && !hyb[k]) {
+				(*own)[m * npmu + p] = k;
+				continue;
+			}
+			if (k >= 0) {
+				*copy = xasprintf("%s.%s", set->m[m].def.name,
+						  pmus[p]);
+				return set->m[m].def.name;
+			}
 		}
 	}
 	return NULL;
@@ -202,6 +241,7 @@ int metric_set_split_pmus(struct pstat_metric_set *set,
 {
 	const char *taken;
 	char *copy = NULL;
+	ssize_t *own = NULL;
 	unsigned char *split_in = xcalloc(set->ninputs + 1, 1);
 	unsigned char *hyb;
 	size_t *newidx, total = 0;
@@ -216,12 +256,13 @@ int metric_set_split_pmus(struct pstat_metric_set *set,
 		return 0;
 	}
 	hyb = split_metrics(set, split_in);
-	taken = name_taken(set, hyb, pmus, npmu, &copy);
+	taken = name_taken(set, hyb, pmus, npmu, &copy, &own);
 	if (taken) {
 		error_set(err, -1,
 			  "metric '%s' is defined twice: '%s' counts once per core PMU, and its copy on each is named so",
 			  copy, taken);
 		free(copy);
+		free(own);
 		free(split_in);
 		free(hyb);
 		return -1;
@@ -229,11 +270,12 @@ int metric_set_split_pmus(struct pstat_metric_set *set,
 	newidx = xcalloc(set->n + 1, sizeof(*newidx));
 	for (size_t m = 0; m < set->n; m++) {
 		newidx[m] = total;
-		total += hyb[m] ? npmu : 1;
+		for (size_t p = 0; p < (hyb[m] ? npmu : 1); p++)
+			total += !hyb[m] || own[m * npmu + p] < 0;
 	}
 	out.m = xcalloc(total + 1, sizeof(*out.m));
 	out.alloc = total + 1;
-	s = (struct split){ set, spec, npmu, hyb, newidx, &out };
+	s = (struct split){ set, spec, npmu, hyb, own, newidx, &out };
 	build(&s, pmus);
 	/* what moved to out is no longer set's */
 	for (size_t m = 0; m < set->n; m++) {
@@ -252,6 +294,7 @@ int metric_set_split_pmus(struct pstat_metric_set *set,
 	free(set->name_slot);
 	free(set->input_slot);
 	*set = out;
+	free(own);
 	free(split_in);
 	free(hyb);
 	free(newidx);

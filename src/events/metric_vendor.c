@@ -242,7 +242,7 @@ static void pick_arm(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 {
 	struct vendor_arm_pmu arm[8];
 	size_t n = vendor_arm_pmus(pmus, &lib->cpu, arm, ARRAY_SIZE(arm));
-	size_t used = 0, known = 0;
+	size_t used = 0, known = 0, covered = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat_pmu *p = pmus_find(pmus, arm[i].pmu);
@@ -265,9 +265,11 @@ static void pick_arm(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 		    !pmu_alias_find(p, "op_spec"))
 			continue;
 		add_table(lib, v, n > 1 ? arm[i].pmu : "");
+		covered++;
 	}
 	if (lib->nvendor) {
 		lib->no_topdown[0] = '\0';
+		lib->generic_too = covered < n;
 		return;
 	}
 	for (size_t i = 0; i < n && !known && !lib->topdown_levels; i++) {
@@ -323,6 +325,15 @@ entry_row(const struct pstat_metric_lib *lib, const struct metric_lib_entry *e)
 					    (size_t)(e - first)];
 	}
 	return NULL;
+}
+
+int metric_vendor_is_copy(const struct pstat_metric_lib *lib,
+			  const struct metric_lib_entry *e)
+{
+	for (size_t v = 0; v < lib->nvendor; v++)
+		if (e >= lib->vendor_e[v] && e < lib->vendor_e[v] + lib->vendor[v]->n)
+			return lib->vendor_pmu[v][0] != '\0';
+	return 0;
 }
 
 const char *metric_vendor_groups(const struct pstat_metric_lib *lib,
