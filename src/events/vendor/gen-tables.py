@@ -26,7 +26,7 @@ What pstat's formula language cannot say is left out, and the metrics
 that refer to it with it: events with a per-core modifier (:percore, a
 sum over a core's SMT siblings), MSR events, uncore events of a unit
 the kernel has no PMU for here (IIO, NCU) or that need a box filter,
-a formula that divides by a box's clockticks as a rate, and retire
+and retire
 latencies where the platform has no retire latency file (a count cannot
 measure them: with the file, Intel's measured mean stands in, as perf
 does when counting). :sup and :user become perf's k and u modifiers,
@@ -34,7 +34,9 @@ UMaskExt the umask's high byte (the kernel's umask format is
 config:8-15,40-47 where the core has it) and :eqN the eq term.
 Uncore events are counted on the kernel's uncore PMUs (UNCORE_PMU),
 summed over the boxes; pstat leaves a metric out where the machine
-lacks the PMU (metric_uncore.c). The
+lacks the PMU (metric_uncore.c). A formula that divides by a box's
+clockticks (:one_unit), which Intel's tools count over one second,
+divides by them per second. The
 generated file lists what was left out and why, and so does the table
 vendor_skipped, with each metric's groups. Two slips of Intel's Emerald
 Rapids file are read as meant: a name written with blanks inside, and
@@ -396,15 +398,17 @@ def intel_uncore_attach(platform, rel, cache):
 
 
 def intel_uncore_token(platform, tok, text):
-    if tok.endswith(":one_unit") and re.search(
-            r"/\s*" + re.escape(tok) + r"\s*$", text):
-        # Intel's DRAM read latencies divide by a box's clockticks as
-        # a rate (its tools count over one second; perf divides by the
-        # clockticks per second): as written, 1/seconds off
-        raise Skip("divides by %s, a count Intel's formula takes as a rate per second" % tok)
     u = getattr(platform, "uncore", None)
     if u is None:
         raise Skip("uncore event %s: the platform's uncore events JSON is not committed" % tok.split(":")[0])
+    if tok.endswith(":one_unit") and re.search(
+            r"/\s*" + re.escape(tok) + r"\s*$", text):
+        # Intel's DRAM read latencies divide cycles a request waited by
+        # a box's clockticks, which its tools count over one second: a
+        # rate. Over any other time (perf takes the formula as written)
+        # that is off by the run's seconds; divided by the clockticks per
+        # second, as Intel's MEM_Read_Latency does, it is nanoseconds.
+        return "( %s / tma_info_system_time )" % u.token(tok)
     return u.token(tok)
 
 
