@@ -430,3 +430,27 @@ csv_metric() {
 	assert_line "sample pstat_metric{cgroup=\"$A\",metric=\"W2\"} 2468.0"
 	assert_line "sample pstat_metric{cgroup=\"$B\",metric=\"W2\"} 1554.0"
 }
+
+@test "--dry-run: -M and --topdown events once per cgroup, groups in one cgroup each" {
+	local skl="$SYSFS/intel-skylake" doc="$BATS_TEST_TMPDIR/d.json"
+
+	# (Skylake's top-down from the vendor's data, for the fixture tree's
+	# CPU; nothing is opened)
+	for args in "-G web,db -M TopdownL1" "-G web,db --topdown" \
+		"--for-each-cgroup web,db -M TopdownL1" \
+		"-e cs -G web,,db --topdown"; do
+		PSTAT_SYSFS_ROOT="$skl" "$PSTAT" --dry-run -a -j -o "$doc" $args
+		validate_json "$doc" "$ROOT/schema/pstat-dryrun.schema.json"
+		# the same metric events in web as in db, each group in one
+		jq_assert '
+			[.events[] | select(.name != "cs")] as $t |
+			($t | map(select(.cgroup == "web") | .name)) as $w |
+			($t | map(select(.cgroup == "db") | .name)) as $d |
+			($w | length) >= 4 and $w == $d and
+			($t | length) == ($w | length) * 2 and
+			([.events | group_by(.group)[] |
+				map(.cgroup) | unique | length] | max) == 1' "$doc"
+	done
+	# -e cs -G web,,db: cs paired with web, the metrics in web and db
+	jq_assert '.events[0] | .name == "cs" and .cgroup == "web"' "$doc"
+}

@@ -103,6 +103,8 @@ int print_json_dryrun(FILE *out, const struct pstat_dryrun_event *ev,
 						      ev[i].ncore_cpus));
 		json_object_set_new(e, "attr", ev[i].attr ?
 				    json_attr(ev[i].attr) : json_null());
+		if (ev[i].cgroup)
+			json_object_set_new(e, "cgroup", jstr(ev[i].cgroup));
 		json_array_append_new(events, e);
 	}
 	json_object_set_new(doc, "events", events);
