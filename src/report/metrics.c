@@ -212,7 +212,8 @@ static void set(struct pstat_row *r, const char *name, const char *unit,
 
 void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
-		     uint64_t elapsed_ns, struct metrics_index *ix)
+		     uint64_t elapsed_ns, struct metrics_index *ix,
+		     const unsigned char *kept)
 {
 	struct metrics_index own = { 0 };
 	struct partners p = {
@@ -223,6 +224,9 @@ void metrics_compute(struct pstat_row *rows, size_t nrows,
 		const struct perf_event_attr *a = attrs[i];
 		const struct pstat_row *o;
 
+		/* (not read: thousands of idle threads' rows an interval) */
+		if (kept && kept[i])
+			continue;
 		r->has_metric = 0;
 		if (!usable(r))
 			continue;

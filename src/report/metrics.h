@@ -33,10 +33,13 @@ void metrics_index_free(struct metrics_index *ix);
  * rates are over the first task-clock or cpu-clock row.
  *
  * attrs[i] is the attr of rows[i]; elapsed_ns the wall time measured.
- * Fills rows[i].has_metric / .metric.
+ * Fills rows[i].has_metric / .metric, but for the rows where kept[i]
+ * (kept may be NULL): rows left as they were since the last call, whose
+ * metric is still this call's (an idle thread's row: none).
  */
 void metrics_compute(struct pstat_row *rows, size_t nrows,
 		     const struct perf_event_attr *const *attrs,
-		     uint64_t elapsed_ns, struct metrics_index *ix);
+		     uint64_t elapsed_ns, struct metrics_index *ix,
+		     const unsigned char *kept);
 
 #endif

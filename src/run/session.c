@@ -433,6 +433,7 @@ int session_setup(struct session *s, const struct pstat_session_cfg *cfg)
 	s->row_attrs = xcalloc(s->nrows + 1, sizeof(*s->row_attrs));
 	s->row_src = xcalloc(s->nrows + 1, sizeof(*s->row_src));
 	s->row_idle = xcalloc(s->nrows + 1, sizeof(*s->row_idle));
+	s->row_kept = xcalloc(s->nrows + 1, sizeof(*s->row_kept));
 	session_metrics_setup(s);
 	s->samples = xcalloc(s->nrows * (cfg->repeat ? cfg->repeat : 1) + 1,
 			     sizeof(*s->samples));
@@ -471,6 +472,7 @@ void session_free(struct session *s)
 	free(s->unit_of);
 	free(s->row_src);
 	free(s->row_idle);
+	free(s->row_kept);
 	session_metrics_free(s);
 	free(s->samples);
 	free(s->elapsed);

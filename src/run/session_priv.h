@@ -141,6 +141,7 @@ struct session {
 		unsigned thread;
 	} *row_idle;
 	unsigned rows_gen;
+	unsigned char *row_kept;     /* [row]: left as it was by this build */
 	struct session_metrics met;
 	sigset_t waitmask;
 	struct timespec started_at;

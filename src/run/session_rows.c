@@ -187,6 +187,7 @@ static void fill_row(struct session *s, size_t n, size_t r, long ci, long ti,
 {
 	struct pstat_row *row = &s->rows[n];
 
+	s->row_kept[n] = 0;
 	s->row_src[n] = (int)r;
 	s->row_attrs[n] = &s->evl->ev[s->row_event[r]].attr;
 	row_identity(s, row, r, ci, ti);
@@ -235,9 +236,11 @@ static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
 			if (same && idle->gen && idle->gen == s->rows_gen - 1 &&
 			    idle->thread == t && s->row_src[n] == (int)r) {
 				idle->gen = s->rows_gen;
+				s->row_kept[n] = 1;
 				continue;
 			}
 		}
+		s->row_kept[n] = 0;
 		/* rows a few ahead (three or four cache lines), to write */
 		if (t + PRINT_ROW_AHEAD < s->ntids)
 			print_row_prefetch(&s->rows[n + PRINT_ROW_AHEAD], 1);
@@ -312,7 +315,8 @@ static size_t build_rows(struct session *s, const struct readings *rd,
 	s->rows_gen++;
 	if (s->nunits) {
 		n = build_unit_rows(s, rd);
-		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
+		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix,
+				s->row_kept);
 		session_metrics_eval(s, n, elapsed_ns);
 		return n;
 	}
@@ -334,7 +338,8 @@ static size_t build_rows(struct session *s, const struct readings *rd,
 			fill_row(s, n++, r, -1, -1, -1, rd);
 		}
 	}
-	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix);
+	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix,
+			s->row_kept);
 	session_metrics_eval(s, n, elapsed_ns);
 	return n;
 }
@@ -580,7 +585,7 @@ int session_print_summary(struct session *s, size_t nrows,
 		rep.elapsed_ns = (uint64_t)esum->mean;
 		/* the metrics of the means, not of the last run (as perf) */
 		metrics_compute(s->rows, nrows, s->row_attrs, rep.elapsed_ns,
-				&s->mix);
+				&s->mix, NULL);
 		session_metrics_eval(s, nrows, rep.elapsed_ns);
 		session_metrics_summarize(s, runs, s->cfg->repeat ?
 							   s->cfg->repeat : 1);

@@ -149,7 +149,7 @@ int t_metrics(int argc, char **argv)
 	xgrow((void **)&ap, &palloc, n + 1, sizeof(*ap));
 	for (size_t i = 0; i < n; i++)
 		ap[i] = &attrs[i];
-	metrics_compute(rows, n, ap, elapsed, NULL);
+	metrics_compute(rows, n, ap, elapsed, NULL, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat_row *r = &rows[i];
 
