@@ -25,7 +25,7 @@ intel/ keeping perfmon's paths, add its platform to PLATFORMS, rerun.
 What pstat's formula language cannot say is left out, and the metrics
 that refer to it with it: events with a per-core modifier (:percore, a
 sum over a core's SMT siblings), MSR events, uncore events of a unit
-the kernel has no PMU for here (IIO, NCU) or that need a box filter,
+the kernel has no PMU for here (NCU) or that need a box filter,
 and retire
 latencies where the platform has no retire latency file (a count cannot
 measure them: with the file, Intel's measured mean stands in, as perf
@@ -338,7 +338,7 @@ def tokens(text):
 # "cmask" on the client ARB).
 UNCORE_PMU = {"iMC": ("uncore_imc", "thresh"), "IMC": ("uncore_imc", "thresh"),
               "CHA": ("uncore_cha", "thresh"), "UPI LL": ("uncore_upi", "thresh"),
-              "ARB": ("uncore_arb", "cmask")}
+              "ARB": ("uncore_arb", "cmask"), "IIO": ("uncore_iio", "thresh")}
 
 
 class UncoreEvents:
@@ -362,17 +362,24 @@ class UncoreEvents:
         if unit not in UNCORE_PMU:
             raise Skip("uncore event %s of unit %s (no kernel PMU pstat maps it to)" % (parts[0], unit))
         pmu, thresh = UNCORE_PMU[unit]
-        if (e.get("Filter") or "na") != "na" or num(e.get("FILTER_VALUE")):
+        # ("fc, chnl": an IIO event's ch_mask and fc_mask, below)
+        if (e.get("Filter") or "na") not in ("na", "fc, chnl") or \
+                num(e.get("FILTER_VALUE")):
             # the box filter register (Skylake-SP's CHA opcode filter)
             raise Skip("uncore event %s needs the %s filter %s" % (
                 parts[0], unit, e.get("FILTER_VALUE")))
-        if num(e.get("PortMask")) or num(e.get("FCMask")):
-            raise Skip("uncore event %s needs port and FC masks" % parts[0])
         code = num(e["EventCode"])
         # the kernel's umask format takes the extension above bit 8
         # (config:8-15,32-..): the 32-bit value Intel's UMaskExt:UMask
         umask = num(e.get("UMask")) | num(e.get("UMaskExt")) << 8
         t = ["event=0x%x" % code, "umask=0x%x" % umask]
+        # an IIO event's ports and traffic classes: the kernel's ch_mask
+        # and fc_mask terms (Skylake-SP's IIO boxes)
+        if num(e.get("PortMask")) or num(e.get("FCMask")):
+            if pmu != "uncore_iio":
+                raise Skip("uncore event %s needs port and FC masks" % parts[0])
+            t += ["ch_mask=0x%x" % num(e.get("PortMask")),
+                  "fc_mask=0x%x" % num(e.get("FCMask"))]
         if num(e.get("CounterMask")):
             t.append("%s=%d" % (thresh, num(e.get("CounterMask"))))
         for m in parts[1:]:
