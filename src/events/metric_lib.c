@@ -611,15 +611,18 @@ static int select_one(const struct pstat_metric_lib *lib,
 		if (!name_matches(name, w) && !group_matches(lib, e, w))
 			continue;
 		struct pstat_metric_def d = { 0 };
+		ssize_t k;
 
 		if (metric_lib_def(lib, e, &d, err)) {
 			metric_def_free(&d);
 			return -1;
 		}
 		metric_set_add_def(set, &d, 1, err);
-		if (metric_vendor_is_copy(lib, e) &&
-		    metric_set_find(set, name) >= 0)
-			set->m[metric_set_find(set, name)].pmu_own = 1;
+		/* a vendor's copy for one core PMU: that PMU's own metric */
+		k = metric_vendor_is_copy(lib, e) ? metric_set_find(set, name) :
+						    -1;
+		if (k >= 0)
+			set->m[k].pmu_own = 1;
 		found++;
 	}
 	if (found)

@@ -219,17 +219,12 @@ static const char *name_taken(struct pstat_metric_set *set,
 			*copy = xasprintf("%s.%s", set->m[m].def.name,
 					  pmus[p]);
 			k = metric_set_find(set, *copy);
+			if (k >= 0 && (!set->m[k].pmu_own || hyb[k]))
+				return set->m[m].def.name;
 			free(*copy);
 			*copy = NULL;
-			if (k >= 0 && set->m[k].pmu_own && !hyb[k]) {
+			if (k >= 0)
 				(*own)[m * npmu + p] = k;
-				continue;
-			}
-			if (k >= 0) {
-				*copy = xasprintf("%s.%s", set->m[m].def.name,
-						  pmus[p]);
-				return set->m[m].def.name;
-			}
 		}
 	}
 	return NULL;

@@ -331,7 +331,8 @@ int metric_vendor_is_copy(const struct pstat_metric_lib *lib,
 			  const struct metric_lib_entry *e)
 {
 	for (size_t v = 0; v < lib->nvendor; v++)
-		if (e >= lib->vendor_e[v] && e < lib->vendor_e[v] + lib->vendor[v]->n)
+		if (e >= lib->vendor_e[v] &&
+		    e < lib->vendor_e[v] + lib->vendor[v]->n)
 			return lib->vendor_pmu[v][0] != '\0';
 	return 0;
 }
