@@ -95,9 +95,19 @@ tree_with_uncore() {
 	done
 }
 
-@test "uncore: the system metrics are Intel's formulas, events from Intel's uncore JSON (SPR, GNR, SKX, EMR, client ARB)" {
+@test "uncore: the system metrics are Intel's formulas, events from Intel's uncore JSON (SKX, CLX, ICX, SPR, EMR, GNR, client ARB)" {
 	local m n=0 t=$BATS_TEST_TMPDIR
 	tree_with_uncore "$CPUS/intel-emeraldrapids" "$t/emr" imc:2 cha:2 upi:1
+	# Cascade Lake (Skylake-SP's model, stepping 7) and Ice Lake-SP
+	# (model 6Ah) on copies of the Skylake-SP and Sapphire Rapids trees
+	cp -a "$CPUS/intel-skylake-sp" "$t/clx"
+	sed -i 's/^stepping\t: 4$/stepping\t: 7/' "$t/clx/proc/cpuinfo"
+	cp -a "$CPUS/intel-sapphirerapids" "$t/icx"
+	sed -i 's/^model\t\t: 143$/model\t\t: 106/' "$t/icx/proc/cpuinfo"
+	PSTAT_SYSFS_ROOT="$t/clx" run "$ROOT/pstat" list -j metrics
+	jq_assert '.metrics[] | select(.name == "tma_info_system_dram_bw_use") | .source | test("CLX/")' <<<"$output"
+	PSTAT_SYSFS_ROOT="$t/icx" run "$ROOT/pstat" list -j metrics
+	jq_assert '.metrics[] | select(.name == "tma_info_system_dram_bw_use") | .source | test("ICX/")' <<<"$output"
 	while read -r tree plat metrics uncore names; do
 		export PSTAT_SYSFS_ROOT=$tree
 		for m in ${names//,/ }; do
@@ -113,10 +123,12 @@ tree_with_uncore() {
 $CPUS/intel-sapphirerapids SPR sapphirerapids_metrics.json sapphirerapids_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Read_Latency,Info_System_MEM_Parallel_Reads,Info_System_IO_Read_BW,Info_System_IO_Write_BW,Info_System_UPI_Data_Transmit_BW,Info_System_Socket_CLKS
 $CPUS/intel-graniterapids GNR graniterapids_metrics.json graniterapids_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Parallel_Reads,Info_System_IO_Read_BW,Info_System_IO_Write_BW,Info_System_UPI_Data_Transmit_BW,Info_System_Socket_CLKS
 $CPUS/intel-skylake-sp SKX skylakex_metrics.json skylakex_uncore.json Info_System_DRAM_BW_Use,Info_System_Socket_CLKS,Info_System_Uncore_Frequency,Info_System_IO_Read_BW,Info_System_IO_Write_BW
+$t/clx CLX cascadelakex_metrics.json cascadelakex_uncore.json Info_System_DRAM_BW_Use,Info_System_Socket_CLKS,Info_System_IO_Read_BW,Info_System_IO_Write_BW
+$t/icx ICX icelakex_metrics.json icelakex_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Read_Latency,Info_System_MEM_Parallel_Reads,Info_System_IO_Read_BW,Info_System_IO_Write_BW,Info_System_Socket_CLKS
 $t/emr EMR emeraldrapids_metrics.json emeraldrapids_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Parallel_Reads,Info_System_IO_Write_BW,Info_System_UPI_Data_Transmit_BW
 $CPUS/intel-tigerlake TGL tigerlake_metrics.json tigerlake_uncore.json Info_System_DRAM_BW_Use
 EOF
-	[ "$n" -eq 23 ]
+	[ "$n" -eq 33 ]
 	# the DRAM read latency: Intel's formula divides by a box's
 	# clockticks, which its tools count over one second; pstat divides
 	# by them per second (perf takes the formula as written)
