@@ -557,3 +557,21 @@ hold_tracepoints() {
 	[ "$(wc -l <fds)" -ge 3 ] || skip "the run was too quick to sample"
 	no_growth fds
 }
+
+@test "robust: a thread's counter read that fails keeps its last reading: -I sums stay exact" {
+	need_tracepoint syscalls/sys_enter_write
+	w=$(prog writer)
+	so=$(failing_read_preload)
+	# 20 writes 50 ms apart; the 3rd to 5th reads (intervals 3 to 5) fail
+	run env LD_PRELOAD="$so" FAKE_READ_FAIL_FROM=3 FAKE_READ_FAIL_TO=5 \
+		"$PSTAT" -x, -I 100 -e syscalls:sys_enter_write "$w" 20 1 0 50
+	assert_success
+	# every interval is there, none below 0, and they add up to the 20
+	# writes: a failed read neither ends the run nor loses nor repeats a
+	# count (zeros for the failed reads would count the writes twice)
+	n=$(grep -c ',syscalls:sys_enter_write,' <<<"$output")
+	[ "$n" -ge 8 ]
+	sum=$(awk -F, '$4 == "syscalls:sys_enter_write" { if ($2 < 0) bad = 1; s += $2 }
+		END { print bad ? "negative" : s }' <<<"$output")
+	[ "$sum" = 20 ]
+}

@@ -187,6 +187,52 @@ EOF
 	echo "$so"
 }
 
+# A preload library whose read(2) of a perf event descriptor fails with
+# errno ECHILD (as the kernel has answered for a thread in the middle of
+# exiting) for the perf reads numbered $FAKE_READ_FAIL_FROM to
+# $FAKE_READ_FAIL_TO (from 1, in the order pstat makes them). Prints
+# its path; built once per run.
+failing_read_preload() {
+	local so="$BATS_RUN_TMPDIR/readfail.so" src="$BATS_RUN_TMPDIR/readfail.c"
+
+	[ -f "$so" ] && { echo "$so"; return 0; }
+	cat >"$src" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	static long nread;
+	char path[64], link[64];
+	ssize_t k;
+
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	k = readlink(path, link, sizeof(link) - 1);
+	if (k > 0) {
+		link[k] = 0;
+		if (strstr(link, "perf_event") && ++nread >=
+		    atol(getenv("FAKE_READ_FAIL_FROM") ?: "0") &&
+		    nread <= atol(getenv("FAKE_READ_FAIL_TO") ?: "-1")) {
+			errno = ECHILD;
+			return -1;
+		}
+	}
+	return real(fd, buf, n);
+}
+EOF
+	cc -shared -fPIC -o "$so.$$" "$src" -ldl && mv "$so.$$" "$so" ||
+		return 1
+	echo "$so"
+}
+
 # Build a test program from tests/progs/NAME.c once per run.
 prog() {
 	local src="$ROOT/tests/progs/$1.c" bin="$BATS_RUN_TMPDIR/prog-$1"

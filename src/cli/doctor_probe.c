@@ -108,7 +108,7 @@ static void probe(struct doctor *d, const char *spec,
 		goto out;
 	}
 	work(arg);
-	e = counters_read(&c, &r);
+	e = counters_read(&c, &r, NULL);
 	counters_close(&c);
 	if (e) {
 		p->outcome = PROBE_OPEN_FAILED;

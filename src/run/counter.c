@@ -669,6 +669,27 @@ out:
 }
 
 /*
+ * A thread's group whose read failed: each of its events' slots is the
+ * reading in keep (or zeros). Returns 0.
+ */
+static int keep_slot(const struct pstat_counters *c, size_t ev, size_t ci,
+		     size_t ti, struct pstat_reading *out,
+		     const struct pstat_reading *keep)
+{
+	const struct pstat_evlist *evl = c->evl;
+
+	for (size_t k = ev; k < evl->n; k++) {
+		size_t slot;
+
+		if (c->read_leader[k] != (int)ev)
+			continue;
+		slot = counter_slot(c, k, ci, ti);
+		out[slot] = keep ? keep[slot] : (struct pstat_reading){ 0 };
+	}
+	return 0;
+}
+
+/*
  * Reading a counter of another CPU costs the kernel a cross-CPU call
  * per read; on its own CPU it is a local read. So, as perf does, pstat
  * moves itself onto each CPU column in turn and reads that column
@@ -684,7 +705,8 @@ static int move_to_cpu(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
+int counters_read(const struct pstat_counters *c, struct pstat_reading *out,
+		  const struct pstat_reading *keep)
 {
 	const struct pstat_evlist *evl = c->evl;
 	int moved = 0, r = 0;
@@ -706,8 +728,11 @@ int counters_read(const struct pstat_counters *c, struct pstat_reading *out)
 		 */
 		for (size_t ti = 0; ti < c->nthreads && !r; ti++) {
 			for (size_t ev = 0; ev < evl->n && !r; ev++) {
-				if (c->read_leader[ev] == (int)ev)
-					r = read_slot(c, ev, ci, ti, out);
+				if (c->read_leader[ev] != (int)ev)
+					continue;
+				r = read_slot(c, ev, ci, ti, out);
+				if (r && c->tids[ti] >= 0)
+					r = keep_slot(c, ev, ci, ti, out, keep);
 			}
 		}
 	}

@@ -130,9 +130,15 @@ int counters_open(struct pstat_counters *c, const struct pstat_evlist *evl,
 /*
  * Read every counter: one read per group leader per (cpu, thread).
  * Fills out[counter_slot(...)] for every event; slots that are not open
- * read as zeros. Returns 0 or -errno.
+ * read as zeros. A thread's counter whose read fails (the kernel has
+ * been seen to answer ECHILD for a thread in the middle of exiting) is
+ * that thread's reading in keep, the last one taken (NULL: zeros, not
+ * counted), so that one thread never ends a run and its counts never
+ * go backwards; a CPU counter's failure is the run's. Returns 0 or
+ * -errno.
  */
-int counters_read(const struct pstat_counters *c, struct pstat_reading *out);
+int counters_read(const struct pstat_counters *c, struct pstat_reading *out,
+		  const struct pstat_reading *keep);
 
 /* PERF_EVENT_IOC_ENABLE / DISABLE on every leader. Returns 0 or -errno. */
 int counters_enable(const struct pstat_counters *c);

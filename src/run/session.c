@@ -191,7 +191,7 @@ static int finish_run(struct session *s, struct pstat_child *ch,
 	if (intervals)
 		memcpy(s->cur, s->prev, s->nslots * sizeof(*s->cur));
 	else
-		r = counters_read(&s->ctr, s->cur);
+		r = counters_read(&s->ctr, s->cur, NULL);
 	if (r) {
 		msg_error("cannot read counters: %s", strerror(-r));
 		if (ch)
@@ -251,7 +251,7 @@ int session_run_once(struct session *s, int record, struct run_result *res)
 	/* all but those waiting for the exec */
 	if (!cfg->delay_ms && !cfg->start_disabled)
 		counters_enable(&s->ctr);
-	if (s->self && (r = counters_read(&s->ctr, s->base))) {
+	if (s->self && (r = counters_read(&s->ctr, s->base, NULL))) {
 		msg_error("cannot read counters: %s", strerror(-r));
 		target_release(ch);
 		return -1;

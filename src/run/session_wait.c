@@ -337,7 +337,7 @@ static int print_interval_now(struct waiter *w)
 {
 	struct session *s = w->s;
 	uint64_t now = now_ns() - w->t0;
-	int rr = counters_read(&s->ctr, s->cur);
+	int rr = counters_read(&s->ctr, s->cur, s->prev);
 
 	if (rr) {
 		msg_error("cannot read counters: %s", strerror(-rr));
@@ -646,7 +646,7 @@ static int waiter_finish(struct waiter *w, int ret, struct run_result *res)
 
 	res->elapsed_ns = w->on_ns + (w->t_on ? end - w->t_on : 0);
 	if (ret == 0 && w->fd_interval >= 0 && end - w->t0 > w->last) {
-		if (counters_read(&s->ctr, s->cur) == 0 &&
+		if (counters_read(&s->ctr, s->cur, s->prev) == 0 &&
 		    session_print_interval(s, ++w->index, w->last,
 					   end - w->t0, 1))
 			ret = -1;

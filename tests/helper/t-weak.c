@@ -126,7 +126,7 @@ static void print_counts(const struct pstat_counters *c, size_t ncpus)
 	struct pstat_reading *rd = xcalloc(fake_evl->n * ncpus + 1,
 					   sizeof(*rd));
 
-	if (counters_read(c, rd)) {
+	if (counters_read(c, rd, NULL)) {
 		printf("error: read\n");
 		free(rd);
 		return;
