@@ -263,6 +263,11 @@ pmu_counts() {
 	assert_line --regexp "^$n/inst_retired/: resolver sysfs, pmu $n, group [01] "
 	refute_line --regexp "^$n/instructions/"
 	[ "$(grep -c resolver <<<"$output")" = 6 ]
+	# pstat list metrics says which cores pstat's is for
+	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" list metrics
+	assert_success
+	assert_line --regexp "^  ipc +instructions / cycles  in insn/cycle$"
+	assert_line --regexp "^ +on $a \(not in Arm's data; the other cores: Arm's ipc\.<pmu>\)$"
 	# -M Summary too: Arm's ipc joined the group on N2 and V2
 	PSTAT_SYSFS_ROOT=$T run "$ROOT/pstat" --dry-run -M Summary true
 	assert_success

@@ -88,6 +88,26 @@ static const char *comma_list(const char *groups, char *buf, size_t len)
 }
 
 /*
+ * Whether the vendor's tables have copies of hand-written entry i's
+ * name for some core PMUs (ipc.armv9_neoverse_n2), the entry standing
+ * for the others.
+ */
+static int has_vendor_copies(const struct pstat_metric_lib *lib, size_t i,
+			     const char *name)
+{
+	size_t n = strlen(name);
+	char other[96];
+
+	for (size_t k = 0; lib->generic_too && i >= lib->nvendor_e &&
+			   k < lib->nvendor_e; k++) {
+		metric_lib_entry_name(lib->e[k], other, sizeof(other));
+		if (!strncmp(other, name, n) && other[n] == '.')
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Each metric under its first group's heading, with its formula; the
  * other groups of a list under it, or every group of the vendor's data;
  * then what was left out.
@@ -113,6 +133,9 @@ static void list_text(FILE *out, const struct pstat_metric_lib *lib,
 			*d[i].unit ? "  in " : "", d[i].unit);
 		if (d[i].desc)
 			fprintf(out, "  %-24s %s\n", "", d[i].desc);
+		if (has_vendor_copies(lib, i, d[i].name))
+			fprintf(out, "  %-24s on %s (not in Arm's data; the other cores: Arm's %s.<pmu>)\n",
+				"", lib->generic_pmus, d[i].name);
 		if (*groups)
 			fprintf(out, "  %-24s groups: %s\n", "",
 				comma_list(groups, buf, sizeof(buf)));

@@ -98,9 +98,11 @@ struct pstat_metric_lib {
 	 * A heterogeneous Arm machine with a core PMU the vendor's tables
 	 * do not cover (no data, or no slot events) beside ones they do:
 	 * a hand-written metric whose name the vendor's copies take (ipc)
-	 * stays, split over the PMUs without a copy of their own.
+	 * stays, split over the PMUs without a copy of their own, those
+	 * named in generic_pmus (", "-separated).
 	 */
 	int generic_too;
+	char generic_pmus[192];
 	char **owned;           /* group lists made here ("General;Summary") */
 	size_t nowned, owned_alloc;
 	size_t nvendor;

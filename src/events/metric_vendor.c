@@ -243,6 +243,7 @@ static void pick_arm(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 	struct vendor_arm_pmu arm[8];
 	size_t n = vendor_arm_pmus(pmus, &lib->cpu, arm, ARRAY_SIZE(arm));
 	size_t used = 0, known = 0, covered = 0;
+	unsigned char has_table[ARRAY_SIZE(arm)] = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pstat_pmu *p = pmus_find(pmus, arm[i].pmu);
@@ -266,7 +267,15 @@ static void pick_arm(struct pstat_metric_lib *lib, struct pstat_pmus *pmus)
 			continue;
 		add_table(lib, v, n > 1 ? arm[i].pmu : "");
 		covered++;
+		has_table[i] = 1;
 	}
+	/* those left: the PMUs the generic metrics stay for */
+	for (size_t i = 0, len = 0; i < n; i++)
+		if (!has_table[i] && len < sizeof(lib->generic_pmus))
+			len += (size_t)snprintf(lib->generic_pmus + len,
+						sizeof(lib->generic_pmus) - len,
+						"%s%s", len ? ", " : "",
+						arm[i].pmu);
 	if (lib->nvendor) {
 		lib->no_topdown[0] = '\0';
 		lib->generic_too = covered < n;
