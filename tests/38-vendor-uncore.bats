@@ -35,6 +35,8 @@ uncore_token() {
 		[.Unit, .EventCode, .UMask, (.UMaskExt // "0"),
 		 (.PortMask // "0"), (.FCMask // "0")] | @tsv' "$1")
 	read -r pmu thr < <(unit_pmu "$unit")
+	# Meteor Lake's ARB takes the kernel's adl format: "threshold"
+	[[ $1 != */MTL/* ]] || thr=threshold
 	local t
 	t=$(printf 'event=0x%x,umask=0x%x' $((code)) $((umask | ext << 8)))
 	# an IIO event's ports and traffic classes
@@ -95,7 +97,7 @@ tree_with_uncore() {
 	done
 }
 
-@test "uncore: the system metrics are Intel's formulas, events from Intel's uncore JSON (SKX, CLX, ICX, SPR, EMR, GNR, client ARB)" {
+@test "uncore: the system metrics are Intel's formulas, events from Intel's uncore JSON (SKX, CLX, ICX, SPR, EMR, GNR; TGL, ADL, MTL's ARB)" {
 	local m n=0 t=$BATS_TEST_TMPDIR
 	tree_with_uncore "$CPUS/intel-emeraldrapids" "$t/emr" imc:2 cha:2 upi:1
 	# Cascade Lake (Skylake-SP's model, stepping 7) and Ice Lake-SP
@@ -111,9 +113,12 @@ tree_with_uncore() {
 	while read -r tree plat metrics uncore names; do
 		export PSTAT_SYSFS_ROOT=$tree
 		for m in ${names//,/ }; do
-			local want got
+			local want got sfx=
+			# a hybrid's P-core copy, its references too
+			[[ $metrics != *_core.json ]] || sfx=.cpu_core
 			want=$(intel_formula "$INTEL/$plat/metrics/$metrics" "$m" "$INTEL/$plat/events/$uncore")
-			got=$(pstat_formula "tma_${m,,}")
+			[ -z "$sfx" ] || want=$(sed -E "s/(tma_[a-z0-9_]+)/\1$sfx/g" <<<"$want")
+			got=$(pstat_formula "tma_${m,,}$sfx")
 			[ -n "$got" ] || { echo "$plat: no tma_${m,,}"; return 1; }
 			[ "$got" = "$want" ] ||
 				{ echo "$plat $m: '$got' != '$want'"; return 1; }
@@ -126,9 +131,11 @@ $CPUS/intel-skylake-sp SKX skylakex_metrics.json skylakex_uncore.json Info_Syste
 $t/clx CLX cascadelakex_metrics.json cascadelakex_uncore.json Info_System_DRAM_BW_Use,Info_System_Socket_CLKS,Info_System_IO_Read_BW,Info_System_IO_Write_BW
 $t/icx ICX icelakex_metrics.json icelakex_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Read_Latency,Info_System_MEM_Parallel_Reads,Info_System_IO_Read_BW,Info_System_IO_Write_BW,Info_System_Socket_CLKS
 $t/emr EMR emeraldrapids_metrics.json emeraldrapids_uncore.json Info_System_DRAM_BW_Use,Info_System_MEM_Parallel_Reads,Info_System_IO_Write_BW,Info_System_UPI_Data_Transmit_BW
+$CPUS/intel-alderlake ADL alderlake_metrics_goldencove_core.json alderlake_uncore.json Info_System_DRAM_BW_Use
+$CPUS/intel-meteorlake MTL meteorlake_metrics_redwoodcove_core.json meteorlake_uncore.json Info_System_MEM_Parallel_Reads
 $CPUS/intel-tigerlake TGL tigerlake_metrics.json tigerlake_uncore.json Info_System_DRAM_BW_Use
 EOF
-	[ "$n" -eq 33 ]
+	[ "$n" -eq 35 ]
 	# the DRAM read latency: Intel's formula divides by a box's
 	# clockticks, which its tools count over one second; pstat divides
 	# by them per second (perf takes the formula as written)
@@ -221,6 +228,10 @@ EOF
 	run "$PT" metric-eval "$CPUS/intel-tigerlake -M tma_info_system_dram_bw_use duration=1 uncore_arb/event=0x81,umask=0x1/=1000000 uncore_arb/event=0x84,umask=0x1/=500000"
 	assert_success
 	close_to "$(mval tma_info_system_dram_bw_use)" 0.096
+	# Meteor Lake's two ARB boxes: reads outstanding per busy cycle
+	run "$PT" metric-eval "$CPUS/intel-meteorlake -M tma_info_system_mem_parallel_reads uncore_arb/event=0x85,umask=0x2/=5000 uncore_arb/event=0x85,umask=0x2,threshold=1/=2000"
+	assert_success
+	close_to "$(mval tma_info_system_mem_parallel_reads.cpu_core)" 2.5
 	run "$PT" metric-eval "$T -M tma_info_system_upi_data_transmit_bw uncore_upi/event=0x2,umask=0xf/=9000000"
 	assert_success
 	close_to "$(mval tma_info_system_upi_data_transmit_bw)" 64

@@ -11,7 +11,8 @@ The data files beside this script are the vendors' own, unchanged:
            level, thresholds), <PLATFORM>/events/*_core.json (encodings),
            E-core_TMA_Metrics.csv (the E-cores of hybrid parts),
            <PLATFORM>/events/*_uncore.json (the uncore events of the
-           system metrics: DRAM bandwidth, CHA latencies).
+           system metrics: DRAM bandwidth, CHA latencies; the
+           clients' ARB).
   arm/     Arm's telemetry-solution (Apache-2.0, arm/LICENSE): per
            Neoverse and Lumex C1 core, its metrics, metric groups and
            top-down decision tree (arm/README says what the extracts
@@ -339,6 +340,9 @@ def tokens(text):
 UNCORE_PMU = {"iMC": ("uncore_imc", "thresh"), "IMC": ("uncore_imc", "thresh"),
               "CHA": ("uncore_cha", "thresh"), "UPI LL": ("uncore_upi", "thresh"),
               "ARB": ("uncore_arb", "cmask"), "IIO": ("uncore_iio", "thresh")}
+# Where a platform's box has another format (Meteor Lake's ARB: the
+# kernel's adl_uncore_format_group, "threshold")
+UNCORE_THRESH = {("MTL", "ARB"): "threshold"}
 
 
 class UncoreEvents:
@@ -350,7 +354,7 @@ class UncoreEvents:
         self.version = doc["Header"].get("Version", "")
         self.ev = {e["EventName"].upper(): e for e in doc["Events"]}
 
-    def token(self, tok):
+    def token(self, tok, plat=""):
         """An uncore event of a formula ("unc_m_cas_count.rd",
         "unc_cha_clockticks:one_unit", "...:c1") on its kernel PMU, or
         Skip."""
@@ -362,6 +366,7 @@ class UncoreEvents:
         if unit not in UNCORE_PMU:
             raise Skip("uncore event %s of unit %s (no kernel PMU pstat maps it to)" % (parts[0], unit))
         pmu, thresh = UNCORE_PMU[unit]
+        thresh = UNCORE_THRESH.get((plat, unit), thresh)
         # ("fc, chnl": an IIO event's ch_mask and fc_mask, below)
         if (e.get("Filter") or "na") not in ("na", "fc, chnl") or \
                 num(e.get("FILTER_VALUE")):
@@ -415,8 +420,8 @@ def intel_uncore_token(platform, tok, text):
         # rate. Over any other time (perf takes the formula as written)
         # that is off by the run's seconds; divided by the clockticks per
         # second, as Intel's MEM_Read_Latency does, it is nanoseconds.
-        return "( %s / tma_info_system_time )" % u.token(tok)
-    return u.token(tok)
+        return "( %s / tma_info_system_time )" % u.token(tok, platform.tag)
+    return u.token(tok, platform.tag)
 
 
 def intel_uncore_source(platform):
@@ -878,7 +883,9 @@ def main():
             if key not in tables:
                 tables[key] = Platform(f["metrics"], ev, role, plat,
                                        f.get("retire latency"))
-                intel_uncore_attach(tables[key], f.get("uncore"), uncores)
+                # (a hybrid's uncore row names no core role)
+                intel_uncore_attach(tables[key], f.get("uncore") or files.get(
+                    (fm, ""), {}).get("uncore"), uncores)
             mt = key
         elif (plat, role) in ECORE_COLUMN:
             key = ("E-core_TMA_Metrics.csv:" + ECORE_COLUMN[(plat, role)],
