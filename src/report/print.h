@@ -161,6 +161,12 @@ struct pstat_report {
 	const struct pstat_row *rows;
 	size_t nrows;
 	/*
+	 * An interval's: whether every row is the same as in the last
+	 * report (all threads idle), which a printer may then write again
+	 * as it wrote it.
+	 */
+	bool rows_as_last;
+	/*
 	 * The order the table and CSV print rows in, or NULL for theirs:
 	 * with --per-thread each event's threads by count, largest first,
 	 * as perf (JSON and OpenMetrics keep the rows' order); norder of

@@ -662,7 +662,8 @@ static void json_report(struct jfill *f, const void *arg)
 	jfill_object(f, "time", json_time, r);
 	if (d->rows)
 		json_rows_write(d->rows, f, "counters", r->rows,
-				d->metric_only ? 0 : r->nrows, json_counter);
+				d->metric_only ? 0 : r->nrows,
+				r->rows_as_last, json_counter);
 	else
 		json_each(f, "counters", json_counter, r->rows,
 			  d->metric_only ? 0 : r->nrows, sizeof(*r->rows));

@@ -128,7 +128,8 @@ void jtext_close(struct jfill *f, struct jfill *c);
  * The counters array of a one-line document in text mode (f), each of
  * the n rows an object fill (json_counter) writes: rows like those of
  * the last document are written from the text kept of them (see
- * print_json_rows.c). jr: new, json_rows_free frees it.
+ * print_json_rows.c); as_last: every row is the last document's (see
+ * pstat_report's rows_as_last). jr: new, json_rows_free frees it.
  */
 struct pstat_row;
 struct json_rows;
@@ -144,7 +145,8 @@ void json_rows_begin(struct json_rows *jr);
 int json_rows_put(struct json_rows *jr, FILE *out, struct json_buf *doc);
 typedef void jfill_fn(struct jfill *c, const void *arg);
 void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
-		     const struct pstat_row *rows, size_t n, jfill_fn *fill);
+		     const struct pstat_row *rows, size_t n, bool as_last,
+		     jfill_fn *fill);
 
 /*
  * The next key of f (NULL in an array) and its value: a string (jstr's,

@@ -73,7 +73,8 @@ struct json_rows {
 	size_t n, alloc;
 	struct json_buf text[2];
 	int cur;                    /* text[cur]: the last document's */
-	unsigned long ndoc;         /* documents written */
+	unsigned long ndoc;         /* arrays written */
+	size_t whole;               /* rows of text[cur], when all are kept */
 	size_t splice;              /* where text[cur] goes in the document */
 };
 
@@ -332,17 +333,28 @@ static void row_again(struct jfill *f, struct row_run *run,
 }
 
 void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
-		     const struct pstat_row *rows, size_t n, jfill_fn *fill)
+		     const struct pstat_row *rows, size_t n, bool as_last,
+		     jfill_fn *fill)
 {
 	const struct json_buf *last = &jr->text[jr->cur];
 	struct json_buf *b = &jr->text[!jr->cur];
 	struct row_run run = { 0 };
+	size_t kept = 0;
 	struct jtext t;
 	struct jfill a;
 
 	jfill_open(f, key, &a, true);
 	/* (the rows go into b, the brackets into the document) */
 	jr->splice = f->text->buf->len;
+	/*
+	 * Every row as in the last document, whose array is every row's
+	 * text: it is this one's, and the rows are not looked at (nor is
+	 * this an array of its own: their places stay those of the last)
+	 */
+	if (as_last && n && n == jr->whole) {
+		jfill_close(f, key, &a);
+		return;
+	}
 	jr->ndoc++;
 	t = *f->text;
 	t.buf = b;
@@ -386,6 +398,7 @@ void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 			    !memcmp(rt->num, num, sizeof(num))) {
 				row_again(&a, &run, rt, last);
 				rt->doc = jr->ndoc;
+				kept++;
 				continue;
 			}
 			run_flush(&run, b, last);
@@ -396,6 +409,7 @@ void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 		}
 		memcpy(rt->num, num, sizeof(num));
 		rt->doc = rt->valid ? jr->ndoc : 0;
+		kept += rt->valid;
 	}
 	/*
 	 * Every row as it was, where it was: the last text is this one (and
@@ -407,6 +421,7 @@ void json_rows_write(struct json_rows *jr, struct jfill *f, const char *key,
 		run_flush(&run, b, last);
 		jr->cur = !jr->cur;
 	}
+	jr->whole = kept == n ? n : 0;
 	a.text = f->text;
 	jfill_close(f, key, &a);
 }

@@ -142,6 +142,8 @@ struct session {
 	} *row_idle;
 	unsigned rows_gen;
 	unsigned char *row_kept;     /* [row]: left as it was by this build */
+	size_t nkept, nlast;         /* rows kept by this build; the last's */
+	bool rows_as_last;           /* every row kept, as many as the last */
 	struct session_metrics met;
 	sigset_t waitmask;
 	struct timespec started_at;

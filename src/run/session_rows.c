@@ -237,6 +237,7 @@ static size_t fill_thread_rows(struct session *s, size_t n, size_t r,
 			    idle->thread == t && s->row_src[n] == (int)r) {
 				idle->gen = s->rows_gen;
 				s->row_kept[n] = 1;
+				s->nkept++;
 				continue;
 			}
 		}
@@ -312,12 +313,15 @@ static size_t build_rows(struct session *s, const struct readings *rd,
 	size_t n = 0, nr = (size_t)s->evl->nrows;
 
 	s->readings_summed = 0;
+	s->nkept = 0;
 	s->rows_gen++;
 	if (s->nunits) {
 		n = build_unit_rows(s, rd);
 		metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix,
 				s->row_kept);
 		session_metrics_eval(s, n, elapsed_ns);
+		s->rows_as_last = false;
+		s->nlast = n;
 		return n;
 	}
 
@@ -341,6 +345,8 @@ static size_t build_rows(struct session *s, const struct readings *rd,
 	metrics_compute(s->rows, n, s->row_attrs, elapsed_ns, &s->mix,
 			s->row_kept);
 	session_metrics_eval(s, n, elapsed_ns);
+	s->rows_as_last = n && s->nkept == n && s->nlast == n;
+	s->nlast = n;
 	return n;
 }
 
@@ -526,6 +532,8 @@ int session_print_interval(struct session *s, unsigned long index,
 	session_report_init(s, &rep);
 	rep.is_interval = 1;
 	rep.nrows = build_rows(s, &src, end_ns - start_ns);
+	/* (the last build was printed: an interval's, or it kept nothing) */
+	rep.rows_as_last = s->rows_as_last;
 	/* this reading is the one the next starts from (cur is read anew) */
 	s->prev = s->cur;
 	s->cur = last;

@@ -160,6 +160,7 @@ int t_print_kept(int argc, char **argv)
 	struct pstat_row *rows;
 	struct pstat_metric_value *mv;
 	unsigned *shape;
+	size_t nsame;
 	uint64_t *xs;
 	char **names, *kbuf = NULL;
 	pid_t *tids;
@@ -209,6 +210,7 @@ int t_print_kept(int argc, char **argv)
 		size_t flen = 0, kstart;
 		FILE *ff;
 
+		nsame = 0;
 		for (size_t e = 0; e < nev; e++) {
 			for (size_t t = 0; t < nthis; t++, n++) {
 				bool idle = k % 5 == 3 || k % 5 == 4;
@@ -222,6 +224,7 @@ int t_print_kept(int argc, char **argv)
 
 				changed += k && s != shape[n];
 				repeated += again;
+				nsame += again;
 				shape[n] = s;
 				xs[n] = x;
 			}
@@ -230,6 +233,8 @@ int t_print_kept(int argc, char **argv)
 			kept_metric(&mv[nm++], kept_rand(&seed), names[t], 2 * t);
 		nlast = nthis;
 		r.rows = rows;
+		/* (as the session says it: every row as the last's) */
+		r.rows_as_last = n && nsame == n;
 		r.nrows = n;
 		r.metrics = mv;
 		r.nmetrics = nm;
