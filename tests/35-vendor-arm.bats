@@ -397,3 +397,12 @@ lumex_counts() {
 	assert_success
 	jq_assert '[.metrics[] | select(.name == "frontend_bound")][0] | (.expr | test("3 \\* cpu_cycles")) and (.source | test("c1-nano"))' <<<"$output"
 }
+
+@test "Arm: Intel's tma_ names point to the core's own metric" {
+	run env PSTAT_SYSFS_ROOT="$CPUS/arm64-neoverse-n2-r0p3" "$PSTAT" -M tma_frontend_bound --dry-run true
+	[ "$status" -eq 125 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == "pstat: -M tma_frontend_bound: 'tma_frontend_bound' is the name in Intel's TMA; this CPU's metric is 'frontend_bound'"* ]]
+	run env PSTAT_SYSFS_ROOT="$CPUS/arm64-neoverse-n2-r0p3" "$PSTAT" -M frontend_bound --dry-run true
+	assert_success
+}

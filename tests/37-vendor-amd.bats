@@ -394,3 +394,18 @@ need_amd_zen4_counting() {
 	PSTAT_SYSFS_ROOT="$FIX/amd-zen5" run "$PSTAT" list --names metrics
 	refute_line dram_read_bandwidth_for_local_or_remote_socket
 }
+
+@test "AMD: pstat list metrics names perf's PipelineL1 and PipelineL2; a third level is refused in AMD's terms" {
+	for t in "$Z4" "$Z5"; do
+		run env PSTAT_SYSFS_ROOT="$t" "$PSTAT" list metrics
+		assert_success
+		# each level's metrics say they are in perf's AMD group too
+		awk '/^TopdownL1:/ { l = 1 } /^TopdownL2:/ { l = 2 } /^$/ { l = 0 }
+			l && /also in PipelineL/ { n[l]++ }
+			END { exit !(n[1] >= 4 && n[2] >= 4) }' <<<"$output"
+		run env PSTAT_SYSFS_ROOT="$t" "$PSTAT" --td-level 3 --dry-run true
+		[ "$status" -eq 125 ]
+		[[ $output == *"AMD's pipeline utilization analysis has 2 levels (PipelineL1, PipelineL2)"* ]]
+		[[ $output != *Skylake* ]]
+	done
+}

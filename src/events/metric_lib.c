@@ -641,6 +641,10 @@ static int select_one(const struct pstat_metric_lib *lib,
 			snprintf(why, sizeof(why),
 				 "the vendor's analysis of this CPU has %d levels",
 				 lib->topdown_levels);
+		else if (lib->amd)
+			snprintf(why, sizeof(why),
+				 "AMD's pipeline utilization analysis has %d levels (PipelineL1, PipelineL2)",
+				 lib->topdown_levels);
 		else
 			snprintf(why, sizeof(why),
 				 "this PMU has no level-%c top-down events pstat knows (the vendors' tables cover the CPUs whose /proc/cpuinfo they name; by hand: Skylake-class level 2, Sapphire Rapids and later level 2)",
@@ -670,6 +674,11 @@ static int select_one(const struct pstat_metric_lib *lib,
 	if (!strcasecmp(w, "Default") && lib->nvendor)
 		return error_set(err, -1,
 				 "perf's Default group is empty on this CPU: it holds the top-down levels only where the core counts slots (Intel Ice Lake, Alder Lake and later)");
+	/* Intel's TMA names on another vendor's CPU */
+	if (!strncasecmp(w, "tma_", 4) && metric_lib_find(lib, w + 4))
+		return error_set(err, -1,
+				 "'%s' is the name in Intel's TMA; this CPU's metric is '%s' (see 'pstat list metrics')",
+				 w, w + 4);
 	if (known_elsewhere(w))
 		return error_set(err, -1,
 				 "'%s' is not available here: its events are not among this machine's PMUs (see 'pstat list metrics')",
