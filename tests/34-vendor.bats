@@ -135,14 +135,10 @@ groups_fit() {
 	close_to "$(mval tma_fetch_latency)" "$(f "$fl / s - $drop / $slots")"
 	l1=$(awk '$1 ~ /^tma_(frontend_bound|bad_speculation|retiring|backend_bound)$/ { s += $2 } END { printf "%.6f", s }' <<<"$output")
 	close_to "$l1" 100
-	for pair in retiring:heavy_operations:light_operations \
+	kids_add_up -p tma_ retiring:heavy_operations:light_operations \
 	    bad_speculation:branch_mispredicts:machine_clears \
 	    frontend_bound:fetch_latency:fetch_bandwidth \
-	    backend_bound:memory_bound:core_bound; do
-		IFS=: read -r parent a b <<<"$pair"
-		kids=$(awk -v x="$(mval tma_$a)" -v y="$(mval tma_$b)" 'BEGIN { printf "%.6f", x + y }')
-		close_to "$kids" "$(mval tma_$parent)"
-	done
+	    backend_bound:memory_bound:core_bound
 	# finding 13: retiring is flagged when heavy operations pass 10%
 	assert_line --regexp '^tma_retiring 40\.000000 % \[crossed\]$'
 	# finding 3: a child larger than its parent leaves its sibling at 0,
@@ -488,14 +484,10 @@ arm_counts() {
 	close_to "$(mval bad_speculation_mispredicts)" 7.5
 	close_to "$(mval backend_bound_memory)" 16
 	close_to "$(mval retiring_microcode)" 4
-	for pair in frontend_bound:frontend_bound_latency:frontend_bound_bandwidth \
+	kids_add_up frontend_bound:frontend_bound_latency:frontend_bound_bandwidth \
 	    bad_speculation:bad_speculation_mispredicts:bad_speculation_pipeline_restarts \
 	    backend_bound:backend_bound_memory:backend_bound_cpu \
-	    retiring:retiring_microcode:retiring_fastpath; do
-		IFS=: read -r parent a b <<<"$pair"
-		kids=$(awk -v x="$(mval $a)" -v y="$(mval $b)" 'BEGIN { printf "%.6f", x + y }')
-		close_to "$kids" "$(mval $parent)"
-	done
+	    retiring:retiring_microcode:retiring_fastpath
 }
 
 @test "Haswell, Broadwell, Tiger Lake (level 2 and deeper), Emerald Rapids, Meteor Lake: the vendor's TMA by model" {

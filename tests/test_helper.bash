@@ -373,3 +373,18 @@ close_to() {
 		if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }' ||
 		{ echo "not close: '$1' '$2'"; return 1; }
 }
+
+# kids_add_up [-p PREFIX] PARENT:A:B ...: in metric-eval output ($output),
+# metrics PREFIX.A and PREFIX.B add up to PREFIX.PARENT (a level's two
+# children to their parent, clamped as TMA clamps).
+kids_add_up() {
+	local pre="" parent a b kids
+
+	[ "$1" = -p ] && { pre=$2; shift 2; }
+	for pair in "$@"; do
+		IFS=: read -r parent a b <<<"$pair"
+		kids=$(awk -v x="$(mval "$pre$a")" -v y="$(mval "$pre$b")" \
+			'BEGIN { printf "%.6f", x + y }')
+		close_to "$kids" "$(mval "$pre$parent")" || return 1
+	done
+}
