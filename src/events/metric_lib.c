@@ -530,10 +530,6 @@ static int group_matches(const struct pstat_metric_lib *lib,
 
 	if (metric_lib_in_group(e->group, w))
 		return 1;
-	/* AMD's names of its two levels, as perf's */
-	if (lib->amd && !strncasecmp(w, "PipelineL", 9) && w[9] &&
-	    !w[10] && metric_lib_is_topdown(e->group) && e->group[8] == w[9])
-		return 1;
 	if (*groups)
 		return metric_lib_in_group(groups, w);
 	/* (Arm's data says where perf has it: not on the Lumex cores) */
